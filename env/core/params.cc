@@ -1,0 +1,148 @@
+#include "env/core/params.h"
+
+#include <algorithm>
+#include <charconv>
+#include <stdexcept>
+
+namespace knightgym {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\n");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t\n") - first + 1);
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+[[noreturn]] void bad_spec(std::string_view text, const std::string& why) {
+  throw std::invalid_argument("bad game spec '" + std::string(text) + "': " + why);
+}
+
+}  // namespace
+
+Spec parse_spec(std::string_view text) {
+  Spec spec;
+  const std::string_view whole = trim(text);
+  const auto open = whole.find('(');
+  spec.name = std::string(trim(whole.substr(0, open)));
+  if (spec.name.empty()) bad_spec(text, "no game name");
+  if (open == std::string_view::npos) return spec;
+  if (whole.back() != ')') bad_spec(text, "missing ')' at the end");
+
+  const std::string_view body = whole.substr(open + 1, whole.size() - open - 2);
+  size_t pos = 0;
+  while (pos < body.size()) {
+    // A value in brackets may hold commas; otherwise an item ends at the next comma.
+    size_t end = pos;
+    int depth = 0;
+    while (end < body.size() && (depth > 0 || body[end] != ',')) {
+      depth += body[end] == '[' ? 1 : body[end] == ']' ? -1 : 0;
+      ++end;
+    }
+    if (depth != 0) bad_spec(text, "unbalanced '['");
+    const std::string_view item = trim(body.substr(pos, end - pos));
+    pos = end + 1;
+    if (item.empty()) {
+      if (end == body.size() && spec.params.empty()) break;  // "name()"
+      bad_spec(text, "empty parameter");
+    }
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos) bad_spec(text, "'" + std::string(item) + "' has no '='");
+    const std::string key(trim(item.substr(0, eq)));
+    std::string_view value = trim(item.substr(eq + 1));
+    if (key.empty()) bad_spec(text, "a parameter has no name");
+    if (value.size() >= 2 && value.front() == '[' && value.back() == ']')
+      value = value.substr(1, value.size() - 2);
+    for (const auto& [existing, unused] : spec.params)
+      if (existing == key) bad_spec(text, "parameter '" + key + "' given twice");
+    spec.params.emplace_back(key, std::string(value));
+  }
+  return spec;
+}
+
+std::string format_spec(const Spec& spec) {
+  std::string out = spec.name + "(";
+  for (size_t i = 0; i < spec.params.size(); ++i) {
+    const auto& [key, value] = spec.params[i];
+    const bool bracket = value.find(',') != std::string::npos;
+    out += (i ? "," : "") + key + "=" + (bracket ? "[" + value + "]" : value);
+  }
+  return out + ")";
+}
+
+ParamReader::ParamReader(const Spec& spec) : spec_(spec) {}
+
+const std::string* ParamReader::find(const std::string& name) const {
+  for (const auto& [key, value] : spec_.params)
+    if (key == name) return &value;
+  return nullptr;
+}
+
+std::string ParamReader::declare(ParamInfo info) {
+  const std::string* given = find(info.name);
+  info.value = given ? *given : info.default_value;
+  infos_.push_back(info);
+  return info.value;
+}
+
+void ParamReader::fail(const std::string& name, const std::string& why) const {
+  const std::string* given = find(name);
+  throw std::invalid_argument(spec_.name + ": parameter '" + name + "'" +
+                              (given ? " = '" + *given + "'" : "") + ": " + why);
+}
+
+bool ParamReader::get_bool(const std::string& name, bool default_value, const std::string& doc) {
+  const std::string value =
+      declare({name, "bool", default_value ? "true" : "false", "", {"true", "false"}, doc});
+  if (value == "true" || value == "1") return true;
+  if (value == "false" || value == "0") return false;
+  fail(name, "expected true or false");
+}
+
+int ParamReader::get_int(const std::string& name, int default_value, int min, int max,
+                         const std::string& doc) {
+  const std::string value = declare({name, "int", std::to_string(default_value), "", {}, doc});
+  int parsed = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+  if (error != std::errc() || end != value.data() + value.size())
+    fail(name, "expected an integer");
+  if (parsed < min || parsed > max)
+    fail(name, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  return parsed;
+}
+
+std::string ParamReader::get_choice(const std::string& name, const std::string& default_value,
+                                    const std::vector<std::string>& choices,
+                                    const std::string& doc) {
+  const std::string value = declare({name, "choice", default_value, "", choices, doc});
+  if (std::find(choices.begin(), choices.end(), value) == choices.end())
+    fail(name, "expected one of: " + join(choices));
+  return value;
+}
+
+std::string ParamReader::get_string(const std::string& name, const std::string& default_value,
+                                    const std::string& doc) {
+  return declare({name, "string", default_value, "", {}, doc});
+}
+
+void ParamReader::finish() const {
+  std::vector<std::string> allowed;
+  for (const auto& info : infos_) allowed.push_back(info.name);
+  for (const auto& [key, value] : spec_.params)
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      throw std::invalid_argument(spec_.name + ": unknown parameter '" + key +
+                                  "'; allowed: " + join(allowed));
+}
+
+std::string ParamReader::canonical_spec() const {
+  Spec canonical{spec_.name, {}};
+  for (const auto& info : infos_) canonical.params.emplace_back(info.name, info.value);
+  return format_spec(canonical);
+}
+
+}  // namespace knightgym

@@ -1,0 +1,27 @@
+// Shared vocabulary of every game: actions, players, tensor shapes, game facts.
+#pragma once
+
+#include <cstdint>
+
+namespace knightgym {
+
+using Action = int32_t;
+
+// current_player() of a finished state.
+inline constexpr int kTerminalPlayer = -1;
+
+struct Shape {
+  int channels = 0, height = 0, width = 0;
+  constexpr int size() const { return channels * height * width; }
+  friend constexpr bool operator==(const Shape&, const Shape&) = default;
+};
+
+// What a game instance (a game with its parameters) looks like from outside.
+struct GameInfo {
+  int num_players = 0;
+  int num_actions = 0;
+  Shape observation_shape;
+  int max_game_length = 0;  // upper bound on decisions in one episode
+};
+
+}  // namespace knightgym

@@ -1,0 +1,263 @@
+#include "env/games/knight_fight/knight_fight.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+namespace knightgym {
+namespace {
+
+using knight_fight::kNumSquares;
+using knight_fight::kSize;
+using knight_fight::parse_square;
+using knight_fight::square_name;
+
+constexpr const char* kPlayerNames[2] = {"White", "Black"};
+
+// Reads a layout given as 200 digits (the two-digit number of each square in square
+// order) into `layout`; returns what is wrong with it, or an empty string.
+std::string parse_layout(std::string_view digits, std::array<uint8_t, kNumSquares>& layout) {
+  if (digits.size() != 2 * kNumSquares)
+    return "expected random, identity or 200 digits, got " + std::to_string(digits.size()) +
+           " characters";
+  std::array<int, kNumSquares> square_of;
+  square_of.fill(-1);
+  for (int square = 0; square < kNumSquares; ++square) {
+    const char tens = digits[2 * square], ones = digits[2 * square + 1];
+    if (tens < '0' || tens > '9' || ones < '0' || ones > '9')
+      return "character " + std::to_string(2 * square) + " is not a digit";
+    const int number = (tens - '0') * 10 + (ones - '0');
+    if (square_of[number] >= 0)
+      return "number " + std::string{tens, ones} + " is on " + square_name(square_of[number]) +
+             " and " + square_name(square);
+    square_of[number] = square;
+    layout[square] = static_cast<uint8_t>(number);
+  }
+  return {};
+}
+
+std::string two_digits(int number) { return {char('0' + number / 10), char('0' + number % 10)}; }
+
+}  // namespace
+
+KnightFight::Params KnightFight::read_params(ParamReader& reader) {
+  Params params;
+  const std::string erase = reader.get_choice(
+      "double_erase", "optional", {"optional", "forced", "off"},
+      "after landing on a double, the mover may (optional) or must (forced) erase another "
+      "usable double, or never does (off)");
+  params.double_erase = erase == "optional" ? DoubleErase::kOptional
+                        : erase == "forced" ? DoubleErase::kForced
+                                            : DoubleErase::kOff;
+  params.mirror_on_moves = reader.get_bool(
+      "mirror_on_moves", true, "leaps, not only the two placements, erase the mirrored number");
+  params.max_plies = reader.get_int("max_plies", 200, 1, 100000,
+                                    "turns (placements and leaps) before truncation");
+  const std::string layout = reader.get_string(
+      "layout", "random",
+      "the numbers: random (drawn from the seed), identity (square i holds i), or 200 digits "
+      "giving the number of each square in the order a1, b1, ..., j1, a2, ..., j10");
+  params.random_layout = layout == "random";
+  if (layout == "identity") {
+    std::iota(params.layout.begin(), params.layout.end(), uint8_t{0});
+  } else if (!params.random_layout) {
+    if (const std::string why = parse_layout(layout, params.layout); !why.empty())
+      reader.fail("layout", why);
+  }
+  return params;
+}
+
+void KnightFight::init(State& s, Rng& rng) const {
+  s = State{};
+  if (params_.random_layout) {
+    std::iota(s.number.begin(), s.number.end(), uint8_t{0});
+    for (int i = kNumSquares - 1; i > 0; --i) std::swap(s.number[i], s.number[rng.below(i + 1)]);
+  } else {
+    s.number = params_.layout;
+  }
+  for (int square = 0; square < kNumSquares; ++square) {
+    s.square_of[s.number[square]] = static_cast<uint8_t>(square);
+    if (is_double(s.number[square])) s.doubles |= bit128(square);
+  }
+  s.usable = knight_fight::kAllSquares;
+  s.knight = {-1, -1};
+}
+
+void KnightFight::observe(const State& s, int player, float* out) const {
+  constexpr int kArea = kNumSquares;
+  const bool flip = player == 1;
+  const auto view = [flip](Bits128 b) { return flip ? knight_fight::flip_ranks(b) : b; };
+  const auto knight_bit = [&](int p) { return s.knight[p] >= 0 ? bit128(s.knight[p]) : 0; };
+  const auto fill = [&](int plane, float value) {
+    std::fill_n(out + plane * kArea, kArea, value);
+  };
+
+  write_plane(view(knight_bit(player)), kArea, out + kPlaneOwnKnight * kArea);
+  write_plane(view(knight_bit(1 - player)), kArea, out + kPlaneOpponentKnight * kArea);
+  write_plane(view(s.usable), kArea, out + kPlaneUsable * kArea);
+  float* numbers = out + kPlaneNumber * kArea;
+  for (int rank = 0; rank < kSize; ++rank) {
+    const uint8_t* row = &s.number[(flip ? kSize - 1 - rank : rank) * kSize];
+    for (int file = 0; file < kSize; ++file)
+      numbers[rank * kSize + file] = static_cast<float>(row[file]) * (1.0f / 99.0f);
+  }
+  write_plane(view(s.doubles), kArea, out + kPlaneDouble * kArea);
+  write_plane(view(attacks(s, 1 - player)), kArea, out + kPlaneOpponentAttacks * kArea);
+  write_plane(view(attacks(s, player)), kArea, out + kPlaneOwnAttacks * kArea);
+  fill(kPlanePendingErase, s.pending_erase ? 1.0f : 0.0f);
+  fill(kPlaneScoreDifference, static_cast<float>(s.score[player] - s.score[1 - player]) / 100.0f);
+  fill(kPlaneProgress, static_cast<float>(s.turns) / static_cast<float>(params_.max_plies));
+}
+
+std::string KnightFight::action_to_string(const State&, Action action) const {
+  return action == kPass ? "pass" : square_name(action);
+}
+
+Action KnightFight::string_to_action(const State&, std::string_view text) const {
+  if (text == "pass") return kPass;
+  if (const auto square = parse_square(text)) return *square;
+  throw std::invalid_argument("knight_fight: '" + std::string(text) +
+                              "' is not an action: expected a square a1..j10 or 'pass'");
+}
+
+std::string KnightFight::render(const State& s) const {
+  std::string out = "Knight Fight, turn " + std::to_string(s.turns) + " of " +
+                    std::to_string(params_.max_plies) + ": White " + std::to_string(s.score[0]) +
+                    ", Black " + std::to_string(s.score[1]) + ", ";
+  if (s.over) {
+    const int diff = s.score[0] - s.score[1];
+    out += std::string(diff > 0 ? "White wins" : diff < 0 ? "Black wins" : "draw") +
+           (s.truncated ? " (truncated)" : "");
+  } else {
+    out += std::string(kPlayerNames[s.to_move]) + " to " +
+           (s.pending_erase              ? "erase a double"
+            : s.knight[s.to_move] < 0   ? "place"
+                                        : "leap");
+  }
+  out += "\n";
+  for (int rank = kSize - 1; rank >= 0; --rank) {
+    char label[8];
+    std::snprintf(label, sizeof label, "%3d ", rank + 1);
+    out += label;
+    for (int file = 0; file < kSize; ++file) {
+      const int square = knight_fight::make_square(rank, file);
+      const int number = s.number[square];
+      const char cell[4] = {' ', test128(s.usable, square) ? char('0' + number / 10) : ' ',
+                            square == s.knight[0]       ? 'W'
+                            : square == s.knight[1]     ? 'B'
+                            : test128(s.usable, square) ? char('0' + number % 10)
+                                                        : '.',
+                            '\0'};
+      out += cell;
+    }
+    out += "\n";
+  }
+  out += "     a  b  c  d  e  f  g  h  i  j\n";
+  return out;
+}
+
+// Text form: space-separated key=value fields, e.g.
+// "layout=<200 digits> usable=<100 of 0/1> knights=c1,- scores=57,0 turns=1 to_move=1
+//  pending_erase=0 over=0 truncated=0".
+std::string KnightFight::serialize(const State& s) const {
+  std::string layout, usable;
+  for (int square = 0; square < kNumSquares; ++square) {
+    layout += two_digits(s.number[square]);
+    usable += test128(s.usable, square) ? '1' : '0';
+  }
+  const auto knight = [&](int p) { return s.knight[p] < 0 ? "-" : square_name(s.knight[p]); };
+  return "layout=" + layout + " usable=" + usable + " knights=" + knight(0) + "," + knight(1) +
+         " scores=" + std::to_string(s.score[0]) + "," + std::to_string(s.score[1]) +
+         " turns=" + std::to_string(s.turns) + " to_move=" + std::to_string(s.to_move) +
+         " pending_erase=" + std::to_string(s.pending_erase) +
+         " over=" + std::to_string(s.over) + " truncated=" + std::to_string(s.truncated);
+}
+
+KnightFight::State KnightFight::deserialize(std::string_view text) const {
+  const auto fail = [&](const std::string& why) -> void {
+    throw std::invalid_argument("knight_fight: cannot read state: " + why);
+  };
+  std::vector<std::pair<std::string_view, std::string_view>> fields;
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t end = std::min(text.find(' ', pos), text.size());
+    const std::string_view item = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    if (eq == std::string_view::npos) fail("field '" + std::string(item) + "' has no '='");
+    fields.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  const auto field = [&](std::string_view key) {
+    std::string_view found;
+    int count = 0;
+    for (const auto& [k, v] : fields)
+      if (k == key) found = v, ++count;
+    if (count != 1) fail("expected one field '" + std::string(key) + "'");
+    return found;
+  };
+  const auto integer = [&](std::string_view key, std::string_view value, int min, int max) {
+    int parsed = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+    if (error != std::errc() || end != value.data() + value.size() || parsed < min ||
+        parsed > max)
+      fail(std::string(key) + " '" + std::string(value) + "' is not an integer in [" +
+           std::to_string(min) + ", " + std::to_string(max) + "]");
+    return parsed;
+  };
+  const auto pair = [&](std::string_view key) {
+    const std::string_view value = field(key);
+    const size_t comma = value.find(',');
+    if (comma == std::string_view::npos) fail(std::string(key) + " needs two values");
+    return std::pair{value.substr(0, comma), value.substr(comma + 1)};
+  };
+
+  const std::array<std::string_view, 9> kKeys = {
+      "layout", "usable", "knights", "scores", "turns", "to_move", "pending_erase", "over",
+      "truncated"};
+  for (const auto& [key, value] : fields)
+    if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
+      fail("unknown field '" + std::string(key) + "'");
+
+  State s{};
+  if (const std::string why = parse_layout(field("layout"), s.number); !why.empty())
+    fail("layout: " + why);
+  for (int square = 0; square < kNumSquares; ++square) {
+    s.square_of[s.number[square]] = static_cast<uint8_t>(square);
+    if (is_double(s.number[square])) s.doubles |= bit128(square);
+  }
+  const std::string_view usable = field("usable");
+  if (usable.size() != kNumSquares || usable.find_first_not_of("01") != std::string_view::npos)
+    fail("usable must be 100 characters 0 or 1");
+  for (int square = 0; square < kNumSquares; ++square)
+    if (usable[square] == '1') s.usable |= bit128(square);
+  const auto [white, black] = pair("knights");
+  for (int p = 0; p < 2; ++p) {
+    const std::string_view name = p == 0 ? white : black;
+    if (name == "-") {
+      s.knight[p] = -1;
+      continue;
+    }
+    const auto square = parse_square(name);
+    if (!square) fail("knight '" + std::string(name) + "' is not a square or '-'");
+    if (test128(s.usable, *square)) fail("a knight stands on usable square " + std::string(name));
+    s.knight[p] = static_cast<int8_t>(*square);
+  }
+  if (s.knight[0] >= 0 && s.knight[0] == s.knight[1]) fail("both knights on one square");
+  const auto [white_score, black_score] = pair("scores");
+  s.score[0] = static_cast<int16_t>(integer("scores", white_score, 0, 4950));
+  s.score[1] = static_cast<int16_t>(integer("scores", black_score, 0, 4950));
+  s.turns = static_cast<int16_t>(integer("turns", field("turns"), 0, params_.max_plies));
+  s.to_move = static_cast<uint8_t>(integer("to_move", field("to_move"), 0, 1));
+  s.pending_erase = static_cast<uint8_t>(integer("pending_erase", field("pending_erase"), 0, 1));
+  s.over = static_cast<uint8_t>(integer("over", field("over"), 0, 1));
+  s.truncated = static_cast<uint8_t>(integer("truncated", field("truncated"), 0, 1));
+  if (s.truncated && !s.over) fail("truncated=1 needs over=1");
+  if (s.pending_erase && (s.over || s.knight[s.to_move] < 0))
+    fail("pending_erase=1 needs a game in progress and the mover's knight on the board");
+  return s;
+}
+
+}  // namespace knightgym

@@ -1,0 +1,186 @@
+// Knight Fight (Andy Lewicki): two knights leap over a 10x10 board of numbered squares,
+// scoring the numbers they land on. Rules: docs/rules/knight_fight.md.
+//
+// Parameters:
+//   double_erase     optional | forced | off  (default optional): after landing on a
+//                    double (00, 11, ..., 99) the mover may / must / never erase another.
+//   mirror_on_moves  bool (default true): leaps erase the mirrored number too, not only
+//                    the two placements.
+//   max_plies        int (default 200): turns (placements and leaps) before truncation.
+//   layout           random | identity | 200 digits (default random): the numbers.
+//
+// Actions (101):   0..99  the square (placement, leap target or double to erase)
+//                  100    pass: decline to erase a double (double_erase=optional)
+// Observation:     10 planes of 10x10 from the observer's side, ranks flipped for
+//                  Black (see kPlane* below and docs/rules/knight_fight.md).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "env/core/bits.h"
+#include "env/core/game.h"
+#include "env/games/knight_fight/board.h"
+
+namespace knightgym {
+
+class KnightFight {
+ public:
+  static constexpr std::string_view kName = "knight_fight";
+  static constexpr std::string_view kSummary =
+      "two knights score the numbers of a 10x10 board (2 players)";
+  static constexpr int kNumPlayers = 2;
+  static constexpr int kSize = knight_fight::kSize;
+  static constexpr int kNumSquares = knight_fight::kNumSquares;
+  static constexpr int kPass = kNumSquares;
+  static constexpr int kNumActions = kNumSquares + 1;
+  static constexpr int kMaxActions = kNumActions;
+
+  // Observation planes.
+  enum Plane : int {
+    kPlaneOwnKnight,
+    kPlaneOpponentKnight,
+    kPlaneUsable,
+    kPlaneNumber,             // number / 99
+    kPlaneDouble,             // squares holding 00, 11, ..., 99
+    kPlaneOpponentAttacks,    // squares the opponent's knight attacks
+    kPlaneOwnAttacks,         // squares the observer's knight attacks
+    kPlanePendingErase,       // all ones while the mover chooses a double to erase
+    kPlaneScoreDifference,    // (own score - opponent score) / 100, constant plane
+    kPlaneProgress,           // turns played / max_plies, constant plane
+    kNumPlanes
+  };
+
+  enum class DoubleErase : uint8_t { kOptional, kForced, kOff };
+
+  struct Params {
+    DoubleErase double_erase = DoubleErase::kOptional;
+    bool mirror_on_moves = true;
+    int max_plies = 200;
+    bool random_layout = true;
+    std::array<uint8_t, kNumSquares> layout{};  // number on each square, if not random
+  };
+
+  struct State {
+    std::array<uint8_t, kNumSquares> number;     // number on each square
+    std::array<uint8_t, kNumSquares> square_of;  // square holding each number
+    Bits128 usable;   // never visited, never erased
+    Bits128 doubles;  // squares holding a double
+    std::array<int8_t, 2> knight;  // square, or -1 before the placement
+    std::array<int16_t, 2> score;
+    int16_t turns;           // completed turns (placements and leaps)
+    uint8_t to_move;         // player deciding next (while not over)
+    uint8_t pending_erase;   // the mover landed on a double and chooses one to erase
+    uint8_t over;            // the game has ended ...
+    uint8_t truncated;       // ... by the max_plies cap
+  };
+
+  static Params read_params(ParamReader& reader);
+
+  KnightFight() = default;
+  explicit KnightFight(const Params& params) : params_(params) {}
+  const Params& params() const { return params_; }
+
+  GameInfo info() const {
+    return {kNumPlayers, kNumActions, {kNumPlanes, kSize, kSize}, 2 * params_.max_plies};
+  }
+
+  void init(State& state, Rng& rng) const;
+
+  int current_player(const State& s) const { return s.over ? kTerminalPlayer : s.to_move; }
+  bool terminal(const State& s) const { return s.over; }
+  bool truncated(const State& s) const { return s.truncated; }
+
+  int legal_actions(const State& s, Action* out) const {
+    int n = 0;
+    for_each_bit(legal_squares(s), [&](int square) { out[n++] = square; });
+    if (pass_legal(s)) out[n++] = kPass;
+    return n;
+  }
+
+  void legal_mask(const State& s, uint8_t* mask) const {
+    write_mask(legal_squares(s), kNumSquares, mask);
+    mask[kPass] = pass_legal(s);
+  }
+
+  void apply(State& s, Action action) const {
+    if (s.pending_erase) {
+      if (action != kPass) s.usable &= ~bit128(action);
+      s.pending_erase = 0;
+      end_turn(s);
+      return;
+    }
+    const int player = s.to_move;
+    const bool placement = s.knight[player] < 0;
+    const int number = s.number[action];
+    s.knight[player] = static_cast<int8_t>(action);
+    s.usable &= ~bit128(action);
+    s.score[player] = static_cast<int16_t>(s.score[player] + number);
+    if (!is_double(number)) {
+      if (placement || params_.mirror_on_moves)
+        s.usable &= ~bit128(s.square_of[mirror(number)]);
+    } else if (params_.double_erase != DoubleErase::kOff && (s.usable & s.doubles)) {
+      s.pending_erase = 1;  // the erase is a second decision of this turn
+      return;
+    }
+    end_turn(s);
+  }
+
+  void returns(const State& s, float* out) const {
+    const int diff = s.score[0] - s.score[1];
+    out[0] = s.over ? static_cast<float>((diff > 0) - (diff < 0)) : 0.0f;
+    out[1] = -out[0];
+  }
+
+  void observe(const State& s, int player, float* out) const;
+
+  std::string action_to_string(const State& s, Action action) const;
+  Action string_to_action(const State& s, std::string_view text) const;
+  std::string render(const State& s) const;
+  std::string serialize(const State& s) const;
+  State deserialize(std::string_view text) const;
+
+  // Where `player` may land now: placements before the knight is on the board, leaps
+  // after. Knights' own squares are never usable, so they are excluded already.
+  static Bits128 targets(const State& s, int player) {
+    const Bits128 opponent_attacks = attacks(s, 1 - player);
+    if (s.knight[player] >= 0)
+      return knight_fight::kKnightAttacks[s.knight[player]] & s.usable & ~opponent_attacks;
+    return s.usable & ~opponent_attacks & (player == 0 ? knight_fight::kFirstRank : knight_fight::kLastRank);
+  }
+
+ private:
+  static constexpr bool is_double(int number) { return number % 11 == 0; }
+  static constexpr int mirror(int number) { return number % 10 * 10 + number / 10; }
+
+  static Bits128 attacks(const State& s, int player) {
+    return s.knight[player] >= 0 ? knight_fight::kKnightAttacks[s.knight[player]] : Bits128{0};
+  }
+
+  static Bits128 legal_squares(const State& s) {
+    if (s.over) return 0;
+    return s.pending_erase ? s.usable & s.doubles : targets(s, s.to_move);
+  }
+
+  bool pass_legal(const State& s) const {
+    return !s.over && s.pending_erase && params_.double_erase == DoubleErase::kOptional;
+  }
+
+  // After each completed turn: the end test (after White's placement only Black's
+  // placements count), then the cap. A natural end wins over truncation.
+  void end_turn(State& s) const {
+    ++s.turns;
+    s.to_move ^= 1;
+    const bool blocked = s.turns == 1 ? !targets(s, 1) : !targets(s, 0) || !targets(s, 1);
+    s.over = blocked || s.turns >= params_.max_plies;
+    s.truncated = !blocked && s.over;
+  }
+
+  Params params_;
+};
+
+static_assert(Game<KnightFight>);
+
+}  // namespace knightgym

@@ -1,0 +1,77 @@
+// Type-erased faces of a game for the CLI and Python: one virtual call per single-state
+// operation or per batch step, never per environment.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "env/core/params.h"
+#include "env/core/types.h"
+#include "env/vector/vector_env.h"
+
+namespace knightgym {
+
+class AnyGame;
+
+// One state with checked operations: bad input throws std::invalid_argument and
+// changes nothing.
+class AnyState {
+ public:
+  virtual ~AnyState() = default;
+  virtual const AnyGame& game() const = 0;
+  virtual std::unique_ptr<AnyState> clone() const = 0;
+
+  virtual int current_player() const = 0;
+  virtual std::vector<Action> legal_actions() const = 0;
+  virtual void legal_mask(uint8_t* out) const = 0;  // num_actions bytes
+  virtual void apply_action(Action action) = 0;     // throws if over, out of range or illegal
+  virtual bool is_terminal() const = 0;
+  virtual bool is_truncated() const = 0;
+  virtual std::vector<float> returns() const = 0;
+  virtual void observe(int player, float* out) const = 0;  // throws if player is out of range
+
+  virtual std::string action_to_string(Action action) const = 0;
+  virtual Action string_to_action(std::string_view text) const = 0;
+  virtual std::string to_string() const = 0;
+  virtual std::string serialize() const = 0;
+};
+
+// A vector env behind one virtual call per batch; see env/vector/vector_env.h.
+class AnyVectorEnv {
+ public:
+  virtual ~AnyVectorEnv() = default;
+  virtual const AnyGame& game() const = 0;
+  virtual int num_envs() const = 0;
+  virtual int num_threads() const = 0;
+  virtual void reset(std::optional<uint64_t> seed) = 0;
+  virtual void step(const Action* actions) = 0;
+  virtual void sample_actions(Action* out) = 0;
+  virtual const float* observations() const = 0;
+  virtual const uint8_t* masks() const = 0;
+  virtual const float* rewards() const = 0;
+  virtual const uint8_t* terminated() const = 0;
+  virtual const uint8_t* truncated() const = 0;
+  virtual const int32_t* current_player() const = 0;
+  // Environment i's current state, as a single state (a copy).
+  virtual std::unique_ptr<AnyState> state(int i) const = 0;
+};
+
+// A game with its parameters.
+class AnyGame : public std::enable_shared_from_this<AnyGame> {
+ public:
+  virtual ~AnyGame() = default;
+  virtual std::string_view name() const = 0;
+  virtual const std::string& spec() const = 0;  // canonical: every parameter spelled out
+  virtual const std::vector<ParamInfo>& params() const = 0;
+  virtual const GameInfo& info() const = 0;
+
+  virtual std::unique_ptr<AnyState> new_initial_state(uint64_t seed) const = 0;
+  virtual std::unique_ptr<AnyState> deserialize_state(std::string_view text) const = 0;
+  virtual std::unique_ptr<AnyVectorEnv> make_vector_env(const VectorEnvOptions& options) const = 0;
+};
+
+}  // namespace knightgym

@@ -1,0 +1,165 @@
+// The templates behind the type-erased faces: GameAdapter<G>, StateAdapter<G> and
+// VectorEnvAdapter<G>. The checks that every game shares (a finished game, an action out
+// of range or illegal, an observer out of range) are made here once.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "env/core/game.h"
+#include "env/registry/any_game.h"
+
+namespace knightgym {
+
+template <Game G>
+class GameAdapter;
+
+template <Game G>
+class StateAdapter final : public AnyState {
+ public:
+  using State = typename G::State;
+  StateAdapter(std::shared_ptr<const GameAdapter<G>> game, const State& state)
+      : game_(std::move(game)), state_(state) {}
+
+  const AnyGame& game() const override { return *game_; }
+  std::unique_ptr<AnyState> clone() const override {
+    return std::make_unique<StateAdapter>(game_, state_);
+  }
+
+  int current_player() const override { return rules().current_player(state_); }
+  std::vector<Action> legal_actions() const override {
+    Action actions[G::kMaxActions];
+    return {actions, actions + rules().legal_actions(state_, actions)};
+  }
+  void legal_mask(uint8_t* out) const override { rules().legal_mask(state_, out); }
+
+  void apply_action(Action action) override {
+    check_range(action);
+    if (rules().terminal(state_))
+      throw std::invalid_argument("cannot apply " + describe(action) + ": the game is over");
+    const std::vector<Action> legal = legal_actions();
+    if (std::find(legal.begin(), legal.end(), action) == legal.end())
+      throw std::invalid_argument(describe(action) + " is not legal");
+    rules().apply(state_, action);
+  }
+
+  bool is_terminal() const override { return rules().terminal(state_); }
+  bool is_truncated() const override { return rules().truncated(state_); }
+  std::vector<float> returns() const override {
+    std::vector<float> out(game_->info().num_players);
+    rules().returns(state_, out.data());
+    return out;
+  }
+  void observe(int player, float* out) const override {
+    if (player < 0 || player >= game_->info().num_players)
+      throw std::invalid_argument("player " + std::to_string(player) + " is out of range [0, " +
+                                  std::to_string(game_->info().num_players) + ")");
+    rules().observe(state_, player, out);
+  }
+
+  std::string action_to_string(Action action) const override {
+    check_range(action);
+    return rules().action_to_string(state_, action);
+  }
+  Action string_to_action(std::string_view text) const override {
+    return rules().string_to_action(state_, text);
+  }
+  std::string to_string() const override { return rules().render(state_); }
+  std::string serialize() const override { return rules().serialize(state_); }
+
+  const State& state() const { return state_; }
+
+ private:
+  const G& rules() const { return game_->rules(); }
+  void check_range(Action action) const {
+    if (action < 0 || action >= game_->info().num_actions)
+      throw std::invalid_argument("action " + std::to_string(action) + " is out of range [0, " +
+                                  std::to_string(game_->info().num_actions) + ")");
+  }
+  std::string describe(Action action) const {
+    return "action " + std::to_string(action) + " (" + rules().action_to_string(state_, action) +
+           ")";
+  }
+
+  std::shared_ptr<const GameAdapter<G>> game_;
+  State state_;
+};
+
+template <Game G>
+class VectorEnvAdapter final : public AnyVectorEnv {
+ public:
+  VectorEnvAdapter(std::shared_ptr<const GameAdapter<G>> game, const VectorEnvOptions& options)
+      : game_(std::move(game)), env_(game_->rules(), options) {}
+
+  const AnyGame& game() const override { return *game_; }
+  int num_envs() const override { return env_.num_envs(); }
+  int num_threads() const override { return env_.num_threads(); }
+  void reset(std::optional<uint64_t> seed) override { env_.reset(seed); }
+  void step(const Action* actions) override { env_.step(actions); }
+  void sample_actions(Action* out) override { env_.sample_actions(out); }
+  const float* observations() const override { return env_.observations(); }
+  const uint8_t* masks() const override { return env_.masks(); }
+  const float* rewards() const override { return env_.rewards(); }
+  const uint8_t* terminated() const override { return env_.terminated(); }
+  const uint8_t* truncated() const override { return env_.truncated(); }
+  const int32_t* current_player() const override { return env_.current_player(); }
+  std::unique_ptr<AnyState> state(int i) const override {
+    if (i < 0 || i >= env_.num_envs())
+      throw std::invalid_argument("env index " + std::to_string(i) + " is out of range [0, " +
+                                  std::to_string(env_.num_envs()) + ")");
+    return std::make_unique<StateAdapter<G>>(game_, env_.state(i));
+  }
+
+ private:
+  std::shared_ptr<const GameAdapter<G>> game_;
+  VectorEnv<G> env_;
+};
+
+template <Game G>
+class GameAdapter final : public AnyGame {
+ public:
+  // Reads the parameters of `spec` (throws on unknown keys and bad values).
+  static std::shared_ptr<const AnyGame> load(const Spec& spec) {
+    ParamReader reader(spec);
+    const typename G::Params params = G::read_params(reader);
+    reader.finish();
+    return std::make_shared<GameAdapter>(G(params), reader.canonical_spec(), reader.infos());
+  }
+
+  GameAdapter(const G& rules, std::string spec, std::vector<ParamInfo> params)
+      : rules_(rules), spec_(std::move(spec)), params_(std::move(params)), info_(rules.info()) {}
+
+  const G& rules() const { return rules_; }
+  std::string_view name() const override { return G::kName; }
+  const std::string& spec() const override { return spec_; }
+  const std::vector<ParamInfo>& params() const override { return params_; }
+  const GameInfo& info() const override { return info_; }
+
+  std::unique_ptr<AnyState> new_initial_state(uint64_t seed) const override {
+    typename G::State state;
+    Rng rng(seed);
+    rules_.init(state, rng);
+    return std::make_unique<StateAdapter<G>>(self(), state);
+  }
+  std::unique_ptr<AnyState> deserialize_state(std::string_view text) const override {
+    return std::make_unique<StateAdapter<G>>(self(), rules_.deserialize(text));
+  }
+  std::unique_ptr<AnyVectorEnv> make_vector_env(const VectorEnvOptions& options) const override {
+    return std::make_unique<VectorEnvAdapter<G>>(self(), options);
+  }
+
+ private:
+  std::shared_ptr<const GameAdapter> self() const {
+    return std::static_pointer_cast<const GameAdapter>(shared_from_this());
+  }
+
+  G rules_;
+  std::string spec_;
+  std::vector<ParamInfo> params_;
+  GameInfo info_;
+};
+
+}  // namespace knightgym

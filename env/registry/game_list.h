@@ -1,0 +1,36 @@
+// The one list of games. Adding a game means adding its folder and its type here; the
+// registry, the CLI's benchmarks and the tests all read this list.
+#pragma once
+
+#include <vector>
+
+#include "env/games/knight_fight/knight_fight.h"
+#include "env/registry/game_adapter.h"
+#include "env/registry/registry.h"
+
+namespace knightgym {
+
+template <Game... Gs>
+struct GameList {
+  static std::vector<GameEntry> entries() {
+    return {GameEntry{Gs::kName, Gs::kSummary, &GameAdapter<Gs>::load}...};
+  }
+
+  // Calls f(rules) with the typed game behind `game`; false if it is not on the list.
+  template <class F>
+  static bool visit(const AnyGame& game, F&& f) {
+    return (visit_one<Gs>(game, f) || ...);
+  }
+
+ private:
+  template <Game G, class F>
+  static bool visit_one(const AnyGame& game, F& f) {
+    const auto* typed = dynamic_cast<const GameAdapter<G>*>(&game);
+    if (typed) f(typed->rules());
+    return typed != nullptr;
+  }
+};
+
+using Games = GameList<KnightFight>;
+
+}  // namespace knightgym

@@ -1,0 +1,27 @@
+// The registry: game names and spec strings to games. The list itself is game_list.h,
+// the one place a new game is added.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "env/registry/any_game.h"
+
+namespace knightgym {
+
+struct GameEntry {
+  std::string_view name;
+  std::string_view summary;
+  std::shared_ptr<const AnyGame> (*load)(const Spec& spec);
+};
+
+const std::vector<GameEntry>& registered_games();
+
+// "knight_fight" or "knight_fight(double_erase=forced)". Throws std::invalid_argument for
+// an unknown game (listing the known ones), an unknown parameter or a bad value.
+std::shared_ptr<const AnyGame> load_game(std::string_view spec);
+std::shared_ptr<const AnyGame> load_game(const Spec& spec);
+
+}  // namespace knightgym

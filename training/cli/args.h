@@ -1,0 +1,29 @@
+// Command-line flags: "--name value" pairs after the positional arguments.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace knightgym::cli {
+
+class Args {
+ public:
+  // Throws std::invalid_argument for a flag without a value.
+  Args(int argc, char** argv, int first);
+
+  const std::vector<std::string>& positional() const { return positional_; }
+  int64_t get_int(const std::string& flag, int64_t default_value, int64_t min);
+  std::string get_string(const std::string& flag, const std::string& default_value);
+  bool has(const std::string& flag) const { return flags_.count(flag) > 0; }
+  // Throws if a flag was given that no get_* asked for, naming it and the known ones.
+  void finish() const;
+
+ private:
+  std::vector<std::string> positional_;
+  std::map<std::string, std::string> flags_;
+  std::vector<std::string> known_;
+};
+
+}  // namespace knightgym::cli

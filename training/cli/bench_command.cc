@@ -1,0 +1,111 @@
+// knightgym bench GAME: steps/s of a single-state C++ loop (rules only, and with the
+// observation and mask written every step), of the vector env at 1 and T threads, and of
+// the vector env stepped from Python. Every row plays uniformly random legal actions.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "agents/random_agent.h"
+#include "env/registry/game_list.h"
+#include "training/cli/args.h"
+#include "training/cli/commands.h"
+
+namespace knightgym::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Keeps the compiler from dropping writes to memory that is never read.
+inline void clobber(const void* p) { asm volatile("" : : "r"(p) : "memory"); }
+
+void print_row(const std::string& loop, int threads, double steps_per_second) {
+  std::printf("| %-44s | %7d | %12.2f M |\n", loop.c_str(), threads, steps_per_second / 1e6);
+  std::fflush(stdout);
+}
+
+template <Game G>
+double single_state_loop(const G& game, int64_t steps, bool observe) {
+  const GameInfo info = game.info();
+  std::vector<float> observation(info.observation_shape.size());
+  std::vector<uint8_t> mask(info.num_actions);
+  Rng rng(1);
+  RandomAgent<G> agent(2);
+  typename G::State state;
+  game.init(state, rng);
+  const auto start = Clock::now();
+  for (int64_t i = 0; i < steps; ++i) {
+    if (observe) {
+      game.observe(state, game.current_player(state), observation.data());
+      game.legal_mask(state, mask.data());
+      clobber(observation.data());
+      clobber(mask.data());
+    }
+    game.apply(state, agent.act(game, state));
+    if (game.terminal(state)) game.init(state, rng);
+  }
+  return static_cast<double>(steps) / seconds_since(start);
+}
+
+double vector_env_loop(const AnyGame& game, int envs, int threads, int64_t steps) {
+  const auto env = game.make_vector_env({envs, threads, 1});
+  std::vector<Action> actions(envs);
+  const int64_t batches = std::max<int64_t>(1, steps / envs);
+  const auto start = Clock::now();
+  for (int64_t b = 0; b < batches; ++b) {
+    env->sample_actions(actions.data());
+    env->step(actions.data());
+  }
+  return static_cast<double>(batches * envs) / seconds_since(start);
+}
+
+std::filesystem::path python_package_dir() {
+  return std::filesystem::read_symlink("/proc/self/exe").parent_path() / "python";
+}
+
+}  // namespace
+
+int bench_command(Args& args) {
+  if (args.positional().size() != 1)
+    throw std::invalid_argument("expected one GAME, e.g. knightgym bench knight_fight");
+  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int envs = static_cast<int>(args.get_int("envs", 1024, 1));
+  const int threads = static_cast<int>(args.get_int("threads", hardware, 1));
+  const int64_t steps = args.get_int("steps", 4'000'000, 1);
+  const std::string python = args.get_string("python", "/usr/bin/python3");
+  args.finish();
+
+  const auto game = load_game(args.positional()[0]);
+  std::printf("knightgym bench %s\n%d envs, %d threads, %lld steps per row, random actions\n\n",
+              game->spec().c_str(), envs, threads, static_cast<long long>(steps));
+  std::printf("| %-44s | %7s | %14s |\n|%s|%s:|%s:|\n", "loop", "threads", "steps/s",
+              std::string(46, '-').c_str(), std::string(8, '-').c_str(),
+              std::string(15, '-').c_str());
+  Games::visit(*game, [&](const auto& rules) {
+    print_row("C++ single state, rules only", 1, single_state_loop(rules, steps, false));
+    print_row("C++ single state, observation + mask", 1, single_state_loop(rules, steps, true));
+  });
+  const std::string vector_loop = "C++ vector env, observation + mask";
+  print_row(vector_loop, 1, vector_env_loop(*game, envs, 1, steps));
+  if (threads > 1) print_row(vector_loop, threads, vector_env_loop(*game, envs, threads, steps));
+
+  if (python == "none") return 0;
+  const std::string command =
+      "PYTHONPATH='" + python_package_dir().string() + "' '" + python +
+      "' -m knightgym.bench --spec '" + game->spec() + "' --envs " + std::to_string(envs) +
+      " --threads " + std::to_string(threads) + " --steps " + std::to_string(steps);
+  std::fflush(stdout);
+  if (std::system(command.c_str()) != 0)
+    throw std::runtime_error("the Python benchmark failed: " + command);
+  return 0;
+}
+
+}  // namespace knightgym::cli

@@ -1,0 +1,12 @@
+// The subcommands of the knightgym program; each returns the process exit code.
+#pragma once
+
+namespace knightgym::cli {
+
+class Args;
+
+int list_command(Args& args);
+int bench_command(Args& args);
+int demo_command(Args& args);
+
+}  // namespace knightgym::cli

@@ -1,0 +1,32 @@
+#include <cstdio>
+#include <string>
+
+#include "env/registry/registry.h"
+#include "training/cli/args.h"
+#include "training/cli/commands.h"
+
+namespace knightgym::cli {
+
+int list_command(Args& args) {
+  args.finish();
+  for (const GameEntry& entry : registered_games()) {
+    const auto game = entry.load(Spec{std::string(entry.name), {}});
+    const GameInfo& info = game->info();
+    const Shape& shape = info.observation_shape;
+    std::printf("%s: %s\n  players %d, actions %d, observation [%d, %d, %d]\n",
+                std::string(entry.name).c_str(), std::string(entry.summary).c_str(),
+                info.num_players, info.num_actions, shape.channels, shape.height, shape.width);
+    for (const ParamInfo& param : game->params()) {
+      std::string kind = param.type;
+      if (!param.choices.empty()) {
+        kind.clear();
+        for (const auto& choice : param.choices) kind += (kind.empty() ? "" : "|") + choice;
+      }
+      std::printf("  %-16s %-22s default %-9s %s\n", param.name.c_str(), kind.c_str(),
+                  param.default_value.c_str(), param.doc.c_str());
+    }
+  }
+  return 0;
+}
+
+}  // namespace knightgym::cli

@@ -1,0 +1,39 @@
+// knightgym: the command-line program. Thin dispatch to one function per subcommand.
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "training/cli/args.h"
+#include "training/cli/commands.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: knightgym COMMAND [ARGS]\n"
+    "  list                              games and their parameters\n"
+    "  bench GAME [--envs N] [--threads T] [--steps S] [--python PATH|none]\n"
+    "                                    steps/s of the rules, the vector env and Python\n"
+    "  demo [--envs N] [--games G] [--seed S]\n"
+    "                                    random Knight Fight games, a board, a throughput\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace knightgym::cli;
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "help") {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string command = argv[1];
+  try {
+    Args args(argc, argv, 2);
+    if (command == "list") return list_command(args);
+    if (command == "bench") return bench_command(args);
+    if (command == "demo") return demo_command(args);
+    std::fprintf(stderr, "knightgym: unknown command '%s'\n%s", command.c_str(), kUsage);
+    return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "knightgym %s: %s\n", command.c_str(), error.what());
+    return 1;
+  }
+}
