@@ -129,9 +129,9 @@ class KnightFight {
   }
 
   void returns(const State& s, float* out) const {
-    const int diff = s.score[0] - s.score[1];
-    out[0] = s.over ? static_cast<float>((diff > 0) - (diff < 0)) : 0.0f;
-    out[1] = -out[0];
+    const int sign = s.over ? (s.score[0] > s.score[1]) - (s.score[0] < s.score[1]) : 0;
+    out[0] = static_cast<float>(sign);
+    out[1] = static_cast<float>(-sign);
   }
 
   void observe(const State& s, int player, float* out) const;

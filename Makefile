@@ -1,0 +1,63 @@
+# The two commands of the README: `make run` and `make test`. Both install what is missing
+# (Debian packages only), configure and build in build/, then run.
+PYTHON ?= /usr/bin/python3
+BUILD ?= build
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+CONFORMANCE_GAMES ?= 1000
+SOAK_GAMES ?= 100000
+
+CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) -DPython_EXECUTABLE=$(PYTHON)
+PYTEST = PYTHONPATH=$(BUILD)/python $(PYTHON) -m pytest tests/python -q -p no:cacheprovider
+
+.PHONY: all deps configure build run test test-cpp test-python soak bench sanitize tsan \
+        format format-check clean
+
+all: build
+
+deps:
+	@tools/install_deps.sh
+
+configure: deps
+	@$(call CONFIGURE,$(BUILD),Release) $(CMAKE_FLAGS) > /dev/null
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/knightgym demo
+
+test: build format-check
+	KNIGHTGYM_CONFORMANCE_GAMES=$(CONFORMANCE_GAMES) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	$(PYTEST)
+
+soak: build
+	KNIGHTGYM_CONFORMANCE_GAMES=$(SOAK_GAMES) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '[Cc]onformance'
+	KNIGHTGYM_CONFORMANCE_GAMES=$(SOAK_GAMES) $(PYTEST) -k conformance
+
+bench: build
+	$(BUILD)/knightgym bench knight_fight
+
+# The C++ tests under the address+undefined and the thread sanitizers (no Python module).
+sanitize: deps
+	@$(call CONFIGURE,$(BUILD)-asan,Debug) -DKNIGHTGYM_SANITIZE=ON -DKNIGHTGYM_PYTHON=OFF > /dev/null
+	cmake --build $(BUILD)-asan -j $(JOBS) --target knightgym_tests
+	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-asan/tests/knightgym_tests
+
+tsan: deps
+	@$(call CONFIGURE,$(BUILD)-tsan,RelWithDebInfo) -DKNIGHTGYM_TSAN=ON -DKNIGHTGYM_PYTHON=OFF > /dev/null
+	cmake --build $(BUILD)-tsan -j $(JOBS) --target knightgym_tests
+	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tests "[vector_env],[thread_pool]"
+
+# clang-format is checked where it is installed (it is on the project's machines).
+FORMATTED = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
+format:
+	clang-format -i $(FORMATTED)
+
+format-check:
+	@if command -v clang-format > /dev/null; then \
+	  clang-format --dry-run -Werror $(FORMATTED) && echo "clang-format: clean"; \
+	else echo "clang-format not installed: format check skipped"; fi
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan

@@ -1,0 +1,12 @@
+// One init function per concern; module.cc only calls them.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace knightgym::python {
+
+void init_games(pybind11::module_& m);
+void init_states(pybind11::module_& m);
+void init_vector_env(pybind11::module_& m);
+
+}  // namespace knightgym::python

@@ -1,0 +1,70 @@
+"""The vector env: N environments of one game stepped in C++ (see docs/api.md)."""
+
+from knightgym import _knightgym
+
+
+def _spec_value(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def make_spec(spec, **params):
+    """`spec` with `params` added; a keyword overrides the same key in the spec string."""
+    name, pairs = _knightgym.parse_spec(spec)
+    merged = dict(pairs)
+    merged.update((key, _spec_value(value)) for key, value in params.items())
+    return _knightgym.format_spec(name, list(merged.items()))
+
+
+class VectorEnv:
+    """N environments of one game, stepped together by a pool of C++ threads.
+
+    reset(seed=None) -> (obs, info); step(actions) -> (obs, rewards, terminated,
+    truncated, info), with obs = {"observation": float32 [N, C, H, W], "action_mask":
+    bool [N, A]}, rewards float32 [N, num_players], terminated and truncated bool [N],
+    info = {"current_player": int32 [N]} (-1 where the episode has just ended).
+
+    The arrays are read-only views of the C++ buffers: no copy is made, and the next
+    step() or reset() overwrites them. Copy what you need to keep (np.copy).
+
+    Auto-reset, next-step: the step that ends an episode returns its final observation
+    (seen by the player who ended it) and its rewards; the next step ignores that
+    environment's action and returns the first observation of a new episode.
+    """
+
+    def __init__(self, spec, num_envs=1, num_threads=1, seed=0):
+        self._env = _knightgym.VectorEnv(spec, num_envs, num_threads, seed)
+        game = self._env.game
+        self.game = game
+        self.spec = game.spec
+        self.num_envs = num_envs
+        self.num_threads = self._env.num_threads
+        self.num_players = game.num_players
+        self.num_actions = game.num_actions
+        self.observation_shape = game.observation_shape
+
+    def reset(self, seed=None):
+        """Starts new episodes everywhere; a seed re-derives every random stream."""
+        return self._env.reset(seed)
+
+    def step(self, actions):
+        """Applies one integer action per environment (ignored where it auto-resets)."""
+        return self._env.step(actions)
+
+    def sample_actions(self):
+        """A uniformly random legal action per environment, int32 [N] (seeded)."""
+        return self._env.sample_actions()
+
+    def state(self, index):
+        """A copy of environment `index`'s current state, as a single State."""
+        return self._env.state(index)
+
+    def __repr__(self):
+        return f"<knightgym.VectorEnv {self.spec} x{self.num_envs}, {self.num_threads} threads>"
+
+
+def make(spec, num_envs=1, num_threads=1, seed=0, **params):
+    """A VectorEnv of the game `spec` ("knight_fight(double_erase=forced)"), with keyword
+    parameters added to (or overriding) those of the spec string."""
+    return VectorEnv(make_spec(spec, **params), num_envs, num_threads, seed)

@@ -1,0 +1,64 @@
+// Single states with OpenSpiel-like names.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+
+#include "bindings/bindings.h"
+#include "env/registry/registry.h"
+
+namespace py = pybind11;
+
+namespace knightgym::python {
+namespace {
+
+py::array_t<float> observation_tensor(const AnyState& state, std::optional<int> player) {
+  const Shape& shape = state.game().info().observation_shape;
+  py::array_t<float> out({shape.channels, shape.height, shape.width});
+  const int current = state.current_player();
+  state.observe(player.value_or(current >= 0 ? current : 0), out.mutable_data());
+  return out;
+}
+
+py::array_t<bool> legal_actions_mask(const AnyState& state) {
+  py::array_t<bool> out(state.game().info().num_actions);
+  state.legal_mask(reinterpret_cast<uint8_t*>(out.mutable_data()));
+  return out;
+}
+
+}  // namespace
+
+void init_states(py::module_& m) {
+  py::class_<AnyState>(m, "State")
+      .def("current_player", &AnyState::current_player, "The player to move; -1 once over.")
+      .def("legal_actions", &AnyState::legal_actions)
+      .def("legal_actions_mask", &legal_actions_mask, "bool [num_actions], True = legal.")
+      .def("apply_action", &AnyState::apply_action, py::arg("action"),
+           "Plays a legal action; raises ValueError (and changes nothing) otherwise.")
+      .def("clone", &AnyState::clone)
+      .def("__copy__", &AnyState::clone)
+      .def("__deepcopy__", [](const AnyState& s, py::dict) { return s.clone(); })
+      .def("is_terminal", &AnyState::is_terminal, "Over, by the rules or by the length cap.")
+      .def("is_truncated", &AnyState::is_truncated, "Over by the length cap.")
+      .def("returns", &AnyState::returns, "One value per player (all zero until the end).")
+      .def("observation_tensor", &observation_tensor, py::arg("player") = py::none(),
+           "float32 [C, H, W] from `player`'s side (default: the player to move, or 0 once "
+           "the game is over).")
+      .def("action_to_string", &AnyState::action_to_string, py::arg("action"))
+      .def("string_to_action", &AnyState::string_to_action, py::arg("text"))
+      .def("serialize", &AnyState::serialize)
+      .def("game", [](const AnyState& s) {
+        return std::const_pointer_cast<AnyGame>(s.game().shared_from_this());
+      })
+      .def("__str__", &AnyState::to_string)
+      .def("__repr__", [](const AnyState& s) {
+        return "<knightgym.State " + s.game().spec() + ": " + s.serialize() + ">";
+      })
+      .def(py::pickle(
+          [](const AnyState& s) { return py::make_tuple(s.game().spec(), s.serialize()); },
+          [](const py::tuple& t) {
+            return load_game(t[0].cast<std::string>())->deserialize_state(t[1].cast<std::string>());
+          }));
+}
+
+}  // namespace knightgym::python

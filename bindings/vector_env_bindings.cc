@@ -1,0 +1,147 @@
+// The vector env: numpy views of the C++ buffers (no copies), the GIL released while
+// C++ steps. The views are read-only and are overwritten by the next step or reset.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bindings/bindings.h"
+#include "env/registry/registry.h"
+
+namespace py = pybind11;
+
+namespace knightgym::python {
+namespace {
+
+// A read-only numpy view of `data` whose base keeps the environment alive.
+template <class T>
+py::array view(const std::shared_ptr<AnyVectorEnv>& env, const T* data,
+               std::vector<py::ssize_t> shape, const py::dtype& dtype) {
+  py::capsule owner(new std::shared_ptr<AnyVectorEnv>(env),
+                    [](void* p) { delete static_cast<std::shared_ptr<AnyVectorEnv>*>(p); });
+  py::array array(dtype, shape, {}, data, owner);
+  array.attr("setflags")(py::arg("write") = false);
+  return array;
+}
+
+std::string shape_string(const py::array& array) {
+  std::string out = "(";
+  for (py::ssize_t d = 0; d < array.ndim(); ++d)
+    out += (d ? ", " : "") + std::to_string(array.shape(d));
+  return out + (array.ndim() == 1 ? ",)" : ")");
+}
+
+class PyVectorEnv {
+ public:
+  PyVectorEnv(const std::string& spec, int num_envs, int num_threads, uint64_t seed)
+      : env_(load_game(std::string_view(spec))->make_vector_env({num_envs, num_threads, seed})),
+        actions_(env_->num_envs()) {
+    const GameInfo& info = env_->game().info();
+    const Shape& shape = info.observation_shape;
+    const py::ssize_t n = env_->num_envs();
+    observation_ = view(env_, env_->observations(), {n, shape.channels, shape.height, shape.width},
+                        py::dtype::of<float>());
+    action_mask_ = view(env_, env_->masks(), {n, info.num_actions}, py::dtype::of<bool>());
+    rewards_ = view(env_, env_->rewards(), {n, info.num_players}, py::dtype::of<float>());
+    terminated_ = view(env_, env_->terminated(), {n}, py::dtype::of<bool>());
+    truncated_ = view(env_, env_->truncated(), {n}, py::dtype::of<bool>());
+    current_player_ = view(env_, env_->current_player(), {n}, py::dtype::of<int32_t>());
+  }
+
+  py::tuple reset(std::optional<uint64_t> seed) {
+    {
+      py::gil_scoped_release release;
+      env_->reset(seed);
+    }
+    return py::make_tuple(observations(), info());
+  }
+
+  py::tuple step(const py::handle& actions) {
+    const Action* data = checked_actions(actions);
+    {
+      py::gil_scoped_release release;
+      env_->step(data);
+    }
+    return py::make_tuple(observations(), rewards_, terminated_, truncated_, info());
+  }
+
+  py::array_t<int32_t> sample_actions() {
+    py::array_t<int32_t> out(env_->num_envs());
+    Action* data = out.mutable_data();
+    py::gil_scoped_release release;
+    env_->sample_actions(data);
+    return out;
+  }
+
+  const AnyVectorEnv& env() const { return *env_; }
+  std::shared_ptr<AnyGame> game() const {
+    return std::const_pointer_cast<AnyGame>(env_->game().shared_from_this());
+  }
+
+ private:
+  py::dict observations() const {
+    py::dict out;
+    out["observation"] = observation_;
+    out["action_mask"] = action_mask_;
+    return out;
+  }
+  py::dict info() const {
+    py::dict out;
+    out["current_player"] = current_player_;
+    return out;
+  }
+
+  // The actions as int32 [num_envs]: an int32 array is used in place (the caller holds
+  // it), anything else of an integer dtype is copied. Raises TypeError or ValueError.
+  const Action* checked_actions(const py::handle& actions) {
+    const py::array array = py::array::ensure(actions);
+    if (!array) throw py::type_error("actions must be an array of integers");
+    const char kind = array.dtype().kind();
+    if (kind != 'i' && kind != 'u')
+      throw py::type_error("actions must be integers, got dtype " +
+                           py::str(array.dtype()).cast<std::string>());
+    if (array.ndim() != 1 || array.shape(0) != env_->num_envs())
+      throw py::value_error("actions must have shape (" + std::to_string(env_->num_envs()) +
+                            ",), got " + shape_string(array));
+    if (py::isinstance<py::array>(actions) && array.dtype().is(py::dtype::of<int32_t>()) &&
+        (array.flags() & py::array::c_style))
+      return static_cast<const Action*>(array.data());
+    const auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
+    for (py::ssize_t i = 0; i < wide.shape(0); ++i) {
+      const int64_t a = wide.at(i);
+      if (a < 0 || a > std::numeric_limits<Action>::max())  // huge unsigned wrap below 0
+        throw py::value_error("env " + std::to_string(i) + ": action " +
+                              py::str(array[py::int_(i)]).cast<std::string>() +
+                              " is out of range [0, " +
+                              std::to_string(env_->game().info().num_actions) + ")");
+      actions_[i] = static_cast<Action>(a);
+    }
+    return actions_.data();
+  }
+
+  std::shared_ptr<AnyVectorEnv> env_;
+  std::vector<Action> actions_;
+  py::array observation_, action_mask_, rewards_, terminated_, truncated_, current_player_;
+};
+
+}  // namespace
+
+void init_vector_env(py::module_& m) {
+  py::class_<PyVectorEnv>(m, "VectorEnv")
+      .def(py::init<const std::string&, int, int, uint64_t>(), py::arg("spec"),
+           py::arg("num_envs"), py::arg("num_threads"), py::arg("seed"))
+      .def("reset", &PyVectorEnv::reset, py::arg("seed") = py::none())
+      .def("step", &PyVectorEnv::step, py::arg("actions"))
+      .def("sample_actions", &PyVectorEnv::sample_actions)
+      .def("state", [](const PyVectorEnv& e, int i) { return e.env().state(i); }, py::arg("index"))
+      .def_property_readonly("game", &PyVectorEnv::game)
+      .def_property_readonly("num_envs", [](const PyVectorEnv& e) { return e.env().num_envs(); })
+      .def_property_readonly("num_threads",
+                             [](const PyVectorEnv& e) { return e.env().num_threads(); });
+}
+
+}  // namespace knightgym::python
