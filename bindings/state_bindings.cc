@@ -47,13 +47,15 @@ void init_states(py::module_& m) {
       .def("action_to_string", &AnyState::action_to_string, py::arg("action"))
       .def("string_to_action", &AnyState::string_to_action, py::arg("text"))
       .def("serialize", &AnyState::serialize)
-      .def("game", [](const AnyState& s) {
-        return std::const_pointer_cast<AnyGame>(s.game().shared_from_this());
-      })
+      .def("game",
+           [](const AnyState& s) {
+             return std::const_pointer_cast<AnyGame>(s.game().shared_from_this());
+           })
       .def("__str__", &AnyState::to_string)
-      .def("__repr__", [](const AnyState& s) {
-        return "<knightgym.State " + s.game().spec() + ": " + s.serialize() + ">";
-      })
+      .def("__repr__",
+           [](const AnyState& s) {
+             return "<knightgym.State " + s.game().spec() + ": " + s.serialize() + ">";
+           })
       .def(py::pickle(
           [](const AnyState& s) { return py::make_tuple(s.game().spec(), s.serialize()); },
           [](const py::tuple& t) {

@@ -110,7 +110,8 @@ class PyVectorEnv {
     if (py::isinstance<py::array>(actions) && array.dtype().is(py::dtype::of<int32_t>()) &&
         (array.flags() & py::array::c_style))
       return static_cast<const Action*>(array.data());
-    const auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
+    const auto wide =
+        py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
     for (py::ssize_t i = 0; i < wide.shape(0); ++i) {
       const int64_t a = wide.at(i);
       if (a < 0 || a > std::numeric_limits<Action>::max())  // huge unsigned wrap below 0
@@ -132,12 +133,13 @@ class PyVectorEnv {
 
 void init_vector_env(py::module_& m) {
   py::class_<PyVectorEnv>(m, "VectorEnv")
-      .def(py::init<const std::string&, int, int, uint64_t>(), py::arg("spec"),
-           py::arg("num_envs"), py::arg("num_threads"), py::arg("seed"))
+      .def(py::init<const std::string&, int, int, uint64_t>(), py::arg("spec"), py::arg("num_envs"),
+           py::arg("num_threads"), py::arg("seed"))
       .def("reset", &PyVectorEnv::reset, py::arg("seed") = py::none())
       .def("step", &PyVectorEnv::step, py::arg("actions"))
       .def("sample_actions", &PyVectorEnv::sample_actions)
-      .def("state", [](const PyVectorEnv& e, int i) { return e.env().state(i); }, py::arg("index"))
+      .def(
+          "state", [](const PyVectorEnv& e, int i) { return e.env().state(i); }, py::arg("index"))
       .def_property_readonly("game", &PyVectorEnv::game)
       .def_property_readonly("num_envs", [](const PyVectorEnv& e) { return e.env().num_envs(); })
       .def_property_readonly("num_threads",

@@ -3,9 +3,24 @@
 // hold thousands, and a vector env keeps its states in one array. Parameters and tables
 // derived from them live once in the game object, not in every state.
 //
-// Cross-game rules live outside the games: callers only apply legal actions to
-// non-terminal states (the adapters and the vector env check this), and a terminal
-// state has an all-zero mask and current_player() == kTerminalPlayer.
+//   kName, kSummary          registry name and one line for `knightgym list`
+//   kMaxActions              most legal actions one state can have (fixed-size arrays)
+//   read_params(reader)      declares, parses and documents the parameters
+//   info()                   players, actions, observation shape, longest episode
+//   init(state, rng)         a new episode; rng draws the game's own randomness
+//   current_player(s)        the player to decide, kTerminalPlayer once over
+//   legal_actions(s, out)    writes the legal actions, returns their count
+//   legal_mask(s, mask)      num_actions bytes, 1 = legal; all zero once over
+//   apply(s, action)         precondition: the action is legal
+//   terminal(s)              over, by the rules or by the length cap
+//   truncated(s)             over by the length cap
+//   returns(s, out)          num_players values summing to zero; all zero until over
+//   observe(s, player, out)  observation_shape floats from player's side
+//   action_to_string, string_to_action (throws if unknown), render, serialize,
+//   deserialize (throws, naming the problem, if malformed)
+//
+// Cross-game rules live outside the games: callers apply only legal actions to states
+// that are not over (the adapters and the vector env check this).
 #pragma once
 
 #include <concepts>
@@ -21,29 +36,29 @@
 namespace knightgym {
 
 template <class G>
-concept Game =
-    std::is_trivially_copyable_v<typename G::State> &&
+concept Game = std::is_trivially_copyable_v<typename G::State> &&
     requires(const G game, typename G::State& state, const typename G::State& cstate,
              ParamReader& reader, Rng& rng, Action action, Action* actions, uint8_t* mask,
              float* values, int player, std::string_view text) {
-      { G::kName } -> std::convertible_to<std::string_view>;
-      { G::kMaxActions } -> std::convertible_to<int>;  // bound for fixed action arrays
-      { G::read_params(reader) } -> std::same_as<typename G::Params>;
-      { game.info() } -> std::same_as<GameInfo>;
-      { game.init(state, rng) };
-      { game.current_player(cstate) } -> std::same_as<int>;
-      { game.legal_actions(cstate, actions) } -> std::same_as<int>;  // returns the count
-      { game.legal_mask(cstate, mask) };                              // num_actions bytes
-      { game.apply(state, action) };                                  // precondition: legal
-      { game.terminal(cstate) } -> std::same_as<bool>;   // ended, naturally or by the cap
-      { game.truncated(cstate) } -> std::same_as<bool>;  // ended by the length cap
-      { game.returns(cstate, values) };                  // num_players values
-      { game.observe(cstate, player, values) };          // observation_shape values
-      { game.action_to_string(cstate, action) } -> std::same_as<std::string>;
-      { game.string_to_action(cstate, text) } -> std::same_as<Action>;  // throws if unknown
-      { game.render(cstate) } -> std::same_as<std::string>;
-      { game.serialize(cstate) } -> std::same_as<std::string>;
-      { game.deserialize(text) } -> std::same_as<typename G::State>;  // throws if malformed
-    };
+  { G::kName } -> std::convertible_to<std::string_view>;
+  { G::kSummary } -> std::convertible_to<std::string_view>;
+  { G::kMaxActions } -> std::convertible_to<int>;
+  { G::read_params(reader) } -> std::same_as<typename G::Params>;
+  { game.info() } -> std::same_as<GameInfo>;
+  { game.init(state, rng) } -> std::same_as<void>;
+  { game.current_player(cstate) } -> std::same_as<int>;
+  { game.legal_actions(cstate, actions) } -> std::same_as<int>;
+  { game.legal_mask(cstate, mask) } -> std::same_as<void>;
+  { game.apply(state, action) } -> std::same_as<void>;
+  { game.terminal(cstate) } -> std::same_as<bool>;
+  { game.truncated(cstate) } -> std::same_as<bool>;
+  { game.returns(cstate, values) } -> std::same_as<void>;
+  { game.observe(cstate, player, values) } -> std::same_as<void>;
+  { game.action_to_string(cstate, action) } -> std::same_as<std::string>;
+  { game.string_to_action(cstate, text) } -> std::same_as<Action>;
+  { game.render(cstate) } -> std::same_as<std::string>;
+  { game.serialize(cstate) } -> std::same_as<std::string>;
+  { game.deserialize(text) } -> std::same_as<typename G::State>;
+};
 
 }  // namespace knightgym

@@ -109,8 +109,7 @@ int ParamReader::get_int(const std::string& name, int default_value, int min, in
   const std::string value = declare({name, "int", std::to_string(default_value), "", {}, doc});
   int parsed = 0;
   const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
-  if (error != std::errc() || end != value.data() + value.size())
-    fail(name, "expected an integer");
+  if (error != std::errc() || end != value.data() + value.size()) fail(name, "expected an integer");
   if (parsed < min || parsed > max)
     fail(name, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return parsed;

@@ -39,8 +39,7 @@ class ParamReader {
   explicit ParamReader(const Spec& spec);
 
   bool get_bool(const std::string& name, bool default_value, const std::string& doc);
-  int get_int(const std::string& name, int default_value, int min, int max,
-              const std::string& doc);
+  int get_int(const std::string& name, int default_value, int min, int max, const std::string& doc);
   std::string get_choice(const std::string& name, const std::string& default_value,
                          const std::vector<std::string>& choices, const std::string& doc);
   // Free-form text; the game validates it and reports problems through fail().

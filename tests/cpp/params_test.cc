@@ -1,1 +1,85 @@
 #include <catch2/catch.hpp>
+
+#include "env/core/params.h"
+#include "env/registry/registry.h"
+
+namespace knightgym {
+namespace {
+
+using Catch::Contains;
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+TEST_CASE("specs parse into a name and ordered parameters", "[params]") {
+  CHECK(parse_spec("knight_fight").name == "knight_fight");
+  CHECK(parse_spec("knight_fight()").params.empty());
+  const Spec spec = parse_spec(" knight_fight( double_erase = forced ,max_plies=9) ");
+  CHECK(spec.name == "knight_fight");
+  CHECK(spec.params == Params{{"double_erase", "forced"}, {"max_plies", "9"}});
+  CHECK(parse_spec("g(squares=[d4,e5],n=1)").params == Params{{"squares", "d4,e5"}, {"n", "1"}});
+  CHECK(format_spec(parse_spec("g(squares=[d4,e5],n=1)")) == "g(squares=[d4,e5],n=1)");
+}
+
+TEST_CASE("malformed specs are rejected with the reason", "[params]") {
+  CHECK_THROWS_WITH(parse_spec(""), Contains("no game name"));
+  CHECK_THROWS_WITH(parse_spec("g(a=1"), Contains("missing ')'"));
+  CHECK_THROWS_WITH(parse_spec("g(a)"), Contains("'a' has no '='"));
+  CHECK_THROWS_WITH(parse_spec("g(=1)"), Contains("no name"));
+  CHECK_THROWS_WITH(parse_spec("g(a=1,a=2)"), Contains("'a' given twice"));
+  CHECK_THROWS_WITH(parse_spec("g(a=1,,b=2)"), Contains("empty parameter"));
+  CHECK_THROWS_WITH(parse_spec("g(a=[1,2)"), Contains("unbalanced"));
+}
+
+TEST_CASE("the reader returns values or defaults and records every declaration", "[params]") {
+  ParamReader reader(parse_spec("g(flag=false,count=7)"));
+  CHECK_FALSE(reader.get_bool("flag", true, "a flag"));
+  CHECK(reader.get_int("count", 3, 0, 10, "a count") == 7);
+  CHECK(reader.get_choice("mode", "b", {"a", "b"}, "a mode") == "b");
+  CHECK(reader.get_string("name", "x", "a name") == "x");
+  reader.finish();
+  REQUIRE(reader.infos().size() == 4);
+  CHECK(reader.infos()[2].choices == std::vector<std::string>{"a", "b"});
+  CHECK(reader.canonical_spec() == "g(flag=false,count=7,mode=b,name=x)");
+}
+
+TEST_CASE("bad values and unknown keys name the problem and what is allowed", "[params]") {
+  SECTION("bool") {
+    ParamReader reader(parse_spec("g(flag=maybe)"));
+    CHECK_THROWS_WITH(reader.get_bool("flag", true, ""),
+                      Contains("'flag' = 'maybe'") && Contains("true or false"));
+  }
+  SECTION("int out of range") {
+    ParamReader reader(parse_spec("g(count=11)"));
+    CHECK_THROWS_WITH(reader.get_int("count", 3, 0, 10, ""), Contains("[0, 10]"));
+  }
+  SECTION("int that is not a number") {
+    ParamReader reader(parse_spec("g(count=7x)"));
+    CHECK_THROWS_WITH(reader.get_int("count", 3, 0, 10, ""), Contains("expected an integer"));
+  }
+  SECTION("choice") {
+    ParamReader reader(parse_spec("g(mode=c)"));
+    CHECK_THROWS_WITH(reader.get_choice("mode", "a", {"a", "b"}, ""), Contains("one of: a, b"));
+  }
+  SECTION("unknown key") {
+    ParamReader reader(parse_spec("g(mode=a,colour=red)"));
+    reader.get_choice("mode", "a", {"a", "b"}, "");
+    CHECK_THROWS_WITH(reader.finish(),
+                      Contains("unknown parameter 'colour'") && Contains("allowed: mode"));
+  }
+}
+
+TEST_CASE("the registry loads games by spec and rejects unknown ones", "[params]") {
+  const auto game = load_game("knight_fight(max_plies=50, double_erase=off)");
+  CHECK(game->name() == "knight_fight");
+  CHECK(game->spec() ==
+        "knight_fight(double_erase=off,mirror_on_moves=true,max_plies=50,layout=random)");
+  CHECK(load_game(game->spec())->spec() == game->spec());
+  CHECK_THROWS_WITH(load_game("chess"),
+                    Contains("unknown game 'chess'") && Contains("known games: knight_fight"));
+  CHECK_THROWS_WITH(load_game("knight_fight(speed=3)"),
+                    Contains("unknown parameter 'speed'") && Contains("double_erase"));
+  CHECK_THROWS_WITH(load_game("knight_fight(double_erase=sometimes)"),
+                    Contains("optional, forced, off"));
+}
+
+}  // namespace
+}  // namespace knightgym

@@ -25,8 +25,8 @@ int64_t Args::get_int(const std::string& flag, int64_t default_value, int64_t mi
   const std::string& text = it->second;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || value < min)
-    throw std::invalid_argument("--" + flag + " '" + text + "': expected an integer >= " +
-                                std::to_string(min));
+    throw std::invalid_argument("--" + flag + " '" + text +
+                                "': expected an integer >= " + std::to_string(min));
   return value;
 }
 

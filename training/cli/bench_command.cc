@@ -98,10 +98,10 @@ int bench_command(Args& args) {
   if (threads > 1) print_row(vector_loop, threads, vector_env_loop(*game, envs, threads, steps));
 
   if (python == "none") return 0;
-  const std::string command =
-      "PYTHONPATH='" + python_package_dir().string() + "' '" + python +
-      "' -m knightgym.bench --spec '" + game->spec() + "' --envs " + std::to_string(envs) +
-      " --threads " + std::to_string(threads) + " --steps " + std::to_string(steps);
+  const std::string command = "PYTHONPATH='" + python_package_dir().string() + "' '" + python +
+                              "' -m knightgym.bench --spec '" + game->spec() + "' --envs " +
+                              std::to_string(envs) + " --threads " + std::to_string(threads) +
+                              " --steps " + std::to_string(steps);
   std::fflush(stdout);
   if (std::system(command.c_str()) != 0)
     throw std::runtime_error("the Python benchmark failed: " + command);

@@ -38,12 +38,13 @@ int demo_command(Args& args) {
       ++finished;
     }
   }
-  std::printf("%lld random games: White won %lld, Black won %lld, %lld drawn (%lld truncated); "
-              "%.1f decisions per game\n",
-              static_cast<long long>(finished), static_cast<long long>(white),
-              static_cast<long long>(black), static_cast<long long>(draws),
-              static_cast<long long>(truncated),
-              static_cast<double>(decisions) / static_cast<double>(finished));
+  std::printf(
+      "%lld random games: White won %lld, Black won %lld, %lld drawn (%lld truncated); "
+      "%.1f decisions per game\n",
+      static_cast<long long>(finished), static_cast<long long>(white),
+      static_cast<long long>(black), static_cast<long long>(draws),
+      static_cast<long long>(truncated),
+      static_cast<double>(decisions) / static_cast<double>(finished));
 
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int batch = 1024;
@@ -57,9 +58,10 @@ int demo_command(Args& args) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("throughput: %.2f M steps/s (vector env, %d envs, %d threads, observation + mask "
-              "every step)\n",
-              batches * batch / seconds / 1e6, batch, threads);
+  std::printf(
+      "throughput: %.2f M steps/s (vector env, %d envs, %d threads, observation + mask "
+      "every step)\n",
+      batches * batch / seconds / 1e6, batch, threads);
   return 0;
 }
 

@@ -28,7 +28,7 @@ inline constexpr Bits128 kFirstRank = (Bits128{1} << kSize) - 1;
 inline constexpr Bits128 kLastRank = kFirstRank << (kNumSquares - kSize);
 
 inline constexpr auto kKnightAttacks = [] {
-  constexpr int kLeaps[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
+  constexpr int kLeaps[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                 {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
   std::array<Bits128, kNumSquares> table{};
   for (int square = 0; square < kNumSquares; ++square)

@@ -54,8 +54,8 @@ KnightFight::Params KnightFight::read_params(ParamReader& reader) {
                                             : DoubleErase::kOff;
   params.mirror_on_moves = reader.get_bool(
       "mirror_on_moves", true, "leaps, not only the two placements, erase the mirrored number");
-  params.max_plies = reader.get_int("max_plies", 200, 1, 100000,
-                                    "turns (placements and leaps) before truncation");
+  params.max_plies =
+      reader.get_int("max_plies", 200, 1, 100000, "turns (placements and leaps) before truncation");
   const std::string layout = reader.get_string(
       "layout", "random",
       "the numbers: random (drawn from the seed), identity (square i holds i), or 200 digits "
@@ -91,9 +91,7 @@ void KnightFight::observe(const State& s, int player, float* out) const {
   const bool flip = player == 1;
   const auto view = [flip](Bits128 b) { return flip ? knight_fight::flip_ranks(b) : b; };
   const auto knight_bit = [&](int p) { return s.knight[p] >= 0 ? bit128(s.knight[p]) : 0; };
-  const auto fill = [&](int plane, float value) {
-    std::fill_n(out + plane * kArea, kArea, value);
-  };
+  const auto fill = [&](int plane, float value) { std::fill_n(out + plane * kArea, kArea, value); };
 
   write_plane(view(knight_bit(player)), kArea, out + kPlaneOwnKnight * kArea);
   write_plane(view(knight_bit(1 - player)), kArea, out + kPlaneOpponentKnight * kArea);
@@ -129,13 +127,15 @@ std::string KnightFight::render(const State& s) const {
                     ", Black " + std::to_string(s.score[1]) + ", ";
   if (s.over) {
     const int diff = s.score[0] - s.score[1];
-    out += std::string(diff > 0 ? "White wins" : diff < 0 ? "Black wins" : "draw") +
+    out += std::string(diff > 0   ? "White wins"
+                       : diff < 0 ? "Black wins"
+                                  : "draw") +
            (s.truncated ? " (truncated)" : "");
   } else {
     out += std::string(kPlayerNames[s.to_move]) + " to " +
-           (s.pending_erase              ? "erase a double"
-            : s.knight[s.to_move] < 0   ? "place"
-                                        : "leap");
+           (s.pending_erase           ? "erase a double"
+            : s.knight[s.to_move] < 0 ? "place"
+                                      : "leap");
   }
   out += "\n";
   for (int rank = kSize - 1; rank >= 0; --rank) {
@@ -172,8 +172,8 @@ std::string KnightFight::serialize(const State& s) const {
   return "layout=" + layout + " usable=" + usable + " knights=" + knight(0) + "," + knight(1) +
          " scores=" + std::to_string(s.score[0]) + "," + std::to_string(s.score[1]) +
          " turns=" + std::to_string(s.turns) + " to_move=" + std::to_string(s.to_move) +
-         " pending_erase=" + std::to_string(s.pending_erase) +
-         " over=" + std::to_string(s.over) + " truncated=" + std::to_string(s.truncated);
+         " pending_erase=" + std::to_string(s.pending_erase) + " over=" + std::to_string(s.over) +
+         " truncated=" + std::to_string(s.truncated);
 }
 
 KnightFight::State KnightFight::deserialize(std::string_view text) const {
@@ -201,8 +201,7 @@ KnightFight::State KnightFight::deserialize(std::string_view text) const {
   const auto integer = [&](std::string_view key, std::string_view value, int min, int max) {
     int parsed = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
-    if (error != std::errc() || end != value.data() + value.size() || parsed < min ||
-        parsed > max)
+    if (error != std::errc() || end != value.data() + value.size() || parsed < min || parsed > max)
       fail(std::string(key) + " '" + std::string(value) + "' is not an integer in [" +
            std::to_string(min) + ", " + std::to_string(max) + "]");
     return parsed;
@@ -214,9 +213,9 @@ KnightFight::State KnightFight::deserialize(std::string_view text) const {
     return std::pair{value.substr(0, comma), value.substr(comma + 1)};
   };
 
-  const std::array<std::string_view, 9> kKeys = {
-      "layout", "usable", "knights", "scores", "turns", "to_move", "pending_erase", "over",
-      "truncated"};
+  const std::array<std::string_view, 9> kKeys = {"layout",        "usable", "knights",
+                                                 "scores",        "turns",  "to_move",
+                                                 "pending_erase", "over",   "truncated"};
   for (const auto& [key, value] : fields)
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
       fail("unknown field '" + std::string(key) + "'");

@@ -43,13 +43,13 @@ class KnightFight {
     kPlaneOwnKnight,
     kPlaneOpponentKnight,
     kPlaneUsable,
-    kPlaneNumber,             // number / 99
-    kPlaneDouble,             // squares holding 00, 11, ..., 99
-    kPlaneOpponentAttacks,    // squares the opponent's knight attacks
-    kPlaneOwnAttacks,         // squares the observer's knight attacks
-    kPlanePendingErase,       // all ones while the mover chooses a double to erase
-    kPlaneScoreDifference,    // (own score - opponent score) / 100, constant plane
-    kPlaneProgress,           // turns played / max_plies, constant plane
+    kPlaneNumber,           // number / 99
+    kPlaneDouble,           // squares holding 00, 11, ..., 99
+    kPlaneOpponentAttacks,  // squares the opponent's knight attacks
+    kPlaneOwnAttacks,       // squares the observer's knight attacks
+    kPlanePendingErase,     // all ones while the mover chooses a double to erase
+    kPlaneScoreDifference,  // (own score - opponent score) / 100, constant plane
+    kPlaneProgress,         // turns played / max_plies, constant plane
     kNumPlanes
   };
 
@@ -66,15 +66,15 @@ class KnightFight {
   struct State {
     std::array<uint8_t, kNumSquares> number;     // number on each square
     std::array<uint8_t, kNumSquares> square_of;  // square holding each number
-    Bits128 usable;   // never visited, never erased
-    Bits128 doubles;  // squares holding a double
-    std::array<int8_t, 2> knight;  // square, or -1 before the placement
+    Bits128 usable;                              // never visited, never erased
+    Bits128 doubles;                             // squares holding a double
+    std::array<int8_t, 2> knight;                // square, or -1 before the placement
     std::array<int16_t, 2> score;
-    int16_t turns;           // completed turns (placements and leaps)
-    uint8_t to_move;         // player deciding next (while not over)
-    uint8_t pending_erase;   // the mover landed on a double and chooses one to erase
-    uint8_t over;            // the game has ended ...
-    uint8_t truncated;       // ... by the max_plies cap
+    int16_t turns;          // completed turns (placements and leaps)
+    uint8_t to_move;        // player deciding next (while not over)
+    uint8_t pending_erase;  // the mover landed on a double and chooses one to erase
+    uint8_t over;           // the game has ended ...
+    uint8_t truncated;      // ... by the max_plies cap
   };
 
   static Params read_params(ParamReader& reader);
@@ -119,8 +119,7 @@ class KnightFight {
     s.usable &= ~bit128(action);
     s.score[player] = static_cast<int16_t>(s.score[player] + number);
     if (!is_double(number)) {
-      if (placement || params_.mirror_on_moves)
-        s.usable &= ~bit128(s.square_of[mirror(number)]);
+      if (placement || params_.mirror_on_moves) s.usable &= ~bit128(s.square_of[mirror(number)]);
     } else if (params_.double_erase != DoubleErase::kOff && (s.usable & s.doubles)) {
       s.pending_erase = 1;  // the erase is a second decision of this turn
       return;
@@ -148,7 +147,8 @@ class KnightFight {
     const Bits128 opponent_attacks = attacks(s, 1 - player);
     if (s.knight[player] >= 0)
       return knight_fight::kKnightAttacks[s.knight[player]] & s.usable & ~opponent_attacks;
-    return s.usable & ~opponent_attacks & (player == 0 ? knight_fight::kFirstRank : knight_fight::kLastRank);
+    return s.usable & ~opponent_attacks &
+           (player == 0 ? knight_fight::kFirstRank : knight_fight::kLastRank);
   }
 
  private:
