@@ -97,6 +97,9 @@ class PyVectorEnv {
 
   // The actions as int32 [num_envs]: an int32 array is used in place (the caller holds
   // it), anything else of an integer dtype is copied. Raises TypeError or ValueError.
+  // Range and legality are C++'s to check, except for a value that int32 cannot hold:
+  // that is an error here unless the environment resets on this step (its flag is set)
+  // and so ignores its action.
   const Action* checked_actions(const py::handle& actions) {
     const py::array array = py::array::ensure(actions);
     if (!array) throw py::type_error("actions must be an array of integers");
@@ -114,12 +117,15 @@ class PyVectorEnv {
         py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
     for (py::ssize_t i = 0; i < wide.shape(0); ++i) {
       const int64_t a = wide.at(i);
-      if (a < 0 || a > std::numeric_limits<Action>::max())  // huge unsigned wrap below 0
+      const bool fits = a >= std::numeric_limits<Action>::min() &&
+                        a <= std::numeric_limits<Action>::max() && !(kind == 'u' && a < 0);
+      const bool resets = env_->terminated()[i] || env_->truncated()[i];
+      if (!fits && !resets)
         throw py::value_error("env " + std::to_string(i) + ": action " +
                               py::str(array[py::int_(i)]).cast<std::string>() +
                               " is out of range [0, " +
                               std::to_string(env_->game().info().num_actions) + ")");
-      actions_[i] = static_cast<Action>(a);
+      actions_[i] = fits ? static_cast<Action>(a) : 0;
     }
     return actions_.data();
   }

@@ -99,9 +99,11 @@ void ParamReader::fail(const std::string& name, const std::string& why) const {
 bool ParamReader::get_bool(const std::string& name, bool default_value, const std::string& doc) {
   const std::string value =
       declare({name, "bool", default_value ? "true" : "false", "", {"true", "false"}, doc});
-  if (value == "true" || value == "1") return true;
-  if (value == "false" || value == "0") return false;
-  fail(name, "expected true or false");
+  if (value != "true" && value != "1" && value != "false" && value != "0")
+    fail(name, "expected true or false");
+  const bool parsed = value == "true" || value == "1";
+  infos_.back().value = parsed ? "true" : "false";  // one canonical spelling per value
+  return parsed;
 }
 
 int ParamReader::get_int(const std::string& name, int default_value, int min, int max,
@@ -112,6 +114,7 @@ int ParamReader::get_int(const std::string& name, int default_value, int min, in
   if (error != std::errc() || end != value.data() + value.size()) fail(name, "expected an integer");
   if (parsed < min || parsed > max)
     fail(name, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  infos_.back().value = std::to_string(parsed);  // "012" and "12" name one game
   return parsed;
 }
 

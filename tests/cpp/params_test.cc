@@ -73,6 +73,8 @@ TEST_CASE("the registry loads games by spec and rejects unknown ones", "[params]
   CHECK(game->spec() ==
         "knight_fight(double_erase=off,mirror_on_moves=true,max_plies=50,layout=random)");
   CHECK(load_game(game->spec())->spec() == game->spec());
+  CHECK(load_game("knight_fight(max_plies=050,mirror_on_moves=1)")->spec() ==
+        load_game("knight_fight(max_plies=50,mirror_on_moves=true)")->spec());
   CHECK_THROWS_WITH(load_game("chess"),
                     Contains("unknown game 'chess'") && Contains("known games: knight_fight"));
   CHECK_THROWS_WITH(load_game("knight_fight(speed=3)"),
