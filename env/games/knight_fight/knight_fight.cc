@@ -27,8 +27,9 @@ std::string parse_layout(std::string_view digits, std::array<uint8_t, kNumSquare
   square_of.fill(-1);
   for (int square = 0; square < kNumSquares; ++square) {
     const char tens = digits[2 * square], ones = digits[2 * square + 1];
-    if (tens < '0' || tens > '9' || ones < '0' || ones > '9')
-      return "character " + std::to_string(2 * square) + " is not a digit";
+    for (int i : {2 * square, 2 * square + 1})
+      if (digits[i] < '0' || digits[i] > '9')
+        return "character " + std::to_string(i) + " ('" + digits[i] + "') is not a digit";
     const int number = (tens - '0') * 10 + (ones - '0');
     if (square_of[number] >= 0)
       return "number " + std::string{tens, ones} + " is on " + square_name(square_of[number]) +
