@@ -1,8 +1,10 @@
 // knightgym bench GAME: steps/s of a single-state C++ loop (rules only, and with the
 // observation and mask written every step), of the vector env at 1 and T threads, and of
-// the vector env stepped from Python. Every row plays uniformly random legal actions.
+// the vector env stepped from Python. Every row plays uniformly random legal actions and
+// reports the median of --repeat measurements (the machines are shared VMs).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -27,8 +29,13 @@ double seconds_since(Clock::time_point start) {
 // Keeps the compiler from dropping writes to memory that is never read.
 inline void clobber(const void* p) { asm volatile("" : : "r"(p) : "memory"); }
 
-void print_row(const std::string& loop, int threads, double steps_per_second) {
-  std::printf("| %-44s | %7d | %12.2f M |\n", loop.c_str(), threads, steps_per_second / 1e6);
+// Prints the median steps/s of `repeat` calls of measure().
+template <class Measure>
+void print_row(const std::string& loop, int threads, int repeat, Measure&& measure) {
+  std::vector<double> rates;
+  for (int r = 0; r < repeat; ++r) rates.push_back(measure());
+  std::sort(rates.begin(), rates.end());
+  std::printf("| %-44s | %7d | %12.2f M |\n", loop.c_str(), threads, rates[repeat / 2] / 1e6);
   std::fflush(stdout);
 }
 
@@ -80,22 +87,30 @@ int bench_command(Args& args) {
   const int envs = static_cast<int>(args.get_int("envs", 1024, 1));
   const int threads = static_cast<int>(args.get_int("threads", hardware, 1));
   const int64_t steps = args.get_int("steps", 4'000'000, 1);
+  const int repeat = static_cast<int>(args.get_int("repeat", 3, 1));
   const std::string python = args.get_string("python", "/usr/bin/python3");
   args.finish();
 
   const auto game = load_game(args.positional()[0]);
-  std::printf("knightgym bench %s\n%d envs, %d threads, %lld steps per row, random actions\n\n",
-              game->spec().c_str(), envs, threads, static_cast<long long>(steps));
+  std::printf(
+      "knightgym bench %s\n%d envs, %d threads, %lld steps per measurement, median of %d, "
+      "random actions\n\n",
+      game->spec().c_str(), envs, threads, static_cast<long long>(steps), repeat);
   std::printf("| %-44s | %7s | %14s |\n|%s|%s:|%s:|\n", "loop", "threads", "steps/s",
               std::string(46, '-').c_str(), std::string(8, '-').c_str(),
               std::string(15, '-').c_str());
   Games::visit(*game, [&](const auto& rules) {
-    print_row("C++ single state, rules only", 1, single_state_loop(rules, steps, false));
-    print_row("C++ single state, observation + mask", 1, single_state_loop(rules, steps, true));
+    print_row("C++ single state, rules only", 1, repeat,
+              [&] { return single_state_loop(rules, steps, false); });
+    print_row("C++ single state, observation + mask", 1, repeat,
+              [&] { return single_state_loop(rules, steps, true); });
   });
-  const std::string vector_loop = "C++ vector env, observation + mask";
-  print_row(vector_loop, 1, vector_env_loop(*game, envs, 1, steps));
-  if (threads > 1) print_row(vector_loop, threads, vector_env_loop(*game, envs, threads, steps));
+  const auto vector_row = [&](int t) {
+    print_row("C++ vector env, observation + mask", t, repeat,
+              [&] { return vector_env_loop(*game, envs, t, steps); });
+  };
+  vector_row(1);
+  if (threads > 1) vector_row(threads);
 
   if (python == "none") return 0;
   const std::string command = "PYTHONPATH='" + python_package_dir().string() + "' '" + python +

@@ -1,9 +1,11 @@
 """Steps/s of a vector env stepped from Python; rows for `knightgym bench`.
 
-    python3 -m knightgym.bench --spec knight_fight --envs 1024 --threads 2 --steps 4000000
+    python3 -m knightgym.bench --spec knight_fight --envs 1024 --threads 2 --steps 4000000 \
+        --repeat 3
 """
 
 import argparse
+import statistics
 import time
 
 import knightgym
@@ -25,9 +27,11 @@ def main():
     parser.add_argument("--envs", type=int, default=1024)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--steps", type=int, default=4_000_000)
+    parser.add_argument("--repeat", type=int, default=3, help="report the median of this many")
     args = parser.parse_args()
     for threads in sorted({1, args.threads}):
-        rate = steps_per_second(args.spec, args.envs, threads, args.steps)
+        rate = statistics.median(steps_per_second(args.spec, args.envs, threads, args.steps)
+                                 for _ in range(args.repeat))
         print(f"| {'Python vector env, observation + mask':<44} | {threads:7d} | "
               f"{rate / 1e6:12.2f} M |", flush=True)
 
