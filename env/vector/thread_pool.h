@@ -1,6 +1,10 @@
-// A persistent pool that runs one task per thread and waits for all of them: the caller
-// runs task 0 and size()-1 workers run the rest. Workers spin briefly, then sleep on an
-// atomic wait, so back-to-back steps pay no thread start and no mutex.
+// A persistent pool for data-parallel loops. parallel_for cuts [0, count) into blocks;
+// each thread owns a contiguous run of them (the same one every call, so an item's data
+// stays in that core's cache) and, once its own are done, steals the blocks others have
+// not claimed yet. It returns once every block is done: a thread that is descheduled (a
+// busy machine, a learner beside the envs) delays at most the block it holds. Workers
+// spin briefly, yield, then sleep on an atomic wait, so back-to-back calls pay no thread
+// start and no mutex. Which thread runs a block must not change results.
 #pragma once
 
 #include <atomic>
@@ -21,17 +25,31 @@ class ThreadPool {
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
 
-  // Calls task(t) for every t in [0, size()) concurrently and returns when all are done.
-  // Tasks must not throw. Not reentrant: one run() at a time.
-  void run(FunctionRef<void(int)> task);
+  // Calls task(begin, end) over disjoint ranges covering [0, count), concurrently, and
+  // returns when all are done. Tasks must not throw. One parallel_for at a time.
+  void parallel_for(int count, FunctionRef<void(int, int)> task);
 
  private:
-  void work(int index);
+  // A thread's run of blocks for the current call: the call's generation (bits 32-63),
+  // the next unclaimed block (16-31) and the end of the run (0-15). A thread that wakes
+  // late sees a newer generation and claims nothing, so it never reads the fields of a
+  // call it does not belong to.
+  struct alignas(64) Slot {
+    std::atomic<uint64_t> claim{0};
+  };
+  static constexpr int kBlocksPerThread = 8;
+  static constexpr int kMaxBlocks = 0xffff;
+
+  void work(uint32_t generation, int self);
+  void worker_loop(int self);
 
   std::vector<std::thread> workers_;
-  const FunctionRef<void(int)>* task_ = nullptr;
-  std::atomic<uint64_t> generation_{0};
-  std::atomic<int> pending_{0};
+  std::vector<Slot> slots_;
+  // Fields of the current call, written before the slots are published.
+  const FunctionRef<void(int, int)>* task_ = nullptr;
+  int count_ = 0, blocks_ = 0;
+  std::atomic<int> blocks_left_{0};
+  std::atomic<uint32_t> generation_{0};
   std::atomic<bool> stop_{false};
 };
 

@@ -16,8 +16,9 @@
 // both flags clear.
 //
 // Determinism: environment i draws its episodes from stream derive_seed(seed, i) and its
-// sampled actions from a second stream, and every environment is stepped by exactly one
-// thread; so trajectories depend on the seed and the actions, never on the thread count.
+// sampled actions from a second stream, and nothing is shared between environments; so
+// trajectories depend on the seed and the actions, never on the thread count or on which
+// thread steps which environment.
 // Nothing is allocated per step.
 #pragma once
 
@@ -129,13 +130,10 @@ class VectorEnv {
     return num_envs;
   }
 
-  // Runs f(i) for every environment, each thread over one contiguous block.
+  // Runs f(i) for every environment, in blocks spread over the pool.
   template <class F>
   void for_each_env(F&& f) {
-    pool_.run([&](int thread) {
-      const int threads = pool_.size();
-      const int begin = static_cast<int>(int64_t{num_envs_} * thread / threads);
-      const int end = static_cast<int>(int64_t{num_envs_} * (thread + 1) / threads);
+    pool_.parallel_for(num_envs_, [&](int begin, int end) {
       for (int i = begin; i < end; ++i) f(i);
     });
   }

@@ -1,5 +1,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "env/vector/thread_pool.h"
@@ -7,23 +9,55 @@
 namespace knightgym {
 namespace {
 
-TEST_CASE("every task index runs exactly once per run", "[thread_pool]") {
+TEST_CASE("every index is covered exactly once per run", "[thread_pool]") {
   for (int threads : {1, 2, 3, 8}) {
     ThreadPool pool(threads);
     REQUIRE(pool.size() == threads);
-    std::vector<std::atomic<int>> calls(threads);
-    for (int run = 0; run < 2000; ++run) pool.run([&](int t) { calls[t].fetch_add(1); });
-    for (int t = 0; t < threads; ++t) REQUIRE(calls[t].load() == 2000);
+    for (int count : {0, 1, 5, 64, 1000}) {
+      std::vector<std::atomic<int>> calls(count);
+      std::atomic<int> bad_ranges{0};  // Catch2 assertions are not thread-safe
+      for (int run = 0; run < 300; ++run)
+        pool.parallel_for(count, [&](int begin, int end) {
+          bad_ranges += !(0 <= begin && begin < end && end <= count);
+          for (int i = begin; i < end; ++i) calls[i].fetch_add(1);
+        });
+      REQUIRE(bad_ranges.load() == 0);
+      for (int i = 0; i < count; ++i) REQUIRE(calls[i].load() == 300);
+    }
   }
 }
 
-TEST_CASE("run returns only after every task has finished", "[thread_pool]") {
+TEST_CASE("parallel_for returns only after every range has finished", "[thread_pool]") {
   ThreadPool pool(4);
-  std::vector<int> written(4, 0);
+  std::vector<int> written(100, 0);
   for (int run = 1; run <= 500; ++run) {
-    pool.run([&](int t) { written[t] = run; });
-    for (int t = 0; t < 4; ++t) REQUIRE(written[t] == run);
+    pool.parallel_for(100, [&](int begin, int end) {
+      for (int i = begin; i < end; ++i) written[i] = run;
+    });
+    for (int i = 0; i < 100; ++i) REQUIRE(written[i] == run);
   }
+}
+
+TEST_CASE("a slow block does not stop the other threads from taking the rest", "[thread_pool]") {
+  ThreadPool pool(2);
+  constexpr int kCount = 64;
+  std::atomic<int> done{0};
+  int others_done_first = -1, first_end = 0;
+  // The block holding index 0 waits (up to 10 s) for all other indices: they finish only
+  // if the other thread keeps claiming blocks, as a split into fixed halves would not.
+  pool.parallel_for(kCount, [&](int begin, int end) {
+    if (begin == 0) {
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (done.load() < kCount - end && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::yield();
+      others_done_first = done.load();
+      first_end = end;
+    }
+    done.fetch_add(end - begin);
+  });
+  REQUIRE(done.load() == kCount);
+  REQUIRE(first_end < kCount);  // the run was cut into more than one block
+  REQUIRE(others_done_first == kCount - first_end);
 }
 
 TEST_CASE("a pool needs at least one thread", "[thread_pool]") {

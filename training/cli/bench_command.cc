@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -116,7 +117,8 @@ int bench_command(Args& args) {
   const std::string command = "PYTHONPATH='" + python_package_dir().string() + "' '" + python +
                               "' -m knightgym.bench --spec '" + game->spec() + "' --envs " +
                               std::to_string(envs) + " --threads " + std::to_string(threads) +
-                              " --steps " + std::to_string(steps);
+                              " --steps " + std::to_string(steps) + " --repeat " +
+                              std::to_string(repeat);
   std::fflush(stdout);
   if (std::system(command.c_str()) != 0)
     throw std::runtime_error("the Python benchmark failed: " + command);

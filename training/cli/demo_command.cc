@@ -32,7 +32,7 @@ int demo_command(Args& args) {
       if (finished == 0)
         std::printf("The first finished game (env %d):\n%s\n", i,
                     env->state(i)->to_string().c_str());
-      const float white_return = env->rewards()[2 * i];
+      const float white_return = env->rewards()[i * game->info().num_players];
       white += white_return > 0, black += white_return < 0, draws += white_return == 0;
       truncated += env->truncated()[i];
       ++finished;
