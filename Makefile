@@ -10,8 +10,7 @@ SOAK_GAMES ?= 100000
 CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) -DPython_EXECUTABLE=$(PYTHON)
 PYTEST = PYTHONPATH=$(BUILD)/python $(PYTHON) -m pytest tests/python -q -p no:cacheprovider
 
-.PHONY: all deps configure build run test test-cpp test-python soak bench sanitize tsan \
-        format format-check clean
+.PHONY: all deps configure build run test soak bench sanitize tsan format format-check clean
 
 all: build
 

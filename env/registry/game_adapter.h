@@ -70,8 +70,6 @@ class StateAdapter final : public AnyState {
   std::string to_string() const override { return rules().render(state_); }
   std::string serialize() const override { return rules().serialize(state_); }
 
-  const State& state() const { return state_; }
-
  private:
   const G& rules() const { return game_->rules(); }
   void check_range(Action action) const {

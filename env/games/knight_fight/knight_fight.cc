@@ -71,6 +71,14 @@ KnightFight::Params KnightFight::read_params(ParamReader& reader) {
   return params;
 }
 
+void KnightFight::index_layout(State& s) {
+  s.doubles = 0;
+  for (int square = 0; square < kNumSquares; ++square) {
+    s.square_of[s.number[square]] = static_cast<uint8_t>(square);
+    if (is_double(s.number[square])) s.doubles |= bit128(square);
+  }
+}
+
 void KnightFight::init(State& s, Rng& rng) const {
   s = State{};
   if (params_.random_layout) {
@@ -79,10 +87,7 @@ void KnightFight::init(State& s, Rng& rng) const {
   } else {
     s.number = params_.layout;
   }
-  for (int square = 0; square < kNumSquares; ++square) {
-    s.square_of[s.number[square]] = static_cast<uint8_t>(square);
-    if (is_double(s.number[square])) s.doubles |= bit128(square);
-  }
+  index_layout(s);
   s.usable = knight_fight::kAllSquares;
   s.knight = {-1, -1};
 }
@@ -224,10 +229,7 @@ KnightFight::State KnightFight::deserialize(std::string_view text) const {
   State s{};
   if (const std::string why = parse_layout(field("layout"), s.number); !why.empty())
     fail("layout: " + why);
-  for (int square = 0; square < kNumSquares; ++square) {
-    s.square_of[s.number[square]] = static_cast<uint8_t>(square);
-    if (is_double(s.number[square])) s.doubles |= bit128(square);
-  }
+  index_layout(s);
   const std::string_view usable = field("usable");
   if (usable.size() != kNumSquares || usable.find_first_not_of("01") != std::string_view::npos)
     fail("usable must be 100 characters 0 or 1");

@@ -154,6 +154,8 @@ class KnightFight {
  private:
   static constexpr bool is_double(int number) { return number % 11 == 0; }
   static constexpr int mirror(int number) { return number % 10 * 10 + number / 10; }
+  // Derives square_of and doubles from the numbers on the squares.
+  static void index_layout(State& s);
 
   static Bits128 attacks(const State& s, int player) {
     return s.knight[player] >= 0 ? knight_fight::kKnightAttacks[s.knight[player]] : Bits128{0};
