@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "env/games/knight_fight/knight_fight.h"
+#include "env/games/knightmate/knightmate.h"
 #include "env/registry/game_adapter.h"
 #include "env/registry/registry.h"
 
@@ -31,6 +32,6 @@ struct GameList {
   }
 };
 
-using Games = GameList<KnightFight>;
+using Games = GameList<KnightFight, Knightmate>;
 
 }  // namespace knightgym

@@ -37,8 +37,12 @@ void check_state(const AnyGame& game, const AnyState& state) {
   const std::vector<Action> legal = state.legal_actions();
   const std::vector<uint8_t> legal_mask = mask(state);
   REQUIRE(std::set<Action>(legal.begin(), legal.end()).size() == legal.size());
-  for (Action a = 0; a < info.num_actions; ++a)
-    REQUIRE(bool(legal_mask[a]) == (std::find(legal.begin(), legal.end(), a) != legal.end()));
+  std::vector<uint8_t> expected_mask(info.num_actions, 0);
+  for (Action a : legal) {
+    REQUIRE((a >= 0 && a < info.num_actions));
+    expected_mask[a] = 1;
+  }
+  REQUIRE(legal_mask == expected_mask);
 
   const std::vector<float> returns = state.returns();
   REQUIRE(returns.size() == static_cast<size_t>(info.num_players));

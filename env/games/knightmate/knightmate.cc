@@ -1,0 +1,306 @@
+#include "env/games/knightmate/knightmate.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "env/games/knightmate/fen.h"
+
+namespace knightgym {
+namespace {
+
+using namespace knightmate;
+
+constexpr const char* kColorNames[2] = {"White", "Black"};
+
+constexpr const char* kOutcomeNames[] = {"",
+                                         "checkmate",
+                                         "stalemate",
+                                         "fifty-move rule",
+                                         "threefold repetition",
+                                         "bare royal knights",
+                                         "truncated at max_plies"};
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  for (size_t pos = 0; pos <= text.size();) {
+    const size_t end = std::min(text.find(separator, pos), text.size());
+    if (end > pos) parts.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+Knightmate::Params Knightmate::read_params(ParamReader& reader) {
+  Params params;
+  const std::string fen = reader.get_string(
+      "fen", "startpos", "the position each episode starts from: startpos or a FEN");
+  if (fen != "startpos") {
+    try {
+      params.start = parse_fen(fen);
+    } catch (const std::invalid_argument& error) {
+      reader.fail("fen", error.what());
+    }
+  }
+  params.history = reader.get_int("history", 1, 1, kMaxHistory,
+                                  "positions stacked in the observation, the current one first");
+  params.max_plies = reader.get_int("max_plies", 512, 1, 100000, "plies before truncation");
+  return params;
+}
+
+Knightmate::Snapshot Knightmate::snapshot(const Position& p, int repetitions) {
+  return {p.colors, p.kinds, static_cast<uint8_t>(repetitions)};
+}
+
+void Knightmate::init(State& s, Rng&) const { s = state_from_position(params_.start); }
+
+Knightmate::State Knightmate::state_from_position(const Position& position) const {
+  State s{};
+  s.position = position;
+  s.keys[0] = position.key;
+  settle(s);
+  return s;
+}
+
+void Knightmate::play(State& s, Move move) const {
+  s.position.play(move);
+  ++s.plies;
+  s.keys[s.plies % kKeyHistory] = s.position.key;
+  settle(s);
+}
+
+void Knightmate::settle(State& s) const {
+  const Position& p = s.position;
+  const int reach = std::min<int>(p.halfmove, s.plies);
+  int repetitions = 0;
+  for (int back = 4; back <= reach; back += 2)
+    repetitions += s.keys[(s.plies - back) % kKeyHistory] == p.key;
+  s.repetitions = static_cast<uint8_t>(std::min(repetitions, 2));
+  if (params_.history > 1) s.snapshots[s.plies % kMaxHistory] = snapshot(p, s.repetitions);
+
+  if (!p.has_legal_move())
+    s.outcome = p.in_check() ? Outcome::kCheckmate : Outcome::kStalemate;
+  else if (p.halfmove >= 100)
+    s.outcome = Outcome::kFiftyMoves;
+  else if (repetitions >= 2)
+    s.outcome = Outcome::kRepetition;
+  else if (std::popcount(p.occupied()) == 2)
+    s.outcome = Outcome::kBareRoyals;
+  else if (s.plies >= params_.max_plies)
+    s.outcome = Outcome::kTruncated;
+  else
+    s.outcome = Outcome::kOngoing;
+}
+
+void Knightmate::legal_mask(const State& s, uint8_t* mask) const {
+  std::memset(mask, 0, kNumActions);
+  if (terminal(s)) return;
+  Action actions[kMaxMoves];
+  const int count = s.position.legal_actions(actions);
+  for (int i = 0; i < count; ++i) mask[actions[i]] = 1;
+}
+
+void Knightmate::observe(const State& s, int player, float* out) const {
+  constexpr int kArea = 64;
+  const int planes = kPlanesPerPosition * params_.history + kNumConstantPlanes;
+  std::memset(out, 0, sizeof(float) * kArea * planes);
+  const Color own = Color(player);
+  const int flip = own == kWhite ? 0 : 56;
+
+  const auto write_position = [&](const auto& colors, const auto& kinds, int repetitions,
+                                  float* planes_out) {
+    for (int kind = 0; kind < kNumKinds; ++kind) {
+      for (Bitboard b = kinds[kind] & colors[own]; b;)
+        planes_out[(kPlaneOwnPieces + kind) * kArea + (pop_lsb(b) ^ flip)] = 1.0f;
+      for (Bitboard b = kinds[kind] & colors[~own]; b;)
+        planes_out[(kPlaneOpponentPieces + kind) * kArea + (pop_lsb(b) ^ flip)] = 1.0f;
+    }
+    if (repetitions >= 1) std::fill_n(planes_out + kPlaneRepeatedOnce * kArea, kArea, 1.0f);
+    if (repetitions >= 2) std::fill_n(planes_out + kPlaneRepeatedTwice * kArea, kArea, 1.0f);
+  };
+  const Position& p = s.position;
+  write_position(p.colors, p.kinds, s.repetitions, out);
+  for (int t = 1; t < params_.history && t <= s.plies; ++t) {
+    const Snapshot& past = s.snapshots[(s.plies - t) % kMaxHistory];
+    write_position(past.colors, past.kinds, past.repetitions, out + t * kPlanesPerPosition * kArea);
+  }
+
+  float* constants = out + kPlanesPerPosition * params_.history * kArea;
+  const auto fill = [&](int plane, float value) {
+    std::fill_n(constants + plane * kArea, kArea, value);
+  };
+  const uint8_t own_short = own == kWhite ? kWhiteShort : kBlackShort;
+  const uint8_t own_long = own == kWhite ? kWhiteLong : kBlackLong;
+  const uint8_t opponent_short = own == kWhite ? kBlackShort : kWhiteShort;
+  const uint8_t opponent_long = own == kWhite ? kBlackLong : kWhiteLong;
+  fill(kPlaneObserverIsBlack, own == kBlack);
+  fill(kPlaneObserverToMove, p.side == own);
+  fill(kPlaneOwnShortCastling, (p.castling & own_short) != 0);
+  fill(kPlaneOwnLongCastling, (p.castling & own_long) != 0);
+  fill(kPlaneOpponentShortCastling, (p.castling & opponent_short) != 0);
+  fill(kPlaneOpponentLongCastling, (p.castling & opponent_long) != 0);
+  fill(kPlaneNoProgress, static_cast<float>(std::min<int>(p.halfmove, 100)) / 100.0f);
+  fill(kPlaneProgress, static_cast<float>(s.plies) / static_cast<float>(params_.max_plies));
+}
+
+std::string Knightmate::action_to_string(const State& s, Action action) const {
+  const Move move = decode_action(s.position, action);
+  if (move != 0) return move_to_uci(move);
+  // Not a move of one of the mover's pieces: name its squares all the same.
+  const int flip = s.position.side == kWhite ? 0 : 56;
+  const int from = action / kNumPlanes, plane = action % kNumPlanes;
+  const int to = action_target(from, plane);
+  if (to < 0) return "off-board(" + square_name(from ^ flip) + "," + std::to_string(plane) + ")";
+  return move_to_uci(make_move(from ^ flip, to ^ flip));
+}
+
+Action Knightmate::string_to_action(const State& s, std::string_view text) const {
+  const auto fail = [&](const std::string& why) -> void {
+    throw std::invalid_argument("knightmate: '" + std::string(text) + "' " + why);
+  };
+  const bool well_formed =
+      (text.size() == 4 || text.size() == 5) && parse_square(text.substr(0, 2)) &&
+      parse_square(text.substr(2, 2)) &&
+      (text.size() == 4 || std::string_view("qrbm").find(text[4]) != std::string_view::npos);
+  if (!well_formed)
+    fail(text.size() == 5 && text[4] == 'n'
+             ? "promotes to a knight, which Knightmate does not have (use q, r, b or m)"
+             : "is not a UCI move (from and to squares, then q, r, b or m for a promotion, "
+               "e.g. e2e4, b7b8m, e1g1 to castle)");
+  if (terminal(s)) fail("cannot be played: the game is over");
+  Move moves[kMaxMoves];
+  const int count = s.position.legal_moves(moves);
+  for (int i = 0; i < count; ++i)
+    if (move_to_uci(moves[i]) == text) return encode_move(moves[i], s.position.to_move());
+  fail("is not a legal move in " + to_fen(s.position));
+  return 0;
+}
+
+std::string Knightmate::render(const State& s) const {
+  const Position& p = s.position;
+  std::string out;
+  for (int rank = 7; rank >= 0; --rank) {
+    out += static_cast<char>('1' + rank);
+    for (int file = 0; file < 8; ++file) {
+      const Piece piece = p.board[make_square(file, rank)];
+      char cell[3] = {' ', '.', 0};
+      if (piece != kNoPiece) {
+        cell[1] = "pbrqmk"[kind_of(piece)];
+        if (color_of(piece) == kWhite) cell[1] = static_cast<char>(cell[1] - 'a' + 'A');
+      }
+      out += cell;
+    }
+    out += '\n';
+  }
+  out += "  a b c d e f g h\n";
+  out += "FEN " + to_fen(p) + "\n";
+  char status[96];
+  if (terminal(s)) {
+    float values[2];
+    returns(s, values);
+    std::snprintf(status, sizeof status, "over after %d plies: %s, %s", s.plies,
+                  kOutcomeNames[static_cast<int>(s.outcome)],
+                  values[0] > 0   ? "White wins"
+                  : values[0] < 0 ? "Black wins"
+                                  : "draw");
+  } else {
+    std::snprintf(status, sizeof status, "ply %d of %d: %s to move%s", s.plies, params_.max_plies,
+                  kColorNames[p.side], p.in_check() ? ", in check" : "");
+  }
+  return out + status;
+}
+
+// "FEN;plies N;keys K...;history P:R ..." where keys are the Zobrist keys (hex) of the
+// earlier positions that repetition still looks at, oldest first, and history the
+// placements and repetition counts of earlier positions that the observation stacks,
+// newest first.
+std::string Knightmate::serialize(const State& s) const {
+  std::string out = to_fen(s.position) + ";plies " + std::to_string(s.plies) + ";keys";
+  const int reach = std::min<int>(s.position.halfmove, s.plies);
+  for (int back = reach; back >= 1; --back) {
+    char hex[20];
+    std::snprintf(hex, sizeof hex, " %016llx",
+                  static_cast<unsigned long long>(s.keys[(s.plies - back) % kKeyHistory]));
+    out += hex;
+  }
+  out += ";history";
+  for (int t = 1; t < params_.history && t <= s.plies; ++t) {
+    const Snapshot& past = s.snapshots[(s.plies - t) % kMaxHistory];
+    std::array<Piece, 64> board{};
+    for (int kind = 0; kind < kNumKinds; ++kind)
+      for (const Color c : {kWhite, kBlack})
+        for (Bitboard b = past.kinds[kind] & past.colors[c]; b;)
+          board[pop_lsb(b)] = make_piece(c, Kind(kind));
+    out += ' ';
+    out += placement_to_string(board);
+    out += ':';
+    out += static_cast<char>('0' + past.repetitions);
+  }
+  return out;
+}
+
+Knightmate::State Knightmate::deserialize(std::string_view text) const {
+  const auto fail = [&](const std::string& why) -> void {
+    throw std::invalid_argument("knightmate: cannot read state '" + std::string(text) +
+                                "': " + why);
+  };
+  const std::vector<std::string_view> sections = split(text, ';');
+  if (sections.size() < 3 || sections.size() > 4 || !sections[1].starts_with("plies ") ||
+      !sections[2].starts_with("keys") ||
+      (sections.size() == 4 && !sections[3].starts_with("history")))
+    fail("expected 'FEN;plies N;keys ...;history ...'");
+  State s{};
+  try {
+    s.position = parse_fen(sections[0]);
+  } catch (const std::invalid_argument& error) {
+    fail(error.what());
+  }
+  const std::string_view plies = sections[1].substr(6);
+  const auto [end, error] = std::from_chars(plies.data(), plies.data() + plies.size(), s.plies);
+  if (error != std::errc() || end != plies.data() + plies.size() || s.plies < 0 ||
+      s.plies > params_.max_plies)
+    fail("plies '" + std::string(plies) + "' is not a number in [0, max_plies]");
+
+  const std::vector<std::string_view> keys = split(sections[2].substr(4), ' ');
+  if (static_cast<int>(keys.size()) != std::min<int>(s.position.halfmove, s.plies))
+    fail("expected " + std::to_string(std::min<int>(s.position.halfmove, s.plies)) +
+         " keys (the smaller of the halfmove clock and plies), got " + std::to_string(keys.size()));
+  for (size_t i = 0; i < keys.size(); ++i) {
+    uint64_t key = 0;
+    const auto [key_end, key_error] =
+        std::from_chars(keys[i].data(), keys[i].data() + keys[i].size(), key, 16);
+    if (key_error != std::errc() || key_end != keys[i].data() + keys[i].size())
+      fail("key '" + std::string(keys[i]) + "' is not hexadecimal");
+    s.keys[(s.plies - static_cast<int>(keys.size() - i)) % kKeyHistory] = key;
+  }
+  s.keys[s.plies % kKeyHistory] = s.position.key;
+
+  const std::vector<std::string_view> history =
+      sections.size() == 4 ? split(sections[3].substr(7), ' ') : std::vector<std::string_view>{};
+  if (static_cast<int>(history.size()) != std::min(params_.history - 1, s.plies))
+    fail("expected " + std::to_string(std::min(params_.history - 1, s.plies)) +
+         " earlier positions, got " + std::to_string(history.size()));
+  for (size_t t = 1; t <= history.size(); ++t) {
+    const std::string_view item = history[t - 1];
+    if (item.size() < 3 || item[item.size() - 2] != ':' || item.back() < '0' || item.back() > '2')
+      fail("history item '" + std::string(item) + "' is not PLACEMENT:REPETITIONS (0-2)");
+    Position past{};
+    try {
+      const auto board = parse_placement(item.substr(0, item.size() - 2));
+      for (int square = 0; square < 64; ++square)
+        if (board[square] != kNoPiece) past.put(board[square], square);
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+    s.snapshots[(s.plies - static_cast<int>(t)) % kMaxHistory] = snapshot(past, item.back() - '0');
+  }
+  settle(s);
+  return s;
+}
+
+}  // namespace knightgym

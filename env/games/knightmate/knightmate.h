@@ -1,0 +1,164 @@
+// Knightmate: chess with a royal knight (K/k) and two commoners (M/m) that move like
+// chess kings. Rules, FEN, encodings: docs/rules/knightmate.md. FEN and UCI moves follow
+// Fairy-Stockfish's `knightmate` variant.
+//
+// Parameters:
+//   fen        startpos | a FEN (default startpos): the position each episode starts from
+//   history    1..8 (default 1): positions stacked in the observation, newest first
+//   max_plies  1..100000 (default 512): plies before truncation (scored as a draw)
+//
+// Actions (4672): the AlphaZero encoding in the mover's frame (action_encoding.h).
+// Observation: 14 * history + 8 planes of 8x8 from the observer's side, ranks mirrored
+// for Black (see Plane below).
+//
+// The game ends by checkmate (the side to move loses), stalemate, the fifty-move rule
+// (100 plies without a capture or pawn move; a mate on that ply counts), threefold
+// repetition, or bare royal knights; all but mate are draws. It is truncated after
+// max_plies plies, unless it ended naturally on that ply.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "env/core/game.h"
+#include "env/games/knightmate/action_encoding.h"
+#include "env/games/knightmate/position.h"
+
+namespace knightgym {
+
+class Knightmate {
+ public:
+  using Position = knightmate::Position;
+  using Bitboard = knightmate::Bitboard;
+
+  static constexpr std::string_view kName = "knightmate";
+  static constexpr std::string_view kSummary =
+      "chess with a royal knight and commoners, Fairy-Stockfish's knightmate (2 players)";
+  static constexpr int kNumPlayers = 2;
+  static constexpr int kNumActions = knightmate::kNumActions;
+  static constexpr int kMaxActions = knightmate::kMaxMoves;
+  static constexpr int kMaxHistory = 8;
+  // Keys kept for repetition: the fifty-move rule ends a game within 100 plies of the
+  // last irreversible move, so earlier positions can never repeat.
+  static constexpr int kKeyHistory = 128;
+
+  // Observation planes. Each of the `history` positions (t = 0 the current one) has
+  // kPlanesPerPosition planes starting at t * kPlanesPerPosition; the constant planes
+  // follow them.
+  enum PositionPlane : int {
+    kPlaneOwnPieces = 0,       // 6 planes, P B R Q M K of the observer
+    kPlaneOpponentPieces = 6,  // 6 planes, the opponent's
+    kPlaneRepeatedOnce = 12,   // the position occurred once before
+    kPlaneRepeatedTwice = 13,  // ... twice before (threefold repetition)
+    kPlanesPerPosition = 14
+  };
+  enum ConstantPlane : int {
+    kPlaneObserverIsBlack,
+    kPlaneObserverToMove,
+    kPlaneOwnShortCastling,
+    kPlaneOwnLongCastling,
+    kPlaneOpponentShortCastling,
+    kPlaneOpponentLongCastling,
+    kPlaneNoProgress,  // halfmove clock / 100
+    kPlaneProgress,    // plies / max_plies
+    kNumConstantPlanes
+  };
+
+  enum class Outcome : uint8_t {
+    kOngoing,
+    kCheckmate,
+    kStalemate,
+    kFiftyMoves,
+    kRepetition,
+    kBareRoyals,
+    kTruncated
+  };
+
+  struct Params {
+    Position start = Position::start();
+    int history = 1;
+    int max_plies = 512;
+  };
+
+  // The pieces of an earlier position, for the history planes.
+  struct Snapshot {
+    std::array<Bitboard, 2> colors;
+    std::array<Bitboard, knightmate::kNumKinds> kinds;
+    uint8_t repetitions;
+  };
+
+  struct State {
+    Position position;
+    std::array<uint64_t, kKeyHistory> keys;       // keys[ply % kKeyHistory], this episode's plies
+    std::array<Snapshot, kMaxHistory> snapshots;  // snapshots[ply % kMaxHistory] if history > 1
+    int32_t plies;                                // plies played in this episode
+    uint8_t repetitions;  // earlier occurrences of the current position, at most 2
+    Outcome outcome;
+  };
+
+  static Params read_params(ParamReader& reader);
+
+  Knightmate() = default;
+  explicit Knightmate(const Params& params) : params_(params) {}
+  const Params& params() const { return params_; }
+
+  GameInfo info() const {
+    return {kNumPlayers,
+            kNumActions,
+            {kPlanesPerPosition * params_.history + kNumConstantPlanes, 8, 8},
+            params_.max_plies};
+  }
+
+  void init(State& s, Rng& rng) const;
+  // A state for `position` at the start of an episode (plies 0, no history).
+  State state_from_position(const Position& position) const;
+
+  int current_player(const State& s) const {
+    return s.outcome == Outcome::kOngoing ? s.position.side : kTerminalPlayer;
+  }
+  bool terminal(const State& s) const { return s.outcome != Outcome::kOngoing; }
+  bool truncated(const State& s) const { return s.outcome == Outcome::kTruncated; }
+
+  int legal_actions(const State& s, Action* out) const {
+    return terminal(s) ? 0 : s.position.legal_actions(out);
+  }
+
+  void legal_mask(const State& s, uint8_t* mask) const;
+
+  void apply(State& s, Action action) const {
+    play(s, knightmate::decode_action(s.position, action));
+  }
+  // Plays a legal move (the engine's own form of an action).
+  void play(State& s, knightmate::Move move) const;
+
+  void returns(const State& s, float* out) const {
+    // Checkmate is the only decisive end: the side to move has lost.
+    const float white = s.outcome != Outcome::kCheckmate        ? 0.0f
+                        : s.position.side == knightmate::kWhite ? -1.0f
+                                                                : 1.0f;
+    out[0] = white;
+    out[1] = -white;
+  }
+
+  void observe(const State& s, int player, float* out) const;
+
+  std::string action_to_string(const State& s, Action action) const;
+  Action string_to_action(const State& s, std::string_view text) const;
+  std::string render(const State& s) const;
+  std::string serialize(const State& s) const;
+  State deserialize(std::string_view text) const;
+
+ private:
+  // Counts earlier occurrences of the current position and decides whether the game is
+  // over, after the position changed.
+  void settle(State& s) const;
+  static Snapshot snapshot(const Position& p, int repetitions);
+
+  Params params_;
+};
+
+static_assert(Game<Knightmate>);
+
+}  // namespace knightgym

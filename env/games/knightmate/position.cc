@@ -1,0 +1,278 @@
+#include "env/games/knightmate/position.h"
+
+#include <type_traits>
+
+#include "env/games/knightmate/action_encoding.h"
+
+namespace knightgym::knightmate {
+namespace {
+
+constexpr int kE1 = 4, kE8 = 60;
+
+// Castling rights that survive a move from or to each square.
+constexpr auto kCastlingKept = [] {
+  std::array<uint8_t, 64> kept{};
+  kept.fill(15);
+  kept[0] = 15 & ~kWhiteLong;
+  kept[7] = 15 & ~kWhiteShort;
+  kept[kE1] = 15 & ~(kWhiteShort | kWhiteLong);
+  kept[56] = 15 & ~kBlackLong;
+  kept[63] = 15 & ~kBlackShort;
+  kept[kE8] = 15 & ~(kBlackShort | kBlackLong);
+  return kept;
+}();
+
+// Pawn captures of colour Us shifted towards the west (file - 1) and east (file + 1).
+template <Color Us>
+constexpr Bitboard west_captures(Bitboard pawns) {
+  return Us == kWhite ? (pawns & ~kFileA) << 7 : (pawns & ~kFileA) >> 9;
+}
+template <Color Us>
+constexpr Bitboard east_captures(Bitboard pawns) {
+  return Us == kWhite ? (pawns & ~kFileH) << 9 : (pawns & ~kFileH) >> 7;
+}
+
+// Squares attacked by colour C's pieces with `occupied` as the blockers.
+template <Color C>
+Bitboard attacks_by(const Position& p, Bitboard occupied) {
+  const Bitboard pawns = p.pieces(C, kPawn);
+  Bitboard attacks = east_captures<C>(pawns) | west_captures<C>(pawns) | kKnightAttacks[p.royal(C)];
+  for (Bitboard b = p.pieces(C, kCommoner); b;) attacks |= kKingAttacks[pop_lsb(b)];
+  for (Bitboard b = p.colors[C] & (p.kinds[kBishop] | p.kinds[kQueen]); b;)
+    attacks |= bishop_attacks(pop_lsb(b), occupied);
+  for (Bitboard b = p.colors[C] & (p.kinds[kRook] | p.kinds[kQueen]); b;)
+    attacks |= rook_attacks(pop_lsb(b), occupied);
+  return attacks;
+}
+
+// Pieces of `us` between the royal knight and an enemy slider aiming at it.
+Bitboard pinned_pieces(const Position& p, Color us, int royal, Bitboard occupied) {
+  const Color them = ~us;
+  Bitboard snipers = ((kRookRays[royal] & (p.kinds[kRook] | p.kinds[kQueen])) |
+                      (kBishopRays[royal] & (p.kinds[kBishop] | p.kinds[kQueen]))) &
+                     p.colors[them];
+  Bitboard pinned = 0;
+  while (snipers) {
+    const Bitboard blockers = between(royal, pop_lsb(snipers)) & occupied;
+    if (blockers && !more_than_one(blockers)) pinned |= blockers;
+  }
+  return pinned & p.colors[us];
+}
+
+// Writes the legal moves as Moves, or as actions in the AlphaZero encoding (Out = Action),
+// so that the game's action lists need no second pass.
+template <Color Us, class Out>
+class Generator {
+ public:
+  Generator(const Position& p, Out* out) : p_(p), out_(out) {}
+
+  Out* run() {
+    constexpr Color them = ~Us;
+    const Bitboard us = p_.colors[Us], enemies = p_.colors[them];
+    occupied_ = us | enemies;
+    royal_ = p_.royal(Us);
+    // Every square the enemy attacks, seen through the royal knight: its leaps and the
+    // castling squares must avoid them.
+    danger_ = attacks_by<them>(p_, occupied_ ^ square_bb(royal_));
+    const Bitboard checkers =
+        danger_ & square_bb(royal_) ? p_.attackers_to(royal_, occupied_) & enemies : 0;
+    for (Bitboard to = kKnightAttacks[royal_] & ~us & ~danger_; to;) add(royal_, pop_lsb(to));
+    if (more_than_one(checkers)) return out_;
+
+    // Squares that resolve a single check; any square not ours otherwise.
+    const Bitboard target = checkers ? between(royal_, lsb(checkers)) | checkers : ~us;
+    pinned_ = pinned_pieces(p_, Us, royal_, occupied_);
+    pawn_moves(target, enemies);
+    piece_moves(p_.pieces(Us, kCommoner), target,
+                [](int square, Bitboard) { return kKingAttacks[square]; });
+    piece_moves(p_.pieces(Us, kBishop) | p_.pieces(Us, kQueen), target,
+                [](int square, Bitboard occupied) { return bishop_attacks(square, occupied); });
+    piece_moves(p_.pieces(Us, kRook) | p_.pieces(Us, kQueen), target,
+                [](int square, Bitboard occupied) { return rook_attacks(square, occupied); });
+    if (!checkers) castling();
+    return out_;
+  }
+
+ private:
+  static constexpr int kUp = Us == kWhite ? 8 : -8;
+
+  void add(int from, int to, int flag = kNormal) {
+    if constexpr (std::is_same_v<Out, Move>)
+      *out_++ = make_move(from, to, flag);
+    else
+      *out_++ = encode_move(make_move(from, to, flag), Us);
+  }
+
+  // A pinned piece may move only along the line through its royal knight.
+  bool keeps_pin(int from, int to) const {
+    return !(pinned_ & square_bb(from)) || aligned(royal_, from, to);
+  }
+
+  void add_pawn_moves(Bitboard targets, int step) {
+    constexpr Bitboard kLastRank = Us == kWhite ? kRank8 : kRank1;
+    for (Bitboard b = targets & ~kLastRank; b;) {
+      const int to = pop_lsb(b);
+      if (keeps_pin(to - step, to)) add(to - step, to);
+    }
+    for (Bitboard b = targets & kLastRank; b;) {
+      const int to = pop_lsb(b);
+      if (!keeps_pin(to - step, to)) continue;
+      for (int flag : {kPromoteQueen, kPromoteRook, kPromoteBishop, kPromoteCommoner})
+        add(to - step, to, flag);
+    }
+  }
+
+  void pawn_moves(Bitboard target, Bitboard enemies) {
+    constexpr Bitboard kThirdRank = Us == kWhite ? rank_bb(2) : rank_bb(5);
+    const Bitboard pawns = p_.pieces(Us, kPawn), empty = ~occupied_;
+    const Bitboard single = push<Us>(pawns) & empty;
+    add_pawn_moves(single & target, kUp);
+    add_pawn_moves(push<Us>(single & kThirdRank) & empty & target, 2 * kUp);
+    add_pawn_moves(west_captures<Us>(pawns) & enemies & target, kUp - 1);
+    add_pawn_moves(east_captures<Us>(pawns) & enemies & target, kUp + 1);
+    if (p_.en_passant != kNoSquare) en_passant(p_.en_passant);
+  }
+
+  // Tested on the whole position after the capture: it removes two pawns from their
+  // squares at once, which may open a line to the royal knight.
+  void en_passant(int to) {
+    const int captured = to - kUp;
+    for (Bitboard b = kPawnAttacks[~Us][to] & p_.pieces(Us, kPawn); b;) {
+      const int from = pop_lsb(b);
+      const Bitboard after = (occupied_ ^ square_bb(from) ^ square_bb(captured)) | square_bb(to);
+      if (!(p_.attackers_to(royal_, after) & p_.colors[~Us] & ~square_bb(captured)))
+        add(from, to, kEnPassant);
+    }
+  }
+
+  template <class Attacks>
+  void piece_moves(Bitboard pieces, Bitboard target, Attacks attacks) {
+    while (pieces) {
+      const int from = pop_lsb(pieces);
+      Bitboard to = attacks(from, occupied_) & target;
+      if (pinned_ & square_bb(from)) to &= line(royal_, from);
+      while (to) add(from, pop_lsb(to));
+    }
+  }
+
+  // Not in check, so no enemy line runs through the royal knight's home square: the
+  // danger map drawn without it holds for the squares beside it.
+  void castling() {
+    constexpr int kHome = Us == kWhite ? kE1 : kE8;
+    constexpr uint8_t kShort = Us == kWhite ? kWhiteShort : kBlackShort;
+    constexpr uint8_t kLong = Us == kWhite ? kWhiteLong : kBlackLong;
+    const auto safe = [&](int square) { return !(danger_ & square_bb(square)); };
+    if ((p_.castling & kShort) && !(occupied_ & (square_bb(kHome + 1) | square_bb(kHome + 2))) &&
+        safe(kHome + 1) && safe(kHome + 2))
+      add(kHome, kHome + 2, kCastling);
+    if ((p_.castling & kLong) &&
+        !(occupied_ & (square_bb(kHome - 1) | square_bb(kHome - 2) | square_bb(kHome - 3))) &&
+        safe(kHome - 1) && safe(kHome - 2))
+      add(kHome, kHome - 2, kCastling);
+  }
+
+  const Position& p_;
+  Out* out_;
+  Bitboard occupied_ = 0, pinned_ = 0, danger_ = 0;
+  int royal_ = 0;
+};
+
+}  // namespace
+
+Position Position::start() {
+  Position p{};
+  constexpr Kind kBackRank[8] = {kRook,  kCommoner, kBishop,   kQueen,
+                                 kRoyal, kBishop,   kCommoner, kRook};
+  for (int file = 0; file < 8; ++file) {
+    p.put(make_piece(kWhite, kBackRank[file]), make_square(file, 0));
+    p.put(make_piece(kWhite, kPawn), make_square(file, 1));
+    p.put(make_piece(kBlack, kPawn), make_square(file, 6));
+    p.put(make_piece(kBlack, kBackRank[file]), make_square(file, 7));
+  }
+  p.fullmove = 1;
+  p.castling = kWhiteShort | kWhiteLong | kBlackShort | kBlackLong;
+  p.key ^= zobrist::kKeys.castling[p.castling];
+  p.en_passant = kNoSquare;
+  return p;
+}
+
+void Position::put(Piece piece, int square) {
+  colors[color_of(piece)] |= square_bb(square);
+  kinds[kind_of(piece)] |= square_bb(square);
+  board[square] = piece;
+  key ^= zobrist::kKeys.piece[piece][square];
+}
+
+void Position::remove(int square) {
+  const Piece piece = board[square];
+  colors[color_of(piece)] ^= square_bb(square);
+  kinds[kind_of(piece)] ^= square_bb(square);
+  board[square] = kNoPiece;
+  key ^= zobrist::kKeys.piece[piece][square];
+}
+
+template <class Out>
+int generate(const Position& p, Out* out) {
+  Out* end = p.side == kWhite ? Generator<kWhite, Out>(p, out).run()
+                              : Generator<kBlack, Out>(p, out).run();
+  return static_cast<int>(end - out);
+}
+
+int Position::legal_moves(Move* out) const { return generate(*this, out); }
+int Position::legal_actions(Action* out) const { return generate(*this, out); }
+
+bool Position::has_legal_move() const {
+  // The royal knight usually has a safe leap, which answers without generating the rest.
+  const Color us = to_move();
+  const int from = royal(us);
+  const Bitboard without_royal = occupied() ^ square_bb(from);
+  for (Bitboard to = kKnightAttacks[from] & ~colors[us]; to;)
+    if (!(attackers_to(pop_lsb(to), without_royal) & colors[~us])) return true;
+  Move moves[kMaxMoves];
+  return legal_moves(moves) > 0;
+}
+
+void Position::play(Move m) {
+  const int from = move_from(m), to = move_to(m), flag = move_flag(m);
+  const Color us = to_move();
+  const int up = us == kWhite ? 8 : -8;
+  const Piece piece = board[from];
+
+  key ^= zobrist::kKeys.black_to_move ^ zobrist::kKeys.castling[castling];
+  if (en_passant != kNoSquare) key ^= zobrist::kKeys.en_passant[file_of(en_passant)];
+  en_passant = kNoSquare;
+  ++halfmove;
+
+  if (flag == kCastling) {
+    const bool short_side = to > from;
+    const int rook_from = short_side ? from + 3 : from - 4,
+              rook_to = short_side ? from + 1 : from - 1;
+    remove(from);
+    remove(rook_from);
+    put(piece, to);
+    put(make_piece(us, kRook), rook_to);
+  } else {
+    if (board[to] != kNoPiece) {
+      remove(to);
+      halfmove = 0;
+    }
+    remove(from);
+    put(is_promotion(m) ? make_piece(us, promotion_kind(m)) : piece, to);
+    if (kind_of(piece) == kPawn) {
+      halfmove = 0;
+      if (flag == kEnPassant) {
+        remove(to - up);
+      } else if (to - from == 2 * up && (kPawnAttacks[us][from + up] & pieces(~us, kPawn))) {
+        // Recorded only where an enemy pawn could capture, as Fairy-Stockfish does.
+        en_passant = static_cast<uint8_t>(from + up);
+        key ^= zobrist::kKeys.en_passant[file_of(en_passant)];
+      }
+    }
+  }
+  castling &= kCastlingKept[from] & kCastlingKept[to];
+  key ^= zobrist::kKeys.castling[castling];
+  if (us == kBlack) ++fullmove;
+  side ^= 1;
+}
+
+}  // namespace knightgym::knightmate

@@ -1,0 +1,122 @@
+// A Knightmate position (pieces, side to move, castling rights, en-passant square,
+// clocks, Zobrist key) with legal move generation and make-move. No draw or end
+// rules here: those belong to the game (knightmate.h), which keeps the history.
+//
+// Legality is tested only where it can fail: the royal knight's own moves (each
+// landing square must not be attacked), pinned pieces (they stay on the line of the
+// pin), moves while in check (capture the checker or block a slider; only the royal
+// moves in double check), en passant (the whole position after the capture), and
+// castling (not in check, no attacked square passed over or landed on).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "env/core/rng.h"
+#include "env/core/types.h"
+#include "env/games/knightmate/bitboard.h"
+
+namespace knightgym::knightmate {
+
+// Piece kinds in FEN-letter order P B R Q M K: the commoner moves like a chess king, the
+// royal knight like a knight.
+enum Kind : int { kPawn, kBishop, kRook, kQueen, kCommoner, kRoyal, kNumKinds };
+
+// A piece on a square: 0 for none, else 1 + kind + 8 * colour.
+using Piece = uint8_t;
+constexpr Piece kNoPiece = 0;
+constexpr Piece make_piece(Color c, Kind k) { return static_cast<Piece>(1 + k + 8 * c); }
+constexpr Kind kind_of(Piece p) { return Kind((p - 1) & 7); }
+constexpr Color color_of(Piece p) { return Color(p >> 3); }
+
+// Castling rights.
+enum : uint8_t { kWhiteShort = 1, kWhiteLong = 2, kBlackShort = 4, kBlackLong = 8 };
+
+// A move in 16 bits: from (6), to (6), flag (4). Castling is the royal knight's two-square
+// step (e1g1); the rook's move is implied.
+enum MoveFlag : int {
+  kNormal = 0,
+  kEnPassant = 1,
+  kCastling = 2,
+  kPromoteBishop = 2 + kBishop,
+  kPromoteRook = 2 + kRook,
+  kPromoteQueen = 2 + kQueen,
+  kPromoteCommoner = 2 + kCommoner,
+};
+using Move = uint16_t;
+constexpr Move make_move(int from, int to, int flag = kNormal) {
+  return static_cast<Move>(from | to << 6 | flag << 12);
+}
+constexpr int move_from(Move m) { return m & 63; }
+constexpr int move_to(Move m) { return (m >> 6) & 63; }
+constexpr int move_flag(Move m) { return m >> 12; }
+constexpr bool is_promotion(Move m) { return move_flag(m) >= kPromoteBishop; }
+constexpr Kind promotion_kind(Move m) { return Kind(move_flag(m) - 2); }
+
+// Bound on legal moves in any position the FEN reader accepts (at most 16 pieces a side).
+constexpr int kMaxMoves = 512;
+
+namespace zobrist {
+struct Keys {
+  uint64_t piece[16][64];
+  uint64_t castling[16];
+  uint64_t en_passant[8];  // by file
+  uint64_t black_to_move;
+};
+inline constexpr Keys kKeys = [] {
+  Keys keys{};
+  uint64_t seed = 0x4b6e696768746d61ull;  // "Knightma"
+  const auto next = [&seed] { return mix64(seed++); };
+  for (auto& row : keys.piece)
+    for (uint64_t& key : row) key = next();
+  for (uint64_t& key : keys.castling) key = next();
+  for (uint64_t& key : keys.en_passant) key = next();
+  keys.black_to_move = next();
+  return keys;
+}();
+}  // namespace zobrist
+
+struct Position {
+  std::array<Bitboard, 2> colors;
+  std::array<Bitboard, kNumKinds> kinds;
+  std::array<Piece, 64> board;
+  uint64_t key;        // Zobrist key of pieces, side, castling rights and en-passant file
+  uint16_t halfmove;   // plies since the last capture or pawn move
+  uint16_t fullmove;   // starts at 1, grows after Black's move
+  uint8_t side;        // Color to move
+  uint8_t castling;    // kWhiteShort | ...
+  uint8_t en_passant;  // target square, kNoSquare if no pawn could capture there
+
+  static Position start();
+
+  Color to_move() const { return Color(side); }
+  Bitboard occupied() const { return colors[0] | colors[1]; }
+  Bitboard pieces(Color c, Kind k) const { return colors[c] & kinds[k]; }
+  int royal(Color c) const { return lsb(pieces(c, kRoyal)); }
+
+  // Pieces of both colours attacking `square` with `occupied` as the blockers.
+  Bitboard attackers_to(int square, Bitboard occupied) const {
+    return (kPawnAttacks[kWhite][square] & pieces(kBlack, kPawn)) |
+           (kPawnAttacks[kBlack][square] & pieces(kWhite, kPawn)) |
+           (kKnightAttacks[square] & kinds[kRoyal]) | (kKingAttacks[square] & kinds[kCommoner]) |
+           (bishop_attacks(square, occupied) & (kinds[kBishop] | kinds[kQueen])) |
+           (rook_attacks(square, occupied) & (kinds[kRook] | kinds[kQueen]));
+  }
+  Bitboard checkers() const {
+    return attackers_to(royal(to_move()), occupied()) & colors[side ^ 1];
+  }
+  bool in_check() const { return checkers() != 0; }
+
+  // Writes the legal moves, returns their count (at most kMaxMoves).
+  int legal_moves(Move* out) const;
+  // The same moves as actions of the AlphaZero encoding (action_encoding.h).
+  int legal_actions(Action* out) const;
+  bool has_legal_move() const;
+  void play(Move m);  // precondition: m is legal
+
+  // Piece placement helpers, keeping the key in step.
+  void put(Piece p, int square);
+  void remove(int square);
+};
+
+}  // namespace knightgym::knightmate
