@@ -36,6 +36,8 @@ soak: build
 
 bench: build
 	$(BUILD)/knightgym bench knight_fight
+	$(BUILD)/knightgym bench knightmate
+	$(BUILD)/knightgym perft-bench
 
 # The C++ tests under the address+undefined and the thread sanitizers (no Python module).
 sanitize: deps

@@ -8,5 +8,6 @@ namespace knightgym::python {
 void init_games(pybind11::module_& m);
 void init_states(pybind11::module_& m);
 void init_vector_env(pybind11::module_& m);
+void init_knightmate(pybind11::module_& m);  // the knightgym.knightmate submodule
 
 }  // namespace knightgym::python

@@ -5,4 +5,5 @@ PYBIND11_MODULE(_knightgym, m) {
   knightgym::python::init_games(m);
   knightgym::python::init_states(m);
   knightgym::python::init_vector_env(m);
+  knightgym::python::init_knightmate(m);
 }

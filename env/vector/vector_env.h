@@ -60,6 +60,7 @@ class VectorEnv {
         terminated_(num_envs_),
         truncated_(num_envs_),
         current_player_(num_envs_) {
+    check_playable(game);
     reset(options.seed);
   }
 
@@ -136,6 +137,18 @@ class VectorEnv {
     pool_.parallel_for(num_envs_, [&](int begin, int end) {
       for (int i = begin; i < end; ++i) f(i);
     });
+  }
+
+  // An episode that is over before its first decision (a Knightmate FEN that is mate)
+  // would reset forever: refused here, where the error can still reach the caller.
+  static void check_playable(const G& game) {
+    State probe;
+    Rng rng(0);
+    game.init(probe, rng);
+    if (game.terminal(probe))
+      throw std::invalid_argument(std::string(G::kName) +
+                                  ": the game is over in its initial state, so a vector env "
+                                  "cannot play it");
   }
 
   void validate(const Action* actions) const {

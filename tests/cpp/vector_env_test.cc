@@ -164,5 +164,12 @@ TEST_CASE("bad sizes are rejected", "[vector_env]") {
   CHECK_THROWS_WITH(game->make_vector_env({2, 1, 0})->state(2), Contains("out of range"));
 }
 
+TEST_CASE("a game that is over before its first decision is refused", "[vector_env]") {
+  // Fool's-mate-like: White's royal knight on h1 is mated by the black queen and commoner.
+  const auto mated = load_game("knightmate(fen=8/8/8/8/8/5k2/6mq/7K w - - 0 1)");
+  REQUIRE(mated->new_initial_state(0)->is_terminal());
+  CHECK_THROWS_WITH(mated->make_vector_env({2, 1, 0}), Contains("over in its initial state"));
+}
+
 }  // namespace
 }  // namespace knightgym

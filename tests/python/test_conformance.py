@@ -12,6 +12,10 @@ import pytest
 import knightgym
 
 GAMES_PER_SPEC = int(os.environ.get("KNIGHTGYM_CONFORMANCE_GAMES", "1000"))
+# Long games (Knightmate's run to hundreds of plies) stop at a budget of decisions, which
+# bounds the time and the memory of the recorded states; the C++ suite plays them all.
+DECISIONS_PER_SPEC = 50 * GAMES_PER_SPEC
+MIN_GAMES_PER_SPEC = 10
 VECTOR_ENVS = 8
 VECTOR_STEPS = 300
 
@@ -42,7 +46,12 @@ def game(conformance_spec):
 @pytest.fixture(scope="module")
 def random_games(game, conformance_spec):
     base = spec_seed(conformance_spec) << 20
-    return [play_random_game(game, base + g) for g in range(GAMES_PER_SPEC)]
+    games, decisions = [], 0
+    while len(games) < GAMES_PER_SPEC and (decisions < DECISIONS_PER_SPEC or
+                                           len(games) < MIN_GAMES_PER_SPEC):
+        games.append(play_random_game(game, base + len(games)))
+        decisions += len(games[-1]) - 1
+    return games
 
 
 def all_states(random_games):

@@ -5,11 +5,15 @@
 
 namespace knightgym::cli {
 
-Args::Args(int argc, char** argv, int first) {
+Args::Args(int argc, char** argv, int first, const std::set<std::string>& switches) {
   for (int i = first; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.rfind("--", 0) != 0) {
       positional_.push_back(arg);
+      continue;
+    }
+    if (switches.count(arg.substr(2))) {
+      flags_[arg.substr(2)] = "";
       continue;
     }
     if (i + 1 >= argc) throw std::invalid_argument("flag " + arg + " needs a value");
@@ -28,6 +32,11 @@ int64_t Args::get_int(const std::string& flag, int64_t default_value, int64_t mi
     throw std::invalid_argument("--" + flag + " '" + text +
                                 "': expected an integer >= " + std::to_string(min));
   return value;
+}
+
+bool Args::get_switch(const std::string& flag) {
+  known_.push_back(flag);
+  return flags_.count(flag) > 0;
 }
 
 std::string Args::get_string(const std::string& flag, const std::string& default_value) {

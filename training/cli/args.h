@@ -1,8 +1,10 @@
-// Command-line flags: "--name value" pairs after the positional arguments.
+// Command-line flags after the positional arguments: "--name value" pairs, and switches
+// ("--name" alone) for the names declared as such.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,11 +13,12 @@ namespace knightgym::cli {
 class Args {
  public:
   // Throws std::invalid_argument for a flag without a value.
-  Args(int argc, char** argv, int first);
+  Args(int argc, char** argv, int first, const std::set<std::string>& switches = {});
 
   const std::vector<std::string>& positional() const { return positional_; }
   int64_t get_int(const std::string& flag, int64_t default_value, int64_t min);
   std::string get_string(const std::string& flag, const std::string& default_value);
+  bool get_switch(const std::string& flag);
   bool has(const std::string& flag) const { return flags_.count(flag) > 0; }
   // Throws if a flag was given that no get_* asked for, naming it and the known ones.
   void finish() const;

@@ -8,5 +8,7 @@ class Args;
 int list_command(Args& args);
 int bench_command(Args& args);
 int demo_command(Args& args);
+int perft_command(Args& args);
+int perft_bench_command(Args& args);
 
 }  // namespace knightgym::cli

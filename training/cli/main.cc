@@ -14,7 +14,11 @@ constexpr const char* kUsage =
     "  bench GAME [--envs N] [--threads T] [--steps S] [--python PATH|none]\n"
     "                                    steps/s of the rules, the vector env and Python\n"
     "  demo [--envs N] [--games G] [--seed S]\n"
-    "                                    random Knight Fight games, a board, a throughput\n";
+    "                                    random Knight Fight games, a board, a throughput\n"
+    "  perft [--game knightmate] [--fen FEN] --depth D [--divide]\n"
+    "                                    Knightmate perft counts, per move with --divide\n"
+    "  perft-bench [--depth D] [--repeat R]\n"
+    "                                    our perft against Fairy-Stockfish's, nodes/s\n";
 
 }  // namespace
 
@@ -26,10 +30,12 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   try {
-    Args args(argc, argv, 2);
+    Args args(argc, argv, 2, {"divide"});
     if (command == "list") return list_command(args);
     if (command == "bench") return bench_command(args);
     if (command == "demo") return demo_command(args);
+    if (command == "perft") return perft_command(args);
+    if (command == "perft-bench") return perft_bench_command(args);
     std::fprintf(stderr, "knightgym: unknown command '%s'\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const std::exception& error) {

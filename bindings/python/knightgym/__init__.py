@@ -12,10 +12,23 @@ Single states (OpenSpiel-like)::
     game = knightgym.load_game("knight_fight(layout=identity)")
     state = game.new_initial_state(seed=0)
     state.apply_action(state.string_to_action("c1"))
+
+Knightmate's move generator from a FEN (perft, perft_divide, legal_moves)::
+
+    knightgym.knightmate.perft(knightgym.knightmate.START_FEN, depth=4)   # 139774
 """
+
+import sys
 
 from knightgym._knightgym import Game, State, games, load_game
 from knightgym import _knightgym
+from knightgym._knightgym import knightmate
 from knightgym.vector_env import VectorEnv, make, make_spec
 
-__all__ = ["Game", "State", "VectorEnv", "games", "load_game", "make", "make_spec"]
+# The compiled submodule under its public name, so that `import knightgym.knightmate` and
+# `from knightgym.knightmate import perft` work as for a file of the package.
+knightmate.__name__ = __name__ + ".knightmate"
+sys.modules[knightmate.__name__] = knightmate
+
+__all__ = ["Game", "State", "VectorEnv", "games", "knightmate", "load_game", "make",
+           "make_spec"]

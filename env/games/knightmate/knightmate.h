@@ -135,11 +135,11 @@ class Knightmate {
 
   void returns(const State& s, float* out) const {
     // Checkmate is the only decisive end: the side to move has lost.
-    const float white = s.outcome != Outcome::kCheckmate        ? 0.0f
-                        : s.position.side == knightmate::kWhite ? -1.0f
-                                                                : 1.0f;
-    out[0] = white;
-    out[1] = -white;
+    const int white = s.outcome != Outcome::kCheckmate        ? 0
+                      : s.position.side == knightmate::kWhite ? -1
+                                                              : 1;
+    out[0] = static_cast<float>(white);
+    out[1] = static_cast<float>(-white);
   }
 
   void observe(const State& s, int player, float* out) const;

@@ -1,0 +1,137 @@
+// Differential tests of the Knightmate move generator and FEN writer against the real
+// Fairy-Stockfish (training/reference): positions sampled from seeded random games, from
+// the start and from set-up positions, compared by perft divide and by the FEN each
+// engine writes after the same moves. KNIGHTGYM_CONFORMANCE_GAMES sets how many positions
+// (default 1000; the sanitizer run uses 100).
+#include <catch2/catch.hpp>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "env/core/rng.h"
+#include "env/games/knightmate/fen.h"
+#include "env/games/knightmate/perft.h"
+#include "tests/cpp/conformance_specs.h"
+#include "training/reference/fairy_stockfish.h"
+
+namespace knightgym::knightmate {
+namespace {
+
+using Divide = std::map<std::string, uint64_t>;
+
+// Games also start from these, where promotions, castling and en passant come early.
+constexpr std::string_view kSetUps[] = {
+    // Pawns a step from promotion on both sides, next to rooks to capture; castling
+    // rights, but the squares the royal knights would pass are attacked.
+    "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
+    // Castling on both wings for both sides, and exd6 en passant.
+    "r3k2r/ppp1qppp/2m1bm2/3pP3/8/2M1BM2/PPP1QPPP/R3K2R w KQkq d6 0 9",
+    // Rooks and royal knights only: castling rights lost, and squares attacked, as rooks move.
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    // Black to move: c7c5 gives bxc6 en passant; a-pawns promote on both sides.
+    "4k3/P1p5/8/1P6/8/8/p5P1/4K3 b - - 0 1",
+    // exd6 en passant would expose the royal knight on a5 to the rook on h5.
+    "7k/8/8/K2pP2r/8/8/8/8 w - d6 0 1",
+};
+
+struct Sample {
+  std::string start;               // the FEN the game began from
+  std::vector<std::string> moves;  // UCI moves played from there
+  Position position;
+};
+
+// `count` positions from seeded random games: each set-up position itself, then one ply in
+// twelve and every position with an en-passant square (they are rare otherwise). A game
+// ends with no legal move, after 200 plies, or at halfmove 100.
+std::vector<Sample> random_positions(int count, uint64_t seed) {
+  std::vector<std::string> starts{std::string(kStartFen)};
+  for (const std::string_view fen : kSetUps) starts.emplace_back(fen);
+  Rng rng(seed);
+  std::vector<Sample> samples;
+  for (size_t game = 0; samples.size() < static_cast<size_t>(count); ++game) {
+    const std::string& start = starts[game % starts.size()];
+    Position p = parse_fen(start);
+    std::vector<std::string> moves;
+    for (int ply = 0; samples.size() < static_cast<size_t>(count); ++ply) {
+      if ((ply == 0 && game < starts.size()) || rng.below(12) == 0 || p.en_passant != kNoSquare)
+        samples.push_back({start, moves, p});
+      Move legal[kMaxMoves];
+      const int n = p.legal_moves(legal);
+      if (n == 0 || ply == 200 || p.halfmove >= 100) break;
+      const Move m = legal[rng.below(static_cast<uint32_t>(n))];
+      moves.push_back(move_to_uci(m));
+      p.play(m);
+    }
+  }
+  return samples;
+}
+
+Divide our_divide(const Position& p, int depth) {
+  Divide divide;
+  for (const auto& [move, count] : perft_divide(p, depth)) divide[move_to_uci(move)] = count;
+  return divide;
+}
+
+// Empty if equal, else one line per move that differs.
+std::string difference(const Divide& ours, const Divide& theirs) {
+  std::ostringstream out;
+  for (const auto& [move, count] : ours) {
+    const auto it = theirs.find(move);
+    if (it == theirs.end())
+      out << "  only ours:            " << move << " (" << count << ")\n";
+    else if (it->second != count)
+      out << "  different counts:     " << move << " ours " << count << ", Fairy-Stockfish "
+          << it->second << "\n";
+  }
+  for (const auto& [move, count] : theirs)
+    if (!ours.count(move)) out << "  only Fairy-Stockfish: " << move << " (" << count << ")\n";
+  return out.str();
+}
+
+TEST_CASE("Knightmate perft divide agrees with Fairy-Stockfish on random positions",
+          "[knightmate][reference]") {
+  const int count = testing::conformance_games();
+  const std::vector<Sample> samples = random_positions(count, 20240611);
+  reference::FairyStockfish fairy;
+  int compared = 0, promotions = 0, castlings = 0, en_passants = 0;
+  for (const Sample& sample : samples) {
+    const int depth = 2 + compared % 2;
+    const std::string fen = to_fen(sample.position);
+    const std::string diff =
+        difference(our_divide(sample.position, depth), fairy.perft_divide(fen, depth));
+    if (!diff.empty()) FAIL_CHECK("perft " << depth << " of " << fen << "\n" << diff);
+    ++compared;
+    Move legal[kMaxMoves];
+    const int n = sample.position.legal_moves(legal);
+    for (int i = 0; i < n; ++i) {
+      promotions += is_promotion(legal[i]);
+      castlings += move_flag(legal[i]) == kCastling;
+      en_passants += move_flag(legal[i]) == kEnPassant;
+    }
+  }
+  INFO(compared << " positions; among their legal moves " << promotions << " promotions, "
+                << castlings << " castlings, " << en_passants << " en passant captures");
+  REQUIRE(compared == count);
+  REQUIRE(promotions > 0);
+  REQUIRE(castlings > 0);
+  REQUIRE(en_passants > 0);
+}
+
+TEST_CASE("Knightmate FEN after random moves agrees with Fairy-Stockfish",
+          "[knightmate][reference]") {
+  const int count = testing::conformance_games();
+  reference::FairyStockfish fairy;
+  int compared = 0;
+  for (const Sample& sample : random_positions(count, 20240611)) {
+    std::string moves;
+    for (const std::string& move : sample.moves) moves += move + ' ';
+    INFO("from " << sample.start << " after the moves " << moves);
+    CHECK(to_fen(sample.position) == fairy.fen_after(sample.start, sample.moves));
+    ++compared;
+  }
+  REQUIRE(compared == count);
+}
+
+}  // namespace
+}  // namespace knightgym::knightmate
