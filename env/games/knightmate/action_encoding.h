@@ -66,6 +66,20 @@ inline constexpr ActionTables kActionTables = [] {
   return t;
 }();
 
+// The action of each (from, to) move that is not an under-promotion, by the mover's colour
+// and in board squares: one load where the move generator writes actions.
+inline constexpr auto kMoveAction = [] {
+  std::array<std::array<std::array<uint16_t, 64>, 64>, 2> table{};
+  for (int us = 0; us < 2; ++us)
+    for (int from = 0; from < 64; ++from)
+      for (int to = 0; to < 64; ++to) {
+        const int flip = us == kWhite ? 0 : 56;
+        const int plane = kActionTables.plane[from ^ flip][to ^ flip];
+        table[us][from][to] = static_cast<uint16_t>((from ^ flip) * kNumPlanes + plane);
+      }
+  return table;
+}();
+
 // Under-promotion piece order of planes 64..72.
 constexpr Kind kUnderPromotions[3] = {kRook, kBishop, kCommoner};
 
@@ -73,13 +87,12 @@ constexpr Kind kUnderPromotions[3] = {kRook, kBishop, kCommoner};
 
 // The action of a legal move of the side `us`.
 constexpr int encode_move(Move m, Color us) {
+  if (!is_promotion(m) || promotion_kind(m) == kQueen)
+    return detail::kMoveAction[us][move_from(m)][move_to(m)];
   const int flip = us == kWhite ? 0 : 56;
   const int from = move_from(m) ^ flip, to = move_to(m) ^ flip;
-  if (is_promotion(m) && promotion_kind(m) != kQueen) {
-    const int piece = promotion_kind(m) == kRook ? 0 : promotion_kind(m) == kBishop ? 1 : 2;
-    return from * kNumPlanes + kUnderPromotionPlane + 3 * piece + (file_of(to) - file_of(from) + 1);
-  }
-  return from * kNumPlanes + detail::kActionTables.plane[from][to];
+  const int piece = promotion_kind(m) == kRook ? 0 : promotion_kind(m) == kBishop ? 1 : 2;
+  return from * kNumPlanes + kUnderPromotionPlane + 3 * piece + (file_of(to) - file_of(from) + 1);
 }
 
 // The destination of (from, plane) in the mover's frame, -1 if it leaves the board (an
