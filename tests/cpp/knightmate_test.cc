@@ -445,7 +445,7 @@ TEST_CASE("an enemy commoner next to the royal knight gives check", "[knightmate
   constexpr std::string_view kFen = "4k3/8/8/8/8/8/3m4/4K3 w - - 0 1";
   const Position p = parse_fen(kFen);
   REQUIRE(p.in_check());
-  REQUIRE(p.checkers() == square_bb(*parse_square("d2")));
+  REQUIRE(p.checkers == square_bb(*parse_square("d2")));
   require_moves(kFen, {"e1f3", "e1g2"});
   // Another piece may take it.
   require_moves("4k3/8/8/B7/8/8/3m4/4K3 w - - 0 1", {"a5d2", "e1f3", "e1g2"});
@@ -475,7 +475,7 @@ TEST_CASE("in double check only the royal knight moves", "[knightmate]") {
   // Checked by the rook on e8 and the bishop on b4: the rook on b1 could take the bishop
   // in single check, here it has no move.
   constexpr std::string_view kFen = "4r2k/8/8/8/1b6/8/8/1R2K3 w - - 0 1";
-  REQUIRE(std::popcount(parse_fen(kFen).checkers()) == 2);
+  REQUIRE(std::popcount(parse_fen(kFen).checkers) == 2);
   require_moves(kFen, {"e1c2", "e1d3", "e1f3", "e1g2"});
 }
 

@@ -184,6 +184,7 @@ Position parse_fen(std::string_view fen) {
   if (p.attackers_to(p.royal(waiting), p.occupied()) & p.colors[p.to_move()])
     fail(fen, std::string(kColorNames[waiting]) + " is not to move but its royal knight on " +
                   square_name(p.royal(waiting)) + " is in check");
+  p.refresh();
   return p;
 }
 

@@ -34,6 +34,13 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
   return parts;
 }
 
+void add_to_filter(std::array<uint64_t, 4>& filter, uint64_t key) {
+  filter[key >> 62] |= uint64_t{1} << ((key >> 56) & 63);
+}
+bool filter_holds(const std::array<uint64_t, 4>& filter, uint64_t key) {
+  return filter[key >> 62] & uint64_t{1} << ((key >> 56) & 63);
+}
+
 }  // namespace
 
 Knightmate::Params Knightmate::read_params(ParamReader& reader) {
@@ -77,9 +84,12 @@ void Knightmate::play(State& s, Move move) const {
 void Knightmate::settle(State& s) const {
   const Position& p = s.position;
   const int reach = std::min<int>(p.halfmove, s.plies);
+  if (reach == 0) s.key_filter = {};
   int repetitions = 0;
-  for (int back = 4; back <= reach; back += 2)
-    repetitions += s.keys[(s.plies - back) % kKeyHistory] == p.key;
+  if (filter_holds(s.key_filter, p.key))
+    for (int back = 4; back <= reach; back += 2)
+      repetitions += s.keys[static_cast<unsigned>(s.plies - back) % kKeyHistory] == p.key;
+  add_to_filter(s.key_filter, p.key);
   s.repetitions = static_cast<uint8_t>(std::min(repetitions, 2));
   if (params_.history > 1) s.snapshots[s.plies % kMaxHistory] = snapshot(p, s.repetitions);
 
@@ -277,6 +287,7 @@ Knightmate::State Knightmate::deserialize(std::string_view text) const {
     if (key_error != std::errc() || key_end != keys[i].data() + keys[i].size())
       fail("key '" + std::string(keys[i]) + "' is not hexadecimal");
     s.keys[(s.plies - static_cast<int>(keys.size() - i)) % kKeyHistory] = key;
+    add_to_filter(s.key_filter, key);
   }
   s.keys[s.plies % kKeyHistory] = s.position.key;
 

@@ -92,6 +92,9 @@ class Knightmate {
   struct State {
     Position position;
     std::array<uint64_t, kKeyHistory> keys;       // keys[ply % kKeyHistory], this episode's plies
+    // A Bloom filter (bit key >> 56) of the keys repetition looks at: a miss proves the
+    // position new, so the scan of `keys` runs only on a hit.
+    std::array<uint64_t, 4> key_filter;
     std::array<Snapshot, kMaxHistory> snapshots;  // snapshots[ply % kMaxHistory] if history > 1
     int32_t plies;                                // plies played in this episode
     uint8_t repetitions;  // earlier occurrences of the current position, at most 2

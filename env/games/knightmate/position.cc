@@ -67,22 +67,17 @@ class Generator {
   Generator(const Position& p, Out* out) : p_(p), out_(out) {}
 
   Out* run() {
-    constexpr Color them = ~Us;
-    const Bitboard us = p_.colors[Us], enemies = p_.colors[them];
-    occupied_ = us | enemies;
+    const Bitboard us = p_.colors[Us];
+    occupied_ = us | p_.colors[~Us];
     royal_ = p_.royal(Us);
-    // Every square the enemy attacks, seen through the royal knight: its leaps and the
-    // castling squares must avoid them.
-    danger_ = attacks_by<them>(p_, occupied_ ^ square_bb(royal_));
-    const Bitboard checkers =
-        danger_ & square_bb(royal_) ? p_.attackers_to(royal_, occupied_) & enemies : 0;
-    for (Bitboard to = kKnightAttacks[royal_] & ~us & ~danger_; to;) add(royal_, pop_lsb(to));
+    pinned_ = p_.pinned;
+    for (Bitboard to = kKnightAttacks[royal_] & ~us & ~p_.danger; to;) add(royal_, pop_lsb(to));
+    const Bitboard checkers = p_.checkers;
     if (more_than_one(checkers)) return out_;
 
     // Squares that resolve a single check; any square not ours otherwise.
     const Bitboard target = checkers ? between(royal_, lsb(checkers)) | checkers : ~us;
-    pinned_ = pinned_pieces(p_, Us, royal_, occupied_);
-    pawn_moves(target, enemies);
+    pawn_moves(target, p_.colors[~Us]);
     piece_moves(p_.pieces(Us, kCommoner), target,
                 [](int square, Bitboard) { return kKingAttacks[square]; });
     piece_moves(p_.pieces(Us, kBishop) | p_.pieces(Us, kQueen), target,
@@ -96,40 +91,52 @@ class Generator {
  private:
   static constexpr int kUp = Us == kWhite ? 8 : -8;
 
-  void add(int from, int to, int flag = kNormal) {
+  // Actions of ordinary moves come straight from the (from, to) table: the hottest store.
+  void add(int from, int to) {
+    if constexpr (std::is_same_v<Out, Move>)
+      *out_++ = make_move(from, to);
+    else
+      *out_++ = detail::kMoveAction[Us][from][to];
+  }
+  void add(int from, int to, int flag) {
     if constexpr (std::is_same_v<Out, Move>)
       *out_++ = make_move(from, to, flag);
     else
       *out_++ = encode_move(make_move(from, to, flag), Us);
   }
 
-  // A pinned piece may move only along the line through its royal knight.
-  bool keeps_pin(int from, int to) const {
-    return !(pinned_ & square_bb(from)) || aligned(royal_, from, to);
-  }
-
   void add_pawn_moves(Bitboard targets, int step) {
     constexpr Bitboard kLastRank = Us == kWhite ? kRank8 : kRank1;
     for (Bitboard b = targets & ~kLastRank; b;) {
       const int to = pop_lsb(b);
-      if (keeps_pin(to - step, to)) add(to - step, to);
+      add(to - step, to);
     }
     for (Bitboard b = targets & kLastRank; b;) {
       const int to = pop_lsb(b);
-      if (!keeps_pin(to - step, to)) continue;
       for (int flag : {kPromoteQueen, kPromoteRook, kPromoteBishop, kPromoteCommoner})
         add(to - step, to, flag);
     }
   }
 
-  void pawn_moves(Bitboard target, Bitboard enemies) {
+  // Pushes and captures of `pawns` onto `target`, set-wise.
+  void pawn_set_moves(Bitboard pawns, Bitboard target, Bitboard enemies) {
     constexpr Bitboard kThirdRank = Us == kWhite ? rank_bb(2) : rank_bb(5);
-    const Bitboard pawns = p_.pieces(Us, kPawn), empty = ~occupied_;
+    const Bitboard empty = ~occupied_;
     const Bitboard single = push<Us>(pawns) & empty;
     add_pawn_moves(single & target, kUp);
     add_pawn_moves(push<Us>(single & kThirdRank) & empty & target, 2 * kUp);
     add_pawn_moves(west_captures<Us>(pawns) & enemies & target, kUp - 1);
     add_pawn_moves(east_captures<Us>(pawns) & enemies & target, kUp + 1);
+  }
+
+  // A pinned pawn may move only along the line through its royal knight.
+  void pawn_moves(Bitboard target, Bitboard enemies) {
+    const Bitboard pawns = p_.pieces(Us, kPawn);
+    pawn_set_moves(pawns & ~pinned_, target, enemies);
+    for (Bitboard b = pawns & pinned_; b;) {
+      const int from = pop_lsb(b);
+      pawn_set_moves(square_bb(from), target & line(royal_, from), enemies);
+    }
     if (p_.en_passant != kNoSquare) en_passant(p_.en_passant);
   }
 
@@ -161,7 +168,7 @@ class Generator {
     constexpr int kHome = Us == kWhite ? kE1 : kE8;
     constexpr uint8_t kShort = Us == kWhite ? kWhiteShort : kBlackShort;
     constexpr uint8_t kLong = Us == kWhite ? kWhiteLong : kBlackLong;
-    const auto safe = [&](int square) { return !(danger_ & square_bb(square)); };
+    const auto safe = [&](int square) { return !(p_.danger & square_bb(square)); };
     if ((p_.castling & kShort) && !(occupied_ & (square_bb(kHome + 1) | square_bb(kHome + 2))) &&
         safe(kHome + 1) && safe(kHome + 2))
       add(kHome, kHome + 2, kCastling);
@@ -173,7 +180,7 @@ class Generator {
 
   const Position& p_;
   Out* out_;
-  Bitboard occupied_ = 0, pinned_ = 0, danger_ = 0;
+  Bitboard occupied_ = 0, pinned_ = 0;
   int royal_ = 0;
 };
 
@@ -193,6 +200,7 @@ Position Position::start() {
   p.castling = kWhiteShort | kWhiteLong | kBlackShort | kBlackLong;
   p.key ^= zobrist::kKeys.castling[p.castling];
   p.en_passant = kNoSquare;
+  p.refresh();
   return p;
 }
 
@@ -224,12 +232,42 @@ int Position::legal_actions(Action* out) const { return generate(*this, out); }
 bool Position::has_legal_move() const {
   // The royal knight usually has a safe leap, which answers without generating the rest.
   const Color us = to_move();
-  const int from = royal(us);
-  const Bitboard without_royal = occupied() ^ square_bb(from);
-  for (Bitboard to = kKnightAttacks[from] & ~colors[us]; to;)
-    if (!(attackers_to(pop_lsb(to), without_royal) & colors[~us])) return true;
+  if (kKnightAttacks[royal(us)] & ~colors[us] & ~danger) return true;
+  if (more_than_one(checkers)) return false;
+  // Out of check, so does an unpinned commoner with a square free of its own pieces.
+  if (!checkers)
+    for (Bitboard b = pieces(us, kCommoner) & ~pinned; b;)
+      if (kKingAttacks[pop_lsb(b)] & ~colors[us]) return true;
   Move moves[kMaxMoves];
   return legal_moves(moves) > 0;
+}
+
+template <Color Us>
+void refresh_for(Position& p) {
+  const int royal = p.royal(Us);
+  const Bitboard occupied = p.occupied();
+  // Every square the enemy attacks, seen through the royal knight: its leaps and the
+  // castling squares must avoid them.
+  p.danger = attacks_by<~Us>(p, occupied ^ square_bb(royal));
+  p.checkers = p.danger & square_bb(royal) ? p.attackers_to(royal, occupied) & p.colors[~Us] : 0;
+  p.pinned = pinned_pieces(p, Us, royal, occupied);
+}
+
+void Position::refresh() {
+  if (side == kWhite)
+    refresh_for<kWhite>(*this);
+  else
+    refresh_for<kBlack>(*this);
+}
+
+void Position::move_piece(int from, int to) {
+  const Piece piece = board[from];
+  const Bitboard from_to = square_bb(from) | square_bb(to);
+  colors[color_of(piece)] ^= from_to;
+  kinds[kind_of(piece)] ^= from_to;
+  board[from] = kNoPiece;
+  board[to] = piece;
+  key ^= zobrist::kKeys.piece[piece][from] ^ zobrist::kKeys.piece[piece][to];
 }
 
 void Position::play(Move m) {
@@ -238,26 +276,33 @@ void Position::play(Move m) {
   const int up = us == kWhite ? 8 : -8;
   const Piece piece = board[from];
 
-  key ^= zobrist::kKeys.black_to_move ^ zobrist::kKeys.castling[castling];
-  if (en_passant != kNoSquare) key ^= zobrist::kKeys.en_passant[file_of(en_passant)];
-  en_passant = kNoSquare;
+  key ^= zobrist::kKeys.black_to_move;
+  if (en_passant != kNoSquare) {
+    key ^= zobrist::kKeys.en_passant[file_of(en_passant)];
+    en_passant = kNoSquare;
+  }
   ++halfmove;
+  if (castling) {  // once every right is gone, the key's castling part stays as it is
+    key ^= zobrist::kKeys.castling[castling];
+    castling &= kCastlingKept[from] & kCastlingKept[to];
+    key ^= zobrist::kKeys.castling[castling];
+  }
 
   if (flag == kCastling) {
     const bool short_side = to > from;
-    const int rook_from = short_side ? from + 3 : from - 4,
-              rook_to = short_side ? from + 1 : from - 1;
-    remove(from);
-    remove(rook_from);
-    put(piece, to);
-    put(make_piece(us, kRook), rook_to);
+    move_piece(from, to);
+    move_piece(short_side ? from + 3 : from - 4, short_side ? from + 1 : from - 1);
   } else {
     if (board[to] != kNoPiece) {
       remove(to);
       halfmove = 0;
     }
-    remove(from);
-    put(is_promotion(m) ? make_piece(us, promotion_kind(m)) : piece, to);
+    if (is_promotion(m)) {
+      remove(from);
+      put(make_piece(us, promotion_kind(m)), to);
+    } else {
+      move_piece(from, to);
+    }
     if (kind_of(piece) == kPawn) {
       halfmove = 0;
       if (flag == kEnPassant) {
@@ -269,10 +314,9 @@ void Position::play(Move m) {
       }
     }
   }
-  castling &= kCastlingKept[from] & kCastlingKept[to];
-  key ^= zobrist::kKeys.castling[castling];
   if (us == kBlack) ++fullmove;
   side ^= 1;
+  refresh();
 }
 
 }  // namespace knightgym::knightmate

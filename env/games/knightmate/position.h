@@ -86,6 +86,11 @@ struct Position {
   uint8_t side;        // Color to move
   uint8_t castling;    // kWhiteShort | ...
   uint8_t en_passant;  // target square, kNoSquare if no pawn could capture there
+  // Derived from the above for the side to move by refresh(), which play(), start() and
+  // the FEN reader call: move generation and the end tests share one computation.
+  Bitboard danger;    // squares the opponent attacks, seen through the mover's royal knight
+  Bitboard checkers;  // opponent pieces giving check
+  Bitboard pinned;    // the mover's pieces pinned to its royal knight
 
   static Position start();
 
@@ -102,10 +107,7 @@ struct Position {
            (bishop_attacks(square, occupied) & (kinds[kBishop] | kinds[kQueen])) |
            (rook_attacks(square, occupied) & (kinds[kRook] | kinds[kQueen]));
   }
-  Bitboard checkers() const {
-    return attackers_to(royal(to_move()), occupied()) & colors[side ^ 1];
-  }
-  bool in_check() const { return checkers() != 0; }
+  bool in_check() const { return checkers != 0; }
 
   // Writes the legal moves, returns their count (at most kMaxMoves).
   int legal_moves(Move* out) const;
@@ -114,9 +116,11 @@ struct Position {
   bool has_legal_move() const;
   void play(Move m);  // precondition: m is legal
 
-  // Piece placement helpers, keeping the key in step.
+  // Piece placement helpers, keeping the key in step; refresh() once the pieces are set.
   void put(Piece p, int square);
   void remove(int square);
+  void move_piece(int from, int to);  // onto an empty square
+  void refresh();
 };
 
 }  // namespace knightgym::knightmate
