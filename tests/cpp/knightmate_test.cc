@@ -602,6 +602,28 @@ TEST_CASE("positions that differ in castling rights are not repetitions", "[knig
   REQUIRE(s.outcome == Outcome::kRepetition);
 }
 
+TEST_CASE("repetition counts agree with a plain scan of the game's keys", "[knightmate]") {
+  // The key filter skips only scans that would find nothing: along random games with few
+  // pieces, where positions recur often, the count matches a scan of every earlier key.
+  const Knightmate game = make_game("m3k3/8/8/8/8/8/8/M3K3 w - - 0 1");
+  Rng rng(7);
+  int repetition_ends = 0;
+  for (int g = 0; g < 200; ++g) {
+    State s = new_state(game);
+    while (!game.terminal(s)) {
+      Action actions[kMaxMoves];
+      game.apply(s, actions[rng.below(static_cast<uint32_t>(game.legal_actions(s, actions)))]);
+      const int reach = std::min<int>(s.position.halfmove, s.plies);
+      int earlier = 0;
+      for (int back = 2; back <= reach; back += 2)
+        earlier += s.keys[(s.plies - back) % Knightmate::kKeyHistory] == s.position.key;
+      REQUIRE(s.repetitions == std::min(earlier, 2));
+    }
+    repetition_ends += s.outcome == Outcome::kRepetition;
+  }
+  REQUIRE(repetition_ends > 0);
+}
+
 TEST_CASE("bare royal knights draw", "[knightmate]") {
   const Knightmate game = make_game("4k3/8/8/8/8/3p4/8/4K3 w - - 0 1");
   State s = new_state(game);

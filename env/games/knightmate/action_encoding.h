@@ -97,33 +97,48 @@ constexpr int encode_move(Move m, Color us) {
 
 // The destination of (from, plane) in the mover's frame, -1 if it leaves the board (an
 // under-promotion must start on the seventh rank).
-inline int action_target(int from, int plane) {
+constexpr int action_target(int from, int plane) {
   if (plane < kUnderPromotionPlane) return detail::kActionTables.target[from * 64 + plane];
   const int file = file_of(from) + (plane - kUnderPromotionPlane) % 3 - 1;
   return file >= 0 && file < 8 && rank_of(from) == 6 ? make_square(file, 7) : -1;
 }
 
-// The move an action stands for in position p, or 0 (no move starts and ends on a1)
-// if the action names no move of a piece of the side to move onto a square on the board.
-// It is the legal move with that action whenever one exists.
+namespace detail {
+// Each action as a move in the mover's frame, with the flag of an under-promotion plane,
+// or 0 (no move starts and ends on a1) where it leaves the board: decoding is one load.
+inline constexpr auto kActionMoves = [] {
+  std::array<Move, kNumActions> moves{};
+  for (int action = 0; action < kNumActions; ++action) {
+    const int from = action / kNumPlanes, plane = action % kNumPlanes;
+    const int to = action_target(from, plane);
+    const int flag = plane < kUnderPromotionPlane
+                         ? kNormal
+                         : 2 + kUnderPromotions[(plane - kUnderPromotionPlane) / 3];
+    if (to >= 0) moves[action] = make_move(from, to, flag);
+  }
+  return moves;
+}();
+}  // namespace detail
+
+// The move an action stands for in position p, or 0 if the action names no move of a
+// piece of the side to move onto a square on the board. It is the legal move with that
+// action whenever one exists.
 inline Move decode_action(const Position& p, int action) {
   if (action < 0 || action >= kNumActions) return 0;
+  const Move framed = detail::kActionMoves[action];
+  if (framed == 0) return 0;
   const int flip = p.side == kWhite ? 0 : 56;
-  const int from_frame = action / kNumPlanes, plane = action % kNumPlanes;
-  const int to_frame = action_target(from_frame, plane);
-  if (to_frame < 0) return 0;
-  const int from = from_frame ^ flip, to = to_frame ^ flip;
+  const int from = move_from(framed) ^ flip, to = move_to(framed) ^ flip;
   const Piece piece = p.board[from];
   if (piece == kNoPiece || color_of(piece) != p.side) return 0;
   int flag = kNormal;
   if (kind_of(piece) == kPawn) {
-    if (rank_of(to_frame) == 7)
-      flag = plane < kUnderPromotionPlane
-                 ? kPromoteQueen
-                 : 2 + detail::kUnderPromotions[(plane - kUnderPromotionPlane) / 3];
+    if (rank_of(move_to(framed)) == 7)
+      flag = is_promotion(framed) ? move_flag(framed) : kPromoteQueen;
     else if (to == p.en_passant && file_of(to) != file_of(from))
       flag = kEnPassant;
-  } else if (kind_of(piece) == kRoyal && plane < kKnightPlane) {
+  } else if (kind_of(piece) == kRoyal && !is_promotion(framed) &&
+             !(kKnightAttacks[from] & square_bb(to))) {
     flag = kCastling;  // the royal knight's only queen-like move
   }
   return make_move(from, to, flag);

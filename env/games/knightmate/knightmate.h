@@ -91,7 +91,7 @@ class Knightmate {
 
   struct State {
     Position position;
-    std::array<uint64_t, kKeyHistory> keys;       // keys[ply % kKeyHistory], this episode's plies
+    std::array<uint64_t, kKeyHistory> keys;  // keys[ply % kKeyHistory], this episode's plies
     // A Bloom filter (bit key >> 56) of the keys repetition looks at: a miss proves the
     // position new, so the scan of `keys` runs only on a hit.
     std::array<uint64_t, 4> key_filter;
