@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "env/games/double_duel/double_duel.h"
 #include "env/games/knight_fight/knight_fight.h"
 #include "env/games/knightmate/knightmate.h"
 #include "env/registry/game_adapter.h"
@@ -32,6 +33,6 @@ struct GameList {
   }
 };
 
-using Games = GameList<KnightFight, Knightmate>;
+using Games = GameList<KnightFight, Knightmate, DoubleDuel>;
 
 }  // namespace knightgym

@@ -1,21 +1,13 @@
 #include "env/games/knight_fight/board.h"
 
-#include <charconv>
+#include "env/core/squares.h"
 
 namespace knightgym::knight_fight {
 
-std::string square_name(int square) {
-  return static_cast<char>('a' + file_of(square)) + std::to_string(rank_of(square) + 1);
-}
+std::string square_name(int square) { return knightgym::square_name(square, kSize); }
 
 std::optional<int> parse_square(std::string_view text) {
-  if (text.size() < 2 || text[0] < 'a' || text[0] >= 'a' + kSize) return std::nullopt;
-  int rank = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, error] = std::from_chars(text.data() + 1, end, rank);
-  if (error != std::errc() || ptr != end || text[1] == '0' || rank < 1 || rank > kSize)
-    return std::nullopt;
-  return make_square(rank - 1, text[0] - 'a');
+  return knightgym::parse_square(text, kSize, kSize);
 }
 
 }  // namespace knightgym::knight_fight

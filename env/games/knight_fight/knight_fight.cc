@@ -1,11 +1,11 @@
 #include "env/games/knight_fight/knight_fight.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <numeric>
 #include <stdexcept>
-#include <vector>
+
+#include "env/core/key_values.h"
 
 namespace knightgym {
 namespace {
@@ -183,59 +183,21 @@ std::string KnightFight::serialize(const State& s) const {
 }
 
 KnightFight::State KnightFight::deserialize(std::string_view text) const {
-  const auto fail = [&](const std::string& why) -> void {
-    throw std::invalid_argument("knight_fight: cannot read state: " + why);
-  };
-  std::vector<std::pair<std::string_view, std::string_view>> fields;
-  for (size_t pos = 0; pos < text.size();) {
-    const size_t end = std::min(text.find(' ', pos), text.size());
-    const std::string_view item = text.substr(pos, end - pos);
-    pos = end + 1;
-    if (item.empty()) continue;
-    const size_t eq = item.find('=');
-    if (eq == std::string_view::npos) fail("field '" + std::string(item) + "' has no '='");
-    fields.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-  }
-  const auto field = [&](std::string_view key) {
-    std::string_view found;
-    int count = 0;
-    for (const auto& [k, v] : fields)
-      if (k == key) found = v, ++count;
-    if (count != 1) fail("expected one field '" + std::string(key) + "'");
-    return found;
-  };
-  const auto integer = [&](std::string_view key, std::string_view value, int min, int max) {
-    int parsed = 0;
-    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
-    if (error != std::errc() || end != value.data() + value.size() || parsed < min || parsed > max)
-      fail(std::string(key) + " '" + std::string(value) + "' is not an integer in [" +
-           std::to_string(min) + ", " + std::to_string(max) + "]");
-    return parsed;
-  };
-  const auto pair = [&](std::string_view key) {
-    const std::string_view value = field(key);
-    const size_t comma = value.find(',');
-    if (comma == std::string_view::npos) fail(std::string(key) + " needs two values");
-    return std::pair{value.substr(0, comma), value.substr(comma + 1)};
-  };
-
-  const std::array<std::string_view, 9> kKeys = {"layout",        "usable", "knights",
-                                                 "scores",        "turns",  "to_move",
-                                                 "pending_erase", "over",   "truncated"};
-  for (const auto& [key, value] : fields)
-    if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
-      fail("unknown field '" + std::string(key) + "'");
+  const KeyValues fields(text, "knight_fight: cannot read state: ",
+                         {"layout", "usable", "knights", "scores", "turns", "to_move",
+                          "pending_erase", "over", "truncated"});
+  const auto fail = [&](const std::string& why) { fields.fail(why); };
 
   State s{};
-  if (const std::string why = parse_layout(field("layout"), s.number); !why.empty())
+  if (const std::string why = parse_layout(fields.get("layout"), s.number); !why.empty())
     fail("layout: " + why);
   index_layout(s);
-  const std::string_view usable = field("usable");
+  const std::string_view usable = fields.get("usable");
   if (usable.size() != kNumSquares || usable.find_first_not_of("01") != std::string_view::npos)
     fail("usable must be 100 characters 0 or 1");
   for (int square = 0; square < kNumSquares; ++square)
     if (usable[square] == '1') s.usable |= bit128(square);
-  const auto [white, black] = pair("knights");
+  const auto [white, black] = fields.pair("knights");
   for (int p = 0; p < 2; ++p) {
     const std::string_view name = p == 0 ? white : black;
     if (name == "-") {
@@ -248,14 +210,14 @@ KnightFight::State KnightFight::deserialize(std::string_view text) const {
     s.knight[p] = static_cast<int8_t>(*square);
   }
   if (s.knight[0] >= 0 && s.knight[0] == s.knight[1]) fail("both knights on one square");
-  const auto [white_score, black_score] = pair("scores");
-  s.score[0] = static_cast<int16_t>(integer("scores", white_score, 0, 4950));
-  s.score[1] = static_cast<int16_t>(integer("scores", black_score, 0, 4950));
-  s.turns = static_cast<int16_t>(integer("turns", field("turns"), 0, params_.max_plies));
-  s.to_move = static_cast<uint8_t>(integer("to_move", field("to_move"), 0, 1));
-  s.pending_erase = static_cast<uint8_t>(integer("pending_erase", field("pending_erase"), 0, 1));
-  s.over = static_cast<uint8_t>(integer("over", field("over"), 0, 1));
-  s.truncated = static_cast<uint8_t>(integer("truncated", field("truncated"), 0, 1));
+  const auto [white_score, black_score] = fields.pair("scores");
+  s.score[0] = static_cast<int16_t>(fields.integer("scores", white_score, 0, 4950));
+  s.score[1] = static_cast<int16_t>(fields.integer("scores", black_score, 0, 4950));
+  s.turns = static_cast<int16_t>(fields.integer("turns", 0, params_.max_plies));
+  s.to_move = static_cast<uint8_t>(fields.integer("to_move", 0, 1));
+  s.pending_erase = static_cast<uint8_t>(fields.integer("pending_erase", 0, 1));
+  s.over = static_cast<uint8_t>(fields.integer("over", 0, 1));
+  s.truncated = static_cast<uint8_t>(fields.integer("truncated", 0, 1));
   if (s.truncated && !s.over) fail("truncated=1 needs over=1");
   if (s.pending_erase && (s.over || s.knight[s.to_move] < 0))
     fail("pending_erase=1 needs a game in progress and the mover's knight on the board");

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "env/core/squares.h"
+
 namespace knightgym::knightmate {
 namespace detail {
 
@@ -114,14 +116,10 @@ const bool initialized = [] {
 }  // namespace
 }  // namespace detail
 
-std::string square_name(int square) {
-  return {char('a' + file_of(square)), char('1' + rank_of(square))};
-}
+std::string square_name(int square) { return knightgym::square_name(square, 8); }
 
 std::optional<int> parse_square(std::string_view text) {
-  if (text.size() != 2 || text[0] < 'a' || text[0] > 'h' || text[1] < '1' || text[1] > '8')
-    return std::nullopt;
-  return make_square(text[0] - 'a', text[1] - '1');
+  return knightgym::parse_square(text, 8, 8);
 }
 
 }  // namespace knightgym::knightmate
