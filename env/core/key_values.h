@@ -16,7 +16,8 @@ namespace knightgym {
 class KeyValues {
  public:
   // `keys`: every key the text must hold, each exactly once.
-  KeyValues(std::string_view text, std::string context, std::initializer_list<std::string_view> keys);
+  KeyValues(std::string_view text, std::string context,
+            std::initializer_list<std::string_view> keys);
 
   std::string_view get(std::string_view key) const;
   int integer(std::string_view key, int min, int max) const;

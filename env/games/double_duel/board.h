@@ -28,11 +28,14 @@ constexpr int file_of(int field) { return field % kSize; }
 constexpr int make_field(int rank, int file) { return rank * kSize + file; }
 constexpr Fields field_bit(int field) { return Fields{1} << field; }
 // The field seen from the other side: rank r becomes rank 5 - r, files unchanged.
-constexpr int flip_field(int field) { return make_field(kSize - 1 - rank_of(field), file_of(field)); }
+constexpr int flip_field(int field) {
+  return make_field(kSize - 1 - rank_of(field), file_of(field));
+}
 
 namespace detail {
 template <size_t N>
-constexpr std::array<Fields, kNumFields> step_table(const std::array<std::array<int, 2>, N>& steps) {
+constexpr std::array<Fields, kNumFields> step_table(
+    const std::array<std::array<int, 2>, N>& steps) {
   std::array<Fields, kNumFields> table{};
   for (int field = 0; field < kNumFields; ++field)
     for (const auto& [dr, df] : steps) {

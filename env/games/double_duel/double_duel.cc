@@ -68,9 +68,9 @@ DoubleDuel::Params DoubleDuel::read_params(ParamReader& reader) {
       "goes to the field it left, the other to the reserve, and step 3 is skipped");
   params.single_pawn_blocks = reader.get_bool(
       "single_pawn_blocks", false, "a single enemy pawn also closes its field to knights");
-  params.double_free_pawn_moves = reader.get_bool(
-      "double_free_pawn_moves", false,
-      "after step 3 the player may perform step 3 a second time, or stop");
+  params.double_free_pawn_moves =
+      reader.get_bool("double_free_pawn_moves", false,
+                      "after step 3 the player may perform step 3 a second time, or stop");
   params.max_turns = reader.get_int("max_turns", 200, 1, 10000,
                                     "turns (all the decisions of one player) before a draw");
   return params;
@@ -288,7 +288,8 @@ std::string DoubleDuel::action_to_string(const State& s, Action action) const {
 Action DoubleDuel::string_to_action(const State& s, std::string_view text) const {
   if (text == "reserve") return kReserve;
   if (text == "stop") return kStop;
-  if (const auto field = parse_field(text)) return to_field(s, *field);  // flipping is its own inverse
+  if (const auto field = parse_field(text))
+    return to_field(s, *field);  // flipping is its own inverse
   throw std::invalid_argument("double_duel: '" + std::string(text) +
                               "' is not an action: expected a field a1..f6, 'reserve' or 'stop'");
 }
@@ -321,8 +322,7 @@ std::string fields_text(Fields fields) {
 std::string DoubleDuel::render(const State& s) const {
   std::string out = "Knights Double-Duel, turn " + std::to_string(s.turns) + " of " +
                     std::to_string(params_.max_turns) + ", reserves White " +
-                    std::to_string(s.reserve[0]) + " Black " + std::to_string(s.reserve[1]) +
-                    ": ";
+                    std::to_string(s.reserve[0]) + " Black " + std::to_string(s.reserve[1]) + ": ";
   if (s.over)
     out += s.winner >= 0 ? std::string(kPlayerNames[s.winner]) + " wins" : "draw (truncated)";
   else
@@ -381,11 +381,22 @@ DoubleDuel::State DoubleDuel::deserialize(std::string_view text) const {
     const int p = c >= 'a' ? 1 : 0;
     const Fields bit = field_bit(f);
     switch (c) {
-      case '.': break;
-      case 'N': case 'n': s.knights[p] |= bit; break;
-      case 'P': case 'p': s.singles[p] |= bit; break;
-      case 'D': case 'd': s.doubles[p] |= bit; break;
-      default: fail(std::string("board character '") + c + "' is not one of . N n P p D d");
+      case '.':
+        break;
+      case 'N':
+      case 'n':
+        s.knights[p] |= bit;
+        break;
+      case 'P':
+      case 'p':
+        s.singles[p] |= bit;
+        break;
+      case 'D':
+      case 'd':
+        s.doubles[p] |= bit;
+        break;
+      default:
+        fail(std::string("board character '") + c + "' is not one of . N n P p D d");
     }
   }
   const auto reserves = fields.pair("reserve");

@@ -50,12 +50,12 @@ class DoubleDuel {
 
   // The decision the mover faces.
   enum Phase : uint8_t {
-    kChooseKnight,     // step 1: the field of a knight that has a move
-    kKnightTarget,     // step 1: its destination (leap, neighbour attack, switch)
-    kFillPawn,         // step 2: `reserve`, or the field a pawn comes from
-    kFreePawn,         // step 3: the field of the pawn to move
-    kFreeTarget,       // step 3: its destination
-    kSecondFreePawn,   // double_free_pawn_moves: another step 3's pawn, or `stop`
+    kChooseKnight,    // step 1: the field of a knight that has a move
+    kKnightTarget,    // step 1: its destination (leap, neighbour attack, switch)
+    kFillPawn,        // step 2: `reserve`, or the field a pawn comes from
+    kFreePawn,        // step 3: the field of the pawn to move
+    kFreeTarget,      // step 3: its destination
+    kSecondFreePawn,  // double_free_pawn_moves: another step 3's pawn, or `stop`
     kNumPhases
   };
 
@@ -67,23 +67,23 @@ class DoubleDuel {
     kPlaneOpponentKnights,
     kPlaneOpponentSinglePawns,
     kPlaneOpponentDoublePawns,
-    kPlaneOwnReserve,              // reserve pawns / 8, constant plane
-    kPlaneOpponentReserve,         // likewise
-    kPlanePhase,                   // kNumPhases one-hot constant planes: the pending decision
+    kPlaneOwnReserve,       // reserve pawns / 8, constant plane
+    kPlaneOpponentReserve,  // likewise
+    kPlanePhase,            // kNumPhases one-hot constant planes: the pending decision
     kPlaneSelected = kPlanePhase + kNumPhases,  // the knight or pawn chosen this decision pair
-    kPlaneVacated,                 // the field the knight left (holds the step-2 pawn)
-    kPlaneFreeStepFollows,         // all ones if step 3 applies this turn
-    kPlaneFreeMovesMade,           // step 3 moves made this turn / 2, constant plane
-    kPlaneOwnAttackTargets,        // enemy knights the observer may attack next turn
-    kPlaneOwnAttacker,             // the observer's knight holding those rights
-    kPlaneOpponentAttackTargets,   // the observer's knights the opponent may attack
-    kPlaneOpponentAttacker,        // the opponent's knight holding those rights
-    kPlaneObserverToMove,          // all ones if the observer decides now
-    kPlaneNeighborAttack,          // the four extension flags, constant planes
+    kPlaneVacated,                              // the field the knight left (holds the step-2 pawn)
+    kPlaneFreeStepFollows,                      // all ones if step 3 applies this turn
+    kPlaneFreeMovesMade,                        // step 3 moves made this turn / 2, constant plane
+    kPlaneOwnAttackTargets,                     // enemy knights the observer may attack next turn
+    kPlaneOwnAttacker,                          // the observer's knight holding those rights
+    kPlaneOpponentAttackTargets,                // the observer's knights the opponent may attack
+    kPlaneOpponentAttacker,                     // the opponent's knight holding those rights
+    kPlaneObserverToMove,                       // all ones if the observer decides now
+    kPlaneNeighborAttack,                       // the four extension flags, constant planes
     kPlaneSwitchMove,
     kPlaneSinglePawnBlocks,
     kPlaneDoubleFreePawnMoves,
-    kPlaneProgress,                // turns / max_turns
+    kPlaneProgress,  // turns / max_turns
     kNumPlanes
   };
 
@@ -104,16 +104,16 @@ class DoubleDuel {
     // may capture in its next turn, from attacker (-1 if none).
     std::array<Fields, 2> attack_targets;
     std::array<int8_t, 2> attacker;
-    int16_t turns;        // completed turns
-    uint8_t to_move;      // the player deciding (while not over)
-    uint8_t phase;        // Phase
-    int8_t selected;      // the chosen knight (kKnightTarget) or pawn (kFreeTarget), else -1
-    int8_t vacated;       // the field the knight left this turn, -1 before step 1
-    uint8_t free_step;    // step 3 applies this turn: no pawn was captured
-    uint8_t free_moves;   // step 3 moves made this turn
-    int8_t winner;        // -1 unless won
-    uint8_t over;         // the game has ended ...
-    uint8_t truncated;    // ... by the max_turns cap (a draw)
+    int16_t turns;       // completed turns
+    uint8_t to_move;     // the player deciding (while not over)
+    uint8_t phase;       // Phase
+    int8_t selected;     // the chosen knight (kKnightTarget) or pawn (kFreeTarget), else -1
+    int8_t vacated;      // the field the knight left this turn, -1 before step 1
+    uint8_t free_step;   // step 3 applies this turn: no pawn was captured
+    uint8_t free_moves;  // step 3 moves made this turn
+    int8_t winner;       // -1 unless won
+    uint8_t over;        // the game has ended ...
+    uint8_t truncated;   // ... by the max_turns cap (a draw)
   };
 
   static Params read_params(ParamReader& reader);
@@ -166,8 +166,7 @@ class DoubleDuel {
 
  private:
   static Fields occupied(const State& s) {
-    return s.knights[0] | s.knights[1] | s.singles[0] | s.singles[1] | s.doubles[0] |
-           s.doubles[1];
+    return s.knights[0] | s.knights[1] | s.singles[0] | s.singles[1] | s.doubles[0] | s.doubles[1];
   }
   // Pawns the mover may move in step 3 (the step-2 pawn stays), each with a destination.
   static Fields free_pawns(const State& s);
