@@ -159,7 +159,7 @@ class DoubleDuel {
 
   // The legal actions as a set: bit a = action a (mover's frame), empty once over.
   uint64_t legal_set(const State& s) const;
-  // Where the knight on `field` of the mover may go in step 1 (absolute fields).
+  // Where `player`'s knight on `field` may go in step 1 (absolute fields).
   Fields knight_targets(const State& s, int player, int field) const;
   // Whether `player` has a knight with a legal step 1.
   bool can_move_knight(const State& s, int player) const;
