@@ -1,7 +1,7 @@
 // The uniform random agent: a legal action drawn uniformly from its own seeded stream.
 #pragma once
 
-#include "env/core/game.h"
+#include "env/core/sample.h"
 
 namespace knightgym {
 
@@ -12,9 +12,7 @@ class RandomAgent {
 
   // Precondition: the state is not terminal.
   Action act(const G& game, const typename G::State& state) {
-    Action legal[G::kMaxActions];
-    const int n = game.legal_actions(state, legal);
-    return legal[rng_.below(static_cast<uint32_t>(n))];
+    return sample_legal_action(game, state, rng_);
   }
 
  private:

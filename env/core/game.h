@@ -18,6 +18,8 @@
 //   observe(s, player, out)  observation_shape floats from player's side
 //   action_to_string, string_to_action (throws if unknown), render, serialize,
 //   deserialize (throws, naming the problem, if malformed)
+//   optional: sample_action(s, rng), a uniformly random legal action faster than drawing
+//   from legal_actions (env/core/sample.h)
 //
 // Cross-game rules live outside the games: callers apply only legal actions to states
 // that are not over (the adapters and the vector env check this).

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "env/core/game.h"
+#include "env/core/sample.h"
 #include "env/vector/aligned_array.h"
 #include "env/vector/thread_pool.h"
 
@@ -111,9 +112,7 @@ class VectorEnv {
   // from each environment's own action stream; 0 where the next step resets.
   void sample_actions(Action* out) {
     for_each_env([this, out](int i) {
-      Action legal[G::kMaxActions];
-      const int n = needs_reset_[i] ? 0 : game_.legal_actions(states_[i], legal);
-      out[i] = n ? legal[action_rngs_[i].below(static_cast<uint32_t>(n))] : 0;
+      out[i] = needs_reset_[i] ? 0 : sample_legal_action(game_, states_[i], action_rngs_[i]);
     });
   }
 

@@ -768,6 +768,55 @@ TEST_CASE("legal actions encode and decode the legal moves one to one", "[knight
   REQUIRE(en_passants > 0);
 }
 
+TEST_CASE("the move sets hold exactly the legal moves, each once", "[knightmate]") {
+  // Positions with pins, checks, promotions, en passant and castling among them.
+  std::vector<Position> positions = random_positions(600, 12);
+  for (std::string_view fen :
+       {kCastlingFen, kMateInOne, std::string_view{"4k3/8/8/2Pp4/4K3/8/8/8 w - d6 0 2"},
+        std::string_view{"r1r1k3/1P6/8/8/8/8/8/4K3 w - - 0 1"}})
+    positions.push_back(parse_fen(fen));
+  int promotions = 0, castles = 0, en_passants = 0;
+  for (const Position& p : positions) {
+    INFO("FEN " << to_fen(p));
+    Move list[kMaxMoves];
+    const int count = p.legal_moves(list);
+    MoveSets sets;
+    p.legal_move_sets(sets);
+    REQUIRE(sets.count() == count);
+    std::multiset<Move> from_sets, from_list(list, list + count);
+    for (int i = 0; i < sets.count(); ++i) {
+      const Move m = sets.move(i);
+      from_sets.insert(m);
+      promotions += is_promotion(m);
+      castles += move_flag(m) == kCastling;
+      en_passants += move_flag(m) == kEnPassant;
+    }
+    REQUIRE(from_sets == from_list);
+  }
+  REQUIRE(promotions > 0);
+  REQUIRE(castles > 0);
+  REQUIRE(en_passants > 0);
+}
+
+TEST_CASE("sample_action draws every legal action and nothing else", "[knightmate]") {
+  const Knightmate game = make_game();
+  Rng rng(5);
+  for (const Position& p : random_positions(40, 13)) {
+    INFO("FEN " << to_fen(p));
+    const State s = game.state_from_position(p);
+    const std::vector<Action> actions = legal(game, s);
+    const std::set<Action> legal_set(actions.begin(), actions.end());
+    // 40 draws per action miss a given one with probability (1 - 1/n)^(40 n) < e^-40.
+    std::set<Action> drawn;
+    for (size_t draw = 0; draw < 40 * actions.size(); ++draw) {
+      const Action a = game.sample_action(s, rng);
+      REQUIRE(legal_set.count(a) == 1);
+      drawn.insert(a);
+    }
+    REQUIRE(drawn == legal_set);
+  }
+}
+
 TEST_CASE("actions are in the mover's frame", "[knightmate]") {
   // e2e4 and, for Black, e7e5 are both "from e2, two squares north": 12 * 73 + 1.
   const Knightmate game = make_game();

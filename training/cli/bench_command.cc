@@ -1,7 +1,8 @@
 // knightgym bench GAME: steps/s of a single-state C++ loop (rules only, and with the
 // observation and mask written every step), of the vector env at 1 and T threads, and of
 // the vector env stepped from Python. Every row plays uniformly random legal actions and
-// reports the median of --repeat measurements (the machines are shared VMs).
+// reports the median of --repeat measurements (the machines are shared VMs). Where the
+// game has its own sampler, a second rules-only row draws from the full action list.
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "agents/random_agent.h"
@@ -40,13 +42,19 @@ void print_row(const std::string& loop, int threads, int repeat, Measure&& measu
   std::fflush(stdout);
 }
 
+// How the single-state loop draws its random actions: as the random agent does (with the
+// game's own sampler where it has one, env/core/sample.h), or from the full action list.
+enum class Draw { kAgent, kActionList };
+
 template <Game G>
-double single_state_loop(const G& game, int64_t steps, bool observe) {
+double single_state_loop(const G& game, int64_t steps, bool observe, Draw draw) {
   const GameInfo info = game.info();
   std::vector<float> observation(info.observation_shape.size());
   std::vector<uint8_t> mask(info.num_actions);
   Rng rng(1);
   RandomAgent<G> agent(2);
+  Rng list_rng(2);
+  Action legal[G::kMaxActions];
   typename G::State state;
   game.init(state, rng);
   const auto start = Clock::now();
@@ -57,7 +65,12 @@ double single_state_loop(const G& game, int64_t steps, bool observe) {
       clobber(observation.data());
       clobber(mask.data());
     }
-    game.apply(state, agent.act(game, state));
+    if (draw == Draw::kAgent) {
+      game.apply(state, agent.act(game, state));
+    } else {
+      const int n = game.legal_actions(state, legal);
+      game.apply(state, legal[list_rng.below(static_cast<uint32_t>(n))]);
+    }
     if (game.terminal(state)) game.init(state, rng);
   }
   return static_cast<double>(steps) / seconds_since(start);
@@ -102,9 +115,12 @@ int bench_command(Args& args) {
               std::string(15, '-').c_str());
   Games::visit(*game, [&](const auto& rules) {
     print_row("C++ single state, rules only", 1, repeat,
-              [&] { return single_state_loop(rules, steps, false); });
+              [&] { return single_state_loop(rules, steps, false, Draw::kAgent); });
+    if constexpr (HasSampler<std::decay_t<decltype(rules)>>)
+      print_row("C++ single state, rules only, action list", 1, repeat,
+                [&] { return single_state_loop(rules, steps, false, Draw::kActionList); });
     print_row("C++ single state, observation + mask", 1, repeat,
-              [&] { return single_state_loop(rules, steps, true); });
+              [&] { return single_state_loop(rules, steps, true, Draw::kAgent); });
   });
   const auto vector_row = [&](int t) {
     print_row("C++ vector env, observation + mask", t, repeat,

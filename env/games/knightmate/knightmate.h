@@ -129,6 +129,15 @@ class Knightmate {
   }
 
   void legal_mask(const State& s, uint8_t* mask) const;
+  // A uniformly random legal action, drawn from the move sets without listing every
+  // action (env/core/sample.h). Precondition: the state is not over.
+  Action sample_action(const State& s, Rng& rng) const {
+    knightmate::MoveSets sets;
+    s.position.legal_move_sets(sets);
+    const auto count = static_cast<uint32_t>(sets.count());
+    return knightmate::encode_move(sets.move(static_cast<int>(rng.below(count))),
+                                   s.position.to_move());
+  }
 
   void apply(State& s, Action action) const {
     play(s, knightmate::decode_action(s.position, action));

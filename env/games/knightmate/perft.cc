@@ -3,9 +3,14 @@
 namespace knightgym::knightmate {
 
 uint64_t perft(const Position& p, int depth) {
+  if (depth <= 1) {
+    if (depth < 1) return 1;
+    MoveSets sets;  // bulk count: the last ply's moves are counted as sets, not listed
+    p.legal_move_sets(sets);
+    return static_cast<uint64_t>(sets.count());
+  }
   Move moves[kMaxMoves];
   const int count = p.legal_moves(moves);
-  if (depth <= 1) return depth == 1 ? static_cast<uint64_t>(count) : 1;  // bulk count
   uint64_t nodes = 0;
   for (int i = 0; i < count; ++i) {
     Position child = p;

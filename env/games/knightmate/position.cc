@@ -1,5 +1,7 @@
 #include "env/games/knightmate/position.h"
 
+#include <bit>
+#include <cassert>
 #include <type_traits>
 
 #include "env/games/knightmate/action_encoding.h"
@@ -59,21 +61,63 @@ Bitboard pinned_pieces(const Position& p, Color us, int royal, Bitboard occupied
   return pinned & p.colors[us];
 }
 
-// Writes the legal moves as Moves, or as actions in the AlphaZero encoding (Out = Action),
-// so that the game's action lists need no second pass.
+// A sink of the generator that writes every move, as a Move or as an action of the
+// AlphaZero encoding, so that the game's action lists need no second pass. MoveSets
+// (position.h) is the other sink: it keeps the sets.
 template <Color Us, class Out>
+class ListSink {
+ public:
+  explicit ListSink(Out* out) : out_(out) {}
+  Out* end() const { return out_; }
+
+  void add_piece(int from, Bitboard targets) {
+    while (targets) add(from, pop_lsb(targets));
+  }
+  void add_pawn_step(Bitboard targets, int step) {
+    while (targets) {
+      const int to = pop_lsb(targets);
+      add(to - step, to);
+    }
+  }
+  void add_promotions(Bitboard targets, int step) {
+    while (targets) {
+      const int to = pop_lsb(targets);
+      for (int flag : kPromotionFlags) add_move(to - step, to, flag);
+    }
+  }
+  void add_move(int from, int to, int flag) {
+    if constexpr (std::is_same_v<Out, Move>)
+      *out_++ = make_move(from, to, flag);
+    else
+      *out_++ = encode_move(make_move(from, to, flag), Us);
+  }
+
+ private:
+  // Actions of ordinary moves come straight from the (from, to) table: the hottest store.
+  void add(int from, int to) {
+    if constexpr (std::is_same_v<Out, Move>)
+      *out_++ = make_move(from, to);
+    else
+      *out_++ = detail::kMoveAction[Us][from][to];
+  }
+
+  Out* out_;
+};
+
+// The legal moves of side Us, into a sink.
+template <Color Us, class Sink>
 class Generator {
  public:
-  Generator(const Position& p, Out* out) : p_(p), out_(out) {}
+  Generator(const Position& p, Sink& sink) : p_(p), sink_(sink) {}
 
-  Out* run() {
+  void run() {
     const Bitboard us = p_.colors[Us];
     occupied_ = us | p_.colors[~Us];
     royal_ = p_.royal(Us);
     pinned_ = p_.pinned;
-    for (Bitboard to = kKnightAttacks[royal_] & ~us & ~p_.danger; to;) add(royal_, pop_lsb(to));
+    sink_.add_piece(royal_, kKnightAttacks[royal_] & ~us & ~p_.danger);
     const Bitboard checkers = p_.checkers;
-    if (more_than_one(checkers)) return out_;
+    if (more_than_one(checkers)) return;
 
     // Squares that resolve a single check; any square not ours otherwise.
     const Bitboard target = checkers ? between(royal_, lsb(checkers)) | checkers : ~us;
@@ -85,37 +129,15 @@ class Generator {
     piece_moves(p_.pieces(Us, kRook) | p_.pieces(Us, kQueen), target,
                 [](int square, Bitboard occupied) { return rook_attacks(square, occupied); });
     if (!checkers) castling();
-    return out_;
   }
 
  private:
   static constexpr int kUp = Us == kWhite ? 8 : -8;
 
-  // Actions of ordinary moves come straight from the (from, to) table: the hottest store.
-  void add(int from, int to) {
-    if constexpr (std::is_same_v<Out, Move>)
-      *out_++ = make_move(from, to);
-    else
-      *out_++ = detail::kMoveAction[Us][from][to];
-  }
-  void add(int from, int to, int flag) {
-    if constexpr (std::is_same_v<Out, Move>)
-      *out_++ = make_move(from, to, flag);
-    else
-      *out_++ = encode_move(make_move(from, to, flag), Us);
-  }
-
   void add_pawn_moves(Bitboard targets, int step) {
     constexpr Bitboard kLastRank = Us == kWhite ? kRank8 : kRank1;
-    for (Bitboard b = targets & ~kLastRank; b;) {
-      const int to = pop_lsb(b);
-      add(to - step, to);
-    }
-    for (Bitboard b = targets & kLastRank; b;) {
-      const int to = pop_lsb(b);
-      for (int flag : {kPromoteQueen, kPromoteRook, kPromoteBishop, kPromoteCommoner})
-        add(to - step, to, flag);
-    }
+    sink_.add_pawn_step(targets & ~kLastRank, step);
+    sink_.add_promotions(targets & kLastRank, step);
   }
 
   // Pushes and captures of `pawns` onto `target`, set-wise.
@@ -148,7 +170,7 @@ class Generator {
       const int from = pop_lsb(b);
       const Bitboard after = (occupied_ ^ square_bb(from) ^ square_bb(captured)) | square_bb(to);
       if (!(p_.attackers_to(royal_, after) & p_.colors[~Us] & ~square_bb(captured)))
-        add(from, to, kEnPassant);
+        sink_.add_move(from, to, kEnPassant);
     }
   }
 
@@ -158,7 +180,7 @@ class Generator {
       const int from = pop_lsb(pieces);
       Bitboard to = attacks(from, occupied_) & target;
       if (pinned_ & square_bb(from)) to &= line(royal_, from);
-      while (to) add(from, pop_lsb(to));
+      sink_.add_piece(from, to);
     }
   }
 
@@ -171,15 +193,15 @@ class Generator {
     const auto safe = [&](int square) { return !(p_.danger & square_bb(square)); };
     if ((p_.castling & kShort) && !(occupied_ & (square_bb(kHome + 1) | square_bb(kHome + 2))) &&
         safe(kHome + 1) && safe(kHome + 2))
-      add(kHome, kHome + 2, kCastling);
+      sink_.add_move(kHome, kHome + 2, kCastling);
     if ((p_.castling & kLong) &&
         !(occupied_ & (square_bb(kHome - 1) | square_bb(kHome - 2) | square_bb(kHome - 3))) &&
         safe(kHome - 1) && safe(kHome - 2))
-      add(kHome, kHome - 2, kCastling);
+      sink_.add_move(kHome, kHome - 2, kCastling);
   }
 
   const Position& p_;
-  Out* out_;
+  Sink& sink_;
   Bitboard occupied_ = 0, pinned_ = 0;
   int royal_ = 0;
 };
@@ -219,15 +241,45 @@ void Position::remove(int square) {
   key ^= zobrist::kKeys.piece[piece][square];
 }
 
-template <class Out>
-int generate(const Position& p, Out* out) {
-  Out* end = p.side == kWhite ? Generator<kWhite, Out>(p, out).run()
-                              : Generator<kBlack, Out>(p, out).run();
-  return static_cast<int>(end - out);
+template <Color Us, class Out>
+int list_moves_for(const Position& p, Out* out) {
+  ListSink<Us, Out> sink(out);
+  Generator<Us, ListSink<Us, Out>>(p, sink).run();
+  return static_cast<int>(sink.end() - out);
 }
 
-int Position::legal_moves(Move* out) const { return generate(*this, out); }
-int Position::legal_actions(Action* out) const { return generate(*this, out); }
+template <class Out>
+int list_moves(const Position& p, Out* out) {
+  return p.side == kWhite ? list_moves_for<kWhite>(p, out) : list_moves_for<kBlack>(p, out);
+}
+
+int Position::legal_moves(Move* out) const { return list_moves(*this, out); }
+int Position::legal_actions(Action* out) const { return list_moves(*this, out); }
+
+void Position::legal_move_sets(MoveSets& sets) const {
+  sets.clear();
+  if (side == kWhite)
+    Generator<kWhite, MoveSets>(*this, sets).run();
+  else
+    Generator<kBlack, MoveSets>(*this, sets).run();
+}
+
+Move MoveSets::move(int index) const {
+  assert(index >= 0 && index < count_);
+  for (const Set* set = sets_.data();; ++set) {
+    const int moves = std::popcount(set->targets) * set->moves_per_target;
+    if (index >= moves) {
+      index -= moves;
+      continue;
+    }
+    Bitboard targets = set->targets;
+    for (int skip = index / set->moves_per_target; skip > 0; --skip) targets &= targets - 1;
+    const int to = lsb(targets);
+    const int from = set->step ? to - set->step : set->from;
+    const int flag = set->moves_per_target == 1 ? set->flag : kPromotionFlags[index % 4];
+    return make_move(from, to, flag);
+  }
+}
 
 bool Position::has_legal_move() const {
   // The royal knight usually has a safe leap, which answers without generating the rest.

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "env/core/rng.h"
@@ -53,6 +54,9 @@ constexpr int move_flag(Move m) { return m >> 12; }
 constexpr bool is_promotion(Move m) { return move_flag(m) >= kPromoteBishop; }
 constexpr Kind promotion_kind(Move m) { return Kind(move_flag(m) - 2); }
 
+// Promotion flags in the order the move lists give them.
+constexpr int kPromotionFlags[4] = {kPromoteQueen, kPromoteRook, kPromoteBishop, kPromoteCommoner};
+
 // Bound on legal moves in any position the FEN reader accepts (at most 16 pieces a side).
 constexpr int kMaxMoves = 512;
 
@@ -75,6 +79,45 @@ inline constexpr Keys kKeys = [] {
   return keys;
 }();
 }  // namespace zobrist
+
+// The legal moves of a position as sets of target squares: those of one piece, of one
+// pawn step (each origin is the target minus the step), of promotions (four moves per
+// target), or a single move. Counting the moves and drawing one takes no list of them
+// all: the random playouts' form. The add_ calls are the move generator's.
+class MoveSets {
+ public:
+  int count() const { return count_; }
+  // The index-th move, 0 <= index < count(), in the order of the sets.
+  Move move(int index) const;
+
+  void clear() { size_ = count_ = 0; }
+  void add_piece(int from, Bitboard targets) { add(targets, from, 0, kNormal, 1); }
+  void add_pawn_step(Bitboard targets, int step) { add(targets, 0, step, kNormal, 1); }
+  void add_promotions(Bitboard targets, int step) { add(targets, 0, step, kPromoteQueen, 4); }
+  void add_move(int from, int to, int flag) { add(square_bb(to), from, 0, flag, 1); }
+
+ private:
+  struct Set {
+    Bitboard targets;
+    int8_t from;  // the origin of every target, unless step is not 0
+    int8_t step;  // target - origin of a pawn step
+    uint8_t flag;
+    uint8_t moves_per_target;  // 4 for promotions, whose flags follow kPromotionFlags
+  };
+  // Empty sets are written but not kept.
+  void add(Bitboard targets, int from, int step, int flag, int moves_per_target) {
+    sets_[size_] = {targets, static_cast<int8_t>(from), static_cast<int8_t>(step),
+                    static_cast<uint8_t>(flag), static_cast<uint8_t>(moves_per_target)};
+    size_ += targets != 0;
+    count_ += std::popcount(targets) * moves_per_target;
+  }
+
+  // Non-empty sets: at most 16 pieces, 8 pawn sets for the unpinned pawns and 8 for each
+  // of at most 8 pinned ones, 2 en-passant captures and 2 castlings; one more is written.
+  static constexpr int kMaxSets = 96;
+  std::array<Set, kMaxSets> sets_;
+  int size_ = 0, count_ = 0;
+};
 
 struct Position {
   std::array<Bitboard, 2> colors;
@@ -113,6 +156,8 @@ struct Position {
   int legal_moves(Move* out) const;
   // The same moves as actions of the AlphaZero encoding (action_encoding.h).
   int legal_actions(Action* out) const;
+  // The same moves as sets.
+  void legal_move_sets(MoveSets& sets) const;
   bool has_legal_move() const;
   void play(Move m);  // precondition: m is legal
 
