@@ -7,6 +7,7 @@
 #include "env/games/double_duel/double_duel.h"
 #include "env/games/knight_fight/knight_fight.h"
 #include "env/games/knightmate/knightmate.h"
+#include "env/games/knights_challenge/knights_challenge.h"
 #include "env/registry/game_adapter.h"
 #include "env/registry/registry.h"
 
@@ -33,6 +34,6 @@ struct GameList {
   }
 };
 
-using Games = GameList<KnightFight, Knightmate, DoubleDuel>;
+using Games = GameList<KnightFight, Knightmate, DoubleDuel, KnightsChallenge>;
 
 }  // namespace knightgym

@@ -1,0 +1,558 @@
+#include "env/games/knights_challenge/knights_challenge.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "env/core/key_values.h"
+#include "env/games/knights_challenge/lines.h"
+
+namespace knightgym {
+namespace {
+
+using namespace knights_challenge;
+using Mode = KnightsChallenge::Mode;
+using Outcome = KnightsChallenge::Outcome;
+
+constexpr const char* kModeNames[] = {"ffa4", "ffa3", "duel", "alliance2", "team4"};
+constexpr char kColourLetters[kNumColours + 1] = "rbyg";
+constexpr const char* kColourNames[kNumColours] = {"red", "blue", "yellow", "green"};
+constexpr const char* kOutcomeNames[] = {"",
+                                         "all 8 knights of a colour stuck",
+                                         "target points reached",
+                                         "alliance in the other alliance's camps",
+                                         "two colours finished",
+                                         "no colour can move",
+                                         "truncated at max_plies"};
+
+bool team_mode(Mode mode) { return mode == Mode::kAlliance2 || mode == Mode::kTeam4; }
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  for (size_t pos = 0;;) {
+    const size_t end = text.find(separator, pos);
+    parts.push_back(text.substr(pos, end - pos));
+    if (end == std::string_view::npos) return parts;
+    pos = end + 1;
+  }
+}
+
+}  // namespace
+
+KnightsChallenge::Params KnightsChallenge::read_params(ParamReader& reader) {
+  Params params;
+  const std::string mode = reader.get_choice(
+      "mode", "ffa4", {std::begin(kModeNames), std::end(kModeNames)},
+      "ffa4: 4 players; ffa3: 3 players; duel: 2 players in opposite camps; alliance2: 2 "
+      "players with two colours each; team4: teams of colours 0, 2 and 1, 3");
+  params.mode =
+      Mode(std::find(std::begin(kModeNames), std::end(kModeNames), mode) - std::begin(kModeNames));
+  params.board_size = reader.get_int("board_size", 12, kMinSize, kMaxSize, "squares a side");
+  const std::string safe = reader.get_string(
+      "safe_squares", "default",
+      "default (the rotation orbits of (N/2-1, 3) and (2, N/2-1)), none, or a list of "
+      "squares outside the camps, e.g. [f4,i6,g9,d7]");
+  if (safe == "none") {
+    params.safe_squares = std::vector<int>{};
+  } else if (safe != "default") {
+    const Geometry geometry(params.board_size);
+    std::vector<int> squares;
+    for (const std::string_view name : split(safe, ',')) {
+      const std::optional<int> square = geometry.parse(name);
+      std::string quoted(1, '\'');
+      quoted.append(name).push_back('\'');
+      if (!square)
+        reader.fail("safe_squares", quoted + " is not a square of the " +
+                                        std::to_string(params.board_size) + "x" +
+                                        std::to_string(params.board_size) + " board");
+      if (geometry.camp(*square) != kNoCamp) reader.fail("safe_squares", quoted + " is in a camp");
+      if (std::find(squares.begin(), squares.end(), *square) != squares.end())
+        reader.fail("safe_squares", quoted + " is listed twice");
+      squares.push_back(*square);
+    }
+    params.safe_squares = squares;
+  }
+  params.central_first = reader.get_bool(
+      "central_first", true,
+      "until a colour has moved a knight out of its camp, a move out of the camp must start "
+      "on one of its two central squares");
+  params.mixed_lines =
+      reader.get_bool("mixed_lines", false, "team4: a line may mix the two colours of a team");
+  params.target_points =
+      reader.get_int("target_points", 16, 1, 1000,
+                     "duel and ffa3: points from camp knights and lines that end the game");
+  params.max_plies = reader.get_int("max_plies", 1000, 1, 100000, "moves before truncation");
+  return params;
+}
+
+KnightsChallenge::KnightsChallenge(const Params& params)
+    : params_(params), geometry_(params.board_size) {
+  // Who plays which colour, and who is whose enemy.
+  constexpr int kNone = -1;
+  switch (params_.mode) {
+    case Mode::kFfa4:
+      player_of_colour_ = {0, 1, 2, 3};
+      break;
+    case Mode::kFfa3:
+      player_of_colour_ = {0, 1, 2, kNone};
+      break;
+    case Mode::kDuel:
+      player_of_colour_ = {0, kNone, 1, kNone};
+      break;
+    case Mode::kAlliance2:
+      player_of_colour_ = {0, 1, 0, 1};
+      break;
+    case Mode::kTeam4:
+      player_of_colour_ = {0, 1, 2, 3};
+      break;
+  }
+  const bool teams = team_mode(params_.mode);
+  for (int c = 0; c < kNumColours; ++c) {
+    if (player_of_colour_[c] == kNone) {
+      side_of_colour_[c] = kNone;
+      continue;
+    }
+    colours_.push_back(c);
+    side_of_colour_[c] = static_cast<int8_t>(teams ? c % 2 : player_of_colour_[c]);
+  }
+  num_players_ = params_.mode == Mode::kAlliance2 ? 2 : static_cast<int>(colours_.size());
+  num_sides_ = teams ? 2 : num_players_;
+  mixed_lines_ =
+      params_.mode == Mode::kAlliance2 || (params_.mode == Mode::kTeam4 && params_.mixed_lines);
+  for (int a : colours_)
+    for (int b : colours_)
+      if (side_of_colour_[a] != side_of_colour_[b]) hostile_[a] |= static_cast<uint8_t>(1 << b);
+
+  const std::vector<int> safe = params_.safe_squares.value_or(geometry_.default_safe_squares());
+  for (int square : safe) safe_[square] = true;
+
+  // Regions, guarded squares and the leaps the squares alone allow.
+  const int squares = geometry_.num_squares();
+  for (int c = 0; c < kNumColours; ++c)
+    for (int sq = 0; sq < squares; ++sq) {
+      const int camp = geometry_.camp(sq);
+      Region region = safe_[sq] ? kSafe : kGround;
+      if (camp == c)
+        region = kOwnCamp;
+      else if (camp != kNoCamp && in_play(camp) && in_play(c))
+        region = hostile(c, camp) ? kHostileCamp : kClosedCamp;
+      region_[c][sq] = region;
+      if (region != kGround) guarded_[sq] |= static_cast<uint8_t>(1 << c);
+    }
+  for (int first = 0; first < 2; ++first)
+    for (int c = 0; c < kNumColours; ++c)
+      for (int from = 0; from < squares; ++from) {
+        const Region at = Region(region_[c][from]);
+        uint8_t allowed = 0;
+        for (int leap = 0; leap < kNumLeaps; ++leap) {
+          const int to = geometry_.leap(from, leap);
+          if (to == kNoSquare || at == kHostileCamp) continue;  // stuck knights never move
+          const Region onto = Region(region_[c][to]);
+          bool ok = onto != kClosedCamp;
+          if (onto == kOwnCamp)  // inside its own camp a knight only moves forwards
+            ok = at == kOwnCamp &&
+                 geometry_.cell(to) / kCampWidth > geometry_.cell(from) / kCampWidth;
+          if (first && params_.central_first && at == kOwnCamp && onto != kOwnCamp)
+            ok = ok && is_central_cell(geometry_.cell(from));
+          allowed |= static_cast<uint8_t>(ok << leap);
+        }
+        leaps_allowed_[first][c][from] = allowed;
+      }
+
+  // Static planes: the camps of the colours in play and the safe squares, per frame.
+  for (int frame = 0; frame < kNumColours; ++frame) {
+    std::vector<float>& planes = static_planes_[frame];
+    planes.assign(static_cast<size_t>(5 * squares), 0.0f);
+    for (int sq = 0; sq < squares; ++sq) {
+      const int at = to_frame(frame, sq);
+      const int camp = geometry_.camp(sq);
+      if (camp != kNoCamp && in_play(camp))
+        planes[static_cast<size_t>(((camp - frame) & 3) * squares + at)] = 1.0f;
+      if (safe_[sq]) planes[static_cast<size_t>(4 * squares + at)] = 1.0f;
+    }
+  }
+}
+
+std::vector<int> KnightsChallenge::colours_of_player(int player) const {
+  std::vector<int> out;
+  for (int c : colours_)
+    if (player_of_colour_[c] == player) out.push_back(c);
+  return out;
+}
+
+int KnightsChallenge::next_colour(int colour) const {
+  for (int step = 1; step <= kNumColours; ++step) {
+    const int c = (colour + step) & 3;
+    if (in_play(c)) return c;
+  }
+  return colour;
+}
+
+void KnightsChallenge::init(State& s, Rng&) const {
+  s = State{};
+  for (auto& row : s.knights) row.fill(kCaptured);
+  for (int c : colours_)
+    for (int i = 0; i < kKnights; ++i) {  // rows d = 0 and d = 1 of the camp
+      const int sq = geometry_.camp_square(c, i);
+      s.knights[c][i] = static_cast<int16_t>(sq);
+      s.board[sq] = static_cast<uint8_t>(1 + c * kKnights + i);
+    }
+  s.to_move = static_cast<uint8_t>(colours_.front());
+  settle(s, s.to_move);
+}
+
+template <class F>
+bool KnightsChallenge::for_each_move(const State& s, int colour, F&& f) const {
+  const auto& allowed = leaps_allowed_[!(s.left_camp >> colour & 1)][colour];
+  const unsigned enemies = hostile_[colour];
+  for (const int16_t from : s.knights[colour]) {
+    if (from == kCaptured) continue;
+    for (unsigned leaps = allowed[from]; leaps; leaps &= leaps - 1) {
+      const int leap = std::countr_zero(leaps);
+      const int to = geometry_.leap(from, leap);
+      // An occupied square is open only to capture an enemy knight that is not guarded.
+      if (const int occupant = s.board[to];
+          occupant && !((enemies & ~guarded_[to]) >> ((occupant - 1) / kKnights) & 1))
+        continue;
+      if (f(from, leap, to)) return true;
+    }
+  }
+  return false;
+}
+
+bool KnightsChallenge::can_move(const State& s, int colour) const {
+  return for_each_move(s, colour, [](int, int, int) { return true; });
+}
+
+int KnightsChallenge::legal_actions(const State& s, Action* out) const {
+  if (terminal(s)) return 0;
+  const int colour = s.to_move;
+  int n = 0;
+  for_each_move(s, colour, [&](int from, int leap, int) {
+    out[n++] = to_action(colour, from, leap);
+    return false;
+  });
+  return n;
+}
+
+void KnightsChallenge::legal_mask(const State& s, uint8_t* mask) const {
+  std::memset(mask, 0, static_cast<size_t>(info().num_actions));
+  if (terminal(s)) return;
+  const int colour = s.to_move;
+  for_each_move(s, colour, [&](int from, int leap, int) {
+    mask[to_action(colour, from, leap)] = 1;
+    return false;
+  });
+}
+
+void KnightsChallenge::apply(State& s, Action action) const {
+  const int colour = s.to_move;
+  const int from = from_frame(colour, action / kNumLeaps);
+  const int leap = (action + 2 * colour) & 7;
+  const int to = geometry_.leap(from, leap);
+  const uint8_t knight = s.board[from];
+  if (const int occupant = s.board[to]) {
+    const int owner = (occupant - 1) / kKnights;
+    s.knights[owner][(occupant - 1) % kKnights] = kCaptured;
+    ++s.lost[owner];
+    ++s.captures[colour];
+  }
+  s.board[from] = 0;
+  s.board[to] = knight;
+  s.knights[colour][(knight - 1) % kKnights] = static_cast<int16_t>(to);
+  const Region at = Region(region_[colour][from]), onto = Region(region_[colour][to]);
+  if (at == kOwnCamp && onto != kOwnCamp) s.left_camp |= static_cast<uint8_t>(1 << colour);
+  if (onto == kHostileCamp) {
+    ++s.stuck[colour];
+    s.camp_cells[colour][geometry_.camp(to)] |= static_cast<uint16_t>(1 << geometry_.cell(to));
+  }
+  ++s.plies;
+  settle(s, next_colour(colour));
+}
+
+KnightsChallenge::Outcome KnightsChallenge::natural_end(const State& s) const {
+  int finished = 0;
+  for (int c : colours_) {
+    if (s.stuck[c] == kKnights) return Outcome::kAllStuck;
+    finished += s.stuck[c] + s.lost[c] == kKnights;
+  }
+  if (params_.mode == Mode::kDuel || params_.mode == Mode::kFfa3) {
+    for (int side = 0; side < num_sides_; ++side)
+      if (target_score(s, side) >= params_.target_points) return Outcome::kTargetPoints;
+  } else if (params_.mode == Mode::kAlliance2) {
+    for (int c = 0; c < 2; ++c)  // alliances {0, 2} and {1, 3}
+      if (s.stuck[c] + s.stuck[c + 2] >= kKnights && s.stuck[c] >= 4 && s.stuck[c + 2] >= 4)
+        return Outcome::kAllianceInCamp;
+  }
+  return finished >= 2 ? Outcome::kTwoFinished : Outcome::kOngoing;
+}
+
+void KnightsChallenge::settle(State& s, int first) const {
+  s.outcome = natural_end(s);
+  if (s.outcome != Outcome::kOngoing) return;
+  // Colours without a legal move pass; the mover itself comes last.
+  int colour = first;
+  for (size_t tried = 0; !can_move(s, colour); ++tried) {
+    if (tried + 1 == colours_.size()) {
+      s.outcome = Outcome::kNoMoves;
+      return;
+    }
+    colour = next_colour(colour);
+  }
+  s.to_move = static_cast<uint8_t>(colour);
+  if (s.plies >= params_.max_plies) s.outcome = Outcome::kTruncated;
+}
+
+int KnightsChallenge::line_points(const State& s, int side, int camp) const {
+  int points = 0;
+  if (mixed_lines_) {
+    unsigned cells = 0;
+    for (int c : colours_)
+      if (side_of_colour_[c] == side) cells |= s.camp_cells[c][camp];
+    return kBestLineBonus[cells];
+  }
+  for (int c : colours_)
+    if (side_of_colour_[c] == side) points += kBestLineBonus[s.camp_cells[c][camp]];
+  return points;
+}
+
+int KnightsChallenge::target_score(const State& s, int side) const {
+  int points = 0;
+  for (int c : colours_)
+    if (side_of_colour_[c] == side) points += 2 * s.stuck[c];
+  for (int camp = 0; camp < kNumColours; ++camp) points += line_points(s, side, camp);
+  return points;
+}
+
+void KnightsChallenge::tallies(const State& s, int* out) const {
+  for (int side = 0; side < num_sides_; ++side) {
+    int points = target_score(s, side);
+    // Knights of the side in each camp of its enemies, the fewest over (colour, camp).
+    int fewest = kKnights;
+    for (int c : colours_) {
+      if (side_of_colour_[c] != side) continue;
+      points += s.captures[c];
+      for (int camp : colours_)
+        if (hostile(c, camp)) fewest = std::min(fewest, std::popcount(s.camp_cells[c][camp]));
+    }
+    if (params_.mode == Mode::kFfa4) points += fewest >= 2 ? 12 : fewest >= 1 ? 6 : 0;
+    if (params_.mode == Mode::kTeam4) points += fewest >= 3 ? 12 : fewest >= 2 ? 6 : 0;
+    out[side] = points;
+  }
+}
+
+void KnightsChallenge::returns(const State& s, float* out) const {
+  std::fill_n(out, num_players_, 0.0f);
+  if (!terminal(s)) return;
+  // Ranking keys: reaching the target first (duel, ffa3), then the tally.
+  std::array<int, kNumColours> tally{}, key{};
+  tallies(s, tally.data());
+  const bool target = params_.mode == Mode::kDuel || params_.mode == Mode::kFfa3;
+  for (int side = 0; side < num_sides_; ++side)
+    key[side] =
+        tally[side] + (target && target_score(s, side) >= params_.target_points ? 10000 : 0);
+  for (int player = 0; player < num_players_; ++player) {
+    const int side = side_of_player(player);
+    int below = 0, above = 0;
+    for (int other = 0; other < num_sides_; ++other) {
+      below += key[other] < key[side];
+      above += key[other] > key[side];
+    }
+    out[player] = static_cast<float>(below - above) / static_cast<float>(num_sides_ - 1);
+  }
+}
+
+int KnightsChallenge::frame_colour(const State& s, int player) const {
+  for (int c = s.to_move, step = 0; step < kNumColours; ++step, c = (c + 1) & 3)
+    if (player_of_colour_[c] == player) return c;
+  return 0;
+}
+
+void KnightsChallenge::observe(const State& s, int player, float* out) const {
+  const int squares = geometry_.num_squares();
+  const int frame = frame_colour(s, player);
+  std::memset(out, 0, sizeof(float) * static_cast<size_t>(kPlaneCamps * squares));
+  for (int c : colours_) {
+    const int relative = (c - frame) & 3;
+    for (const int16_t sq : s.knights[c]) {
+      if (sq == kCaptured) continue;
+      const int plane = region_[c][sq] == kHostileCamp ? kPlaneStuckKnights : kPlaneFreeKnights;
+      out[(plane + relative) * squares + to_frame(frame, sq)] = 1.0f;
+    }
+  }
+  const std::vector<float>& fixed = static_planes_[frame];
+  std::memcpy(out + kPlaneCamps * squares, fixed.data(), sizeof(float) * fixed.size());
+  for (int relative = 0; relative < kNumColours; ++relative) {
+    const int c = (frame + relative) & 3;
+    std::fill_n(out + (kPlaneLeftCamp + relative) * squares, squares,
+                static_cast<float>(s.left_camp >> c & 1));
+    std::fill_n(out + (kPlaneCaptures + relative) * squares, squares,
+                static_cast<float>(s.captures[c]) / kKnights);
+  }
+  std::fill_n(out + kPlaneObserverToMove * squares, squares,
+              !terminal(s) && s.to_move == frame ? 1.0f : 0.0f);
+  std::fill_n(out + kPlaneProgress * squares, squares,
+              static_cast<float>(s.plies) / static_cast<float>(params_.max_plies));
+}
+
+std::string KnightsChallenge::action_to_string(const State& s, Action action) const {
+  const int colour = s.to_move;
+  const int from = from_frame(colour, action / kNumLeaps);
+  const int to = geometry_.leap(from, (action + 2 * colour) & 7);
+  return geometry_.name(from) + "-" + (to == kNoSquare ? std::string("off") : geometry_.name(to));
+}
+
+Action KnightsChallenge::string_to_action(const State& s, std::string_view text) const {
+  const auto fail = [&](const std::string& why) {
+    throw std::invalid_argument("knights_challenge: move '" + std::string(text) + "' " + why);
+  };
+  if (terminal(s)) fail("cannot be played: the game is over");
+  const size_t dash = text.find('-');
+  if (dash == std::string_view::npos) fail("is not of the form from-to, e.g. b2-c4");
+  const std::optional<int> from = geometry_.parse(text.substr(0, dash));
+  const std::optional<int> to = geometry_.parse(text.substr(dash + 1));
+  if (!from || !to) fail("names a square that is not on the board");
+  int found = -1;
+  for_each_move(s, s.to_move, [&](int f, int leap, int t) {
+    if (f == *from && t == *to) found = to_action(s.to_move, f, leap);
+    return found >= 0;
+  });
+  if (found < 0) fail(std::string("is not a legal move of ") + kColourNames[s.to_move] + " here");
+  return found;
+}
+
+std::string KnightsChallenge::render(const State& s) const {
+  const int n = params_.board_size;
+  std::string out;
+  for (int y = n - 1; y >= 0; --y) {
+    if (y < 9) out += ' ';
+    out += std::to_string(y + 1);
+    for (int x = 0; x < n; ++x) {
+      const int sq = geometry_.square(x, y), occupant = s.board[sq];
+      char cell = geometry_.camp(sq) != kNoCamp ? ':' : safe_[sq] ? '*' : '.';
+      if (occupant) {
+        const int owner = (occupant - 1) / kKnights;
+        cell = kColourLetters[owner];
+        if (region_[owner][sq] == kHostileCamp) cell = static_cast<char>(cell - 'a' + 'A');
+      }
+      out += ' ';
+      out += cell;
+    }
+    out += '\n';
+  }
+  out += "  ";
+  for (int x = 0; x < n; ++x) {
+    out += ' ';
+    out += static_cast<char>('a' + x);
+  }
+  out += "\n";
+  std::array<int, kNumColours> tally{};
+  tallies(s, tally.data());
+  out += "tallies";
+  for (int side = 0; side < num_sides_; ++side) {
+    out += ' ';
+    out += std::to_string(tally[side]);
+  }
+  if (terminal(s))
+    out += std::string("; over after ") + std::to_string(s.plies) +
+           " plies: " + kOutcomeNames[static_cast<int>(s.outcome)];
+  else
+    out += std::string("; ply ") + std::to_string(s.plies) + ": " + kColourNames[s.to_move] +
+           " to move";
+  return out;
+}
+
+// "board=ROWS to_move=C plies=N captures=A,B,C,D": ROWS from the top rank down, '/'
+// between ranks, '.' for an empty square and r b y g for the colours' knights.
+std::string KnightsChallenge::serialize(const State& s) const {
+  const int n = params_.board_size;
+  std::string out = "board=";
+  for (int y = n - 1; y >= 0; --y) {
+    for (int x = 0; x < n; ++x) {
+      const int occupant = s.board[geometry_.square(x, y)];
+      out += occupant ? kColourLetters[(occupant - 1) / kKnights] : '.';
+    }
+    if (y) out += '/';
+  }
+  out += std::string(" to_move=") + kColourLetters[s.to_move] +
+         " plies=" + std::to_string(s.plies) + " captures=";
+  for (int c = 0; c < kNumColours; ++c) {
+    if (c) out += ',';
+    out += std::to_string(s.captures[c]);
+  }
+  return out;
+}
+
+KnightsChallenge::State KnightsChallenge::deserialize(std::string_view text) const {
+  const KeyValues fields(
+      text, "knights_challenge: cannot read state: ", {"board", "to_move", "plies", "captures"});
+  const int n = params_.board_size;
+  State s{};
+  for (auto& row : s.knights) row.fill(kCaptured);
+  const std::vector<std::string_view> ranks = split(fields.get("board"), '/');
+  if (static_cast<int>(ranks.size()) != n)
+    fields.fail("board has " + std::to_string(ranks.size()) + " ranks, not " + std::to_string(n));
+  std::array<int, kNumColours> on_board{};
+  for (int row = 0; row < n; ++row) {
+    const std::string_view rank = ranks[static_cast<size_t>(row)];
+    const int y = n - 1 - row;
+    if (static_cast<int>(rank.size()) != n)
+      fields.fail("rank " + std::to_string(y + 1) + " has " + std::to_string(rank.size()) +
+                  " squares, not " + std::to_string(n));
+    for (int x = 0; x < n; ++x) {
+      const int sq = geometry_.square(x, y);
+      if (rank[static_cast<size_t>(x)] == '.') continue;
+      const char* letter = std::strchr(kColourLetters, rank[static_cast<size_t>(x)]);
+      if (!letter || !*letter)
+        fields.fail(std::string("unknown piece '") + rank[static_cast<size_t>(x)] + "' on " +
+                    geometry_.name(sq));
+      const int c = static_cast<int>(letter - kColourLetters);
+      if (!in_play(c)) fields.fail(std::string(kColourNames[c]) + " is not in play in this mode");
+      if (on_board[c] == kKnights)
+        fields.fail(std::string(kColourNames[c]) + " has more than 8 knights");
+      if (region_[c][sq] == kClosedCamp)
+        fields.fail(std::string(kColourNames[c]) + " knight on " + geometry_.name(sq) +
+                    ", in its partner's camp");
+      s.knights[c][on_board[c]] = static_cast<int16_t>(sq);
+      s.board[sq] = static_cast<uint8_t>(1 + c * kKnights + on_board[c]++);
+      if (region_[c][sq] == kHostileCamp) {
+        ++s.stuck[c];
+        s.camp_cells[c][geometry_.camp(sq)] |= static_cast<uint16_t>(1 << geometry_.cell(sq));
+      }
+      if (region_[c][sq] != kOwnCamp) s.left_camp |= static_cast<uint8_t>(1 << c);
+    }
+  }
+  const std::vector<std::string_view> captures = split(fields.get("captures"), ',');
+  if (captures.size() != kNumColours) fields.fail("captures needs 4 numbers, as 0,0,0,0");
+  int captured = 0, lost = 0;
+  for (int c = 0; c < kNumColours; ++c) {
+    s.captures[c] =
+        static_cast<uint8_t>(fields.integer("captures", captures[static_cast<size_t>(c)], 0, 24));
+    if (!in_play(c) && s.captures[c])
+      fields.fail(std::string(kColourNames[c]) + " is not in play but has captures");
+    captured += s.captures[c];
+    if (in_play(c)) {
+      s.lost[c] = static_cast<uint8_t>(kKnights - on_board[c]);
+      if (s.lost[c]) s.left_camp |= static_cast<uint8_t>(1 << c);
+      lost += s.lost[c];
+    }
+  }
+  if (captured != lost)
+    fields.fail("captures add up to " + std::to_string(captured) + " but " + std::to_string(lost) +
+                " knights are missing from the board");
+  const std::string_view mover = fields.get("to_move");
+  const char* letter = mover.size() == 1 ? std::strchr(kColourLetters, mover[0]) : nullptr;
+  if (!letter || !*letter || !in_play(static_cast<int>(letter - kColourLetters)))
+    fields.fail("to_move '" + std::string(mover) + "' is not a colour in play");
+  s.to_move = static_cast<uint8_t>(letter - kColourLetters);
+  s.plies = fields.integer("plies", 0, params_.max_plies);
+  settle(s, s.to_move);
+  if (!terminal(s) && s.to_move != letter - kColourLetters)
+    fields.fail(std::string(kColourNames[letter - kColourLetters]) + " has no legal move");
+  return s;
+}
+
+}  // namespace knightgym

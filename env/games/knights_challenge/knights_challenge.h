@@ -1,0 +1,205 @@
+// Knights Challenge: eight knights per colour leave their corner camp and try to get
+// stuck in the opponents' camps, in lines where they can; for 2, 3 and 4 players, an
+// alliance game (two players, two colours each) and a team game. The board is this
+// project's design (the published rules give none). Rules and encodings:
+// docs/rules/knights_challenge.md.
+//
+// Parameters:
+//   mode           ffa4 (default), ffa3, duel, alliance2, team4
+//   board_size     10..16 (default 12)
+//   safe_squares   default (two rotation orbits), none, or a list: [f4,i6,g9,d7]
+//   central_first  a colour's first knight to leave its camp starts on a central square
+//   mixed_lines    team4: lines may mix the two colours of a team
+//   target_points  duel and ffa3: camp knights and lines that end the game (default 16)
+//   max_plies      moves before truncation (default 1000)
+//
+// Colours 0..3 (red, blue, yellow, green) move in that order, skipping colours not in
+// play and colours with no legal move. Actions (board_size^2 x 8): from * 8 + leap, in
+// the mover's frame (the board turned so that the mover's camp is camp 0; kLeaps order).
+// Observation: kNumPlanes planes of board_size^2 in the same frame (Plane below).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "env/core/game.h"
+#include "env/games/knights_challenge/geometry.h"
+
+namespace knightgym {
+
+class KnightsChallenge {
+ public:
+  using Geometry = knights_challenge::Geometry;
+
+  static constexpr std::string_view kName = "knights_challenge";
+  static constexpr std::string_view kSummary =
+      "eight knights a colour race into the opponents' camps (2, 3, 4 players, teams)";
+  static constexpr int kNumColours = knights_challenge::kNumColours;
+  static constexpr int kKnights = knights_challenge::kKnightsPerColour;
+  // A colour moves one of its knights by one of eight leaps.
+  static constexpr int kMaxActions = kKnights * knights_challenge::kNumLeaps;
+
+  enum class Mode : uint8_t { kFfa4, kFfa3, kDuel, kAlliance2, kTeam4 };
+
+  struct Params {
+    Mode mode = Mode::kFfa4;
+    int board_size = 12;
+    std::optional<std::vector<int>> safe_squares;  // absolute squares; nullopt: the default
+    bool central_first = true;
+    bool mixed_lines = false;
+    int target_points = 16;
+    int max_plies = 1000;
+  };
+
+  enum class Outcome : uint8_t {
+    kOngoing,
+    kAllStuck,        // a colour has all 8 knights stuck in opponents' camps
+    kTargetPoints,    // duel, ffa3: a player reached target_points
+    kAllianceInCamp,  // alliance2: 8 knights in the other alliance's camps, 4 of each colour
+    kTwoFinished,     // two colours have no free knight left (each stuck or captured)
+    kNoMoves,         // no colour can move
+    kTruncated,       // max_plies
+  };
+
+  // Observation planes, each board_size^2 in the frame of the observer's colour; "colour
+  // r" is the colour r places after the observer's in turn order (r = 0: the observer's).
+  enum Plane : int {
+    kPlaneFreeKnights = 0,   // 4 planes: knights of colour r that may still move
+    kPlaneStuckKnights = 4,  // 4 planes: knights of colour r stuck in an opponent's camp
+    kPlaneCamps = 8,         // 4 planes: the camp of colour r, if it is in play
+    kPlaneSafeSquares = 12,
+    kPlaneLeftCamp = 13,        // 4 constant planes: colour r has moved a knight out of its camp
+    kPlaneCaptures = 17,        // 4 constant planes: knights colour r captured / 8
+    kPlaneObserverToMove = 21,  // all ones if the observer's colour moves now
+    kPlaneProgress = 22,        // plies / max_plies
+    kNumPlanes = 23
+  };
+
+  struct State {
+    // 0 for an empty square, else 1 + colour * 8 + the knight's index.
+    std::array<uint8_t, knights_challenge::kMaxSquares> board;
+    std::array<std::array<int16_t, kKnights>, kNumColours> knights;  // square, or kCaptured
+    // [colour][camp]: cells of `camp` holding a knight of `colour` stuck there.
+    std::array<std::array<uint16_t, kNumColours>, kNumColours> camp_cells;
+    std::array<uint8_t, kNumColours> captures;  // enemy knights each colour captured
+    std::array<uint8_t, kNumColours> lost;      // knights each colour lost
+    std::array<uint8_t, kNumColours> stuck;     // knights each colour has stuck
+    uint8_t left_camp;                          // bit c: colour c has left its camp
+    uint8_t to_move;                            // the colour to move (while not over)
+    Outcome outcome;
+    int32_t plies;
+  };
+  static constexpr int16_t kCaptured = -1;
+
+  static Params read_params(ParamReader& reader);
+
+  KnightsChallenge() : KnightsChallenge(Params{}) {}
+  explicit KnightsChallenge(const Params& params);
+  const Params& params() const { return params_; }
+  const Geometry& geometry() const { return geometry_; }
+
+  GameInfo info() const {
+    const int squares = geometry_.num_squares();
+    return {num_players_,
+            squares * knights_challenge::kNumLeaps,
+            {kNumPlanes, params_.board_size, params_.board_size},
+            params_.max_plies};
+  }
+
+  void init(State& s, Rng& rng) const;
+
+  int current_player(const State& s) const {
+    return s.outcome == Outcome::kOngoing ? player_of_colour_[s.to_move] : kTerminalPlayer;
+  }
+  bool terminal(const State& s) const { return s.outcome != Outcome::kOngoing; }
+  bool truncated(const State& s) const { return s.outcome == Outcome::kTruncated; }
+
+  int legal_actions(const State& s, Action* out) const;
+  void legal_mask(const State& s, uint8_t* mask) const;
+  void apply(State& s, Action action) const;
+  void returns(const State& s, float* out) const;
+  void observe(const State& s, int player, float* out) const;
+
+  std::string action_to_string(const State& s, Action action) const;
+  Action string_to_action(const State& s, std::string_view text) const;
+  std::string render(const State& s) const;
+  std::string serialize(const State& s) const;
+  State deserialize(std::string_view text) const;
+
+  // Sides are what the tally ranks: each colour in ffa4, ffa3 and duel; the two
+  // alliances (colours 0, 2 and 1, 3) in alliance2; the two teams in team4.
+  int num_sides() const { return num_sides_; }
+  int side_of_player(int player) const { return side_of_colour_[colours_of_player(player)[0]]; }
+  // The final tally of each side (camp knights, lines, captures, camp bonuses), valid in
+  // any position; out has num_sides() entries.
+  void tallies(const State& s, int* out) const;
+  // The duel and ffa3 target score of a side: camp knights and lines, no captures.
+  int target_score(const State& s, int side) const;
+
+  // Colours in play, in turn order.
+  const std::vector<int>& colours() const { return colours_; }
+  std::vector<int> colours_of_player(int player) const;
+  int player_of_colour(int colour) const { return player_of_colour_[colour]; }
+  bool in_play(int colour) const { return player_of_colour_[colour] >= 0; }
+  bool hostile(int a, int b) const { return hostile_[a] >> b & 1; }
+  bool is_safe(int square) const { return safe_[square]; }
+
+  // The absolute square of `frame_square` seen from colour `colour`'s frame, and back.
+  int from_frame(int colour, int frame_square) const {
+    return geometry_.rotate(frame_square, colour);
+  }
+  int to_frame(int colour, int square) const { return geometry_.rotate(square, -colour); }
+
+ private:
+  // How a square looks to a colour.
+  enum Region : uint8_t {
+    kGround,       // open ground or a safe square: knights there may be captured ...
+    kSafe,         // ... except on safe squares
+    kOwnCamp,      // forward moves only, never re-entered
+    kHostileCamp,  // a knight landing here is stuck, and cannot be captured
+    kClosedCamp,   // a partner's camp (team modes): never entered
+  };
+
+  // Calls f(from, leap, to) for each legal move of `colour`; stops early when f returns
+  // true, and returns whether it did.
+  template <class F>
+  bool for_each_move(const State& s, int colour, F&& f) const;
+  bool can_move(const State& s, int colour) const;
+  Action to_action(int colour, int from, int leap) const {
+    return to_frame(colour, from) * knights_challenge::kNumLeaps + ((leap - 2 * colour) & 7);
+  }
+  // After a move (or on a state built from text): the end tests and the next colour to
+  // move, starting from `first` in turn order.
+  void settle(State& s, int first) const;
+  Outcome natural_end(const State& s) const;
+  int line_points(const State& s, int side, int camp) const;
+  int frame_colour(const State& s, int player) const;
+  int next_colour(int colour) const;
+
+  Params params_;
+  Geometry geometry_;
+  int num_players_ = 0, num_sides_ = 0;
+  std::vector<int> colours_;                            // in play, in turn order
+  std::array<int8_t, kNumColours> player_of_colour_{};  // -1 if not in play
+  std::array<int8_t, kNumColours> side_of_colour_{};    // -1 if not in play
+  std::array<uint8_t, kNumColours> hostile_{};          // bit b: colours a and b are enemies
+  bool mixed_lines_ = false;                            // lines mix a side's colours
+  std::array<std::array<uint8_t, knights_challenge::kMaxSquares>, kNumColours> region_{};
+  // [first][colour][square]: the leaps the squares alone allow, as a bit set; first = 1
+  // while the colour has not left its camp (central_first).
+  std::array<std::array<std::array<uint8_t, knights_challenge::kMaxSquares>, kNumColours>, 2>
+      leaps_allowed_{};
+  // Bit c: a knight of colour c on the square cannot be captured.
+  std::array<uint8_t, knights_challenge::kMaxSquares> guarded_{};
+  std::array<bool, knights_challenge::kMaxSquares> safe_{};
+  // The planes that depend on the frame only (camps, safe squares), per frame colour.
+  std::array<std::vector<float>, kNumColours> static_planes_;
+};
+
+static_assert(Game<KnightsChallenge>);
+
+}  // namespace knightgym
