@@ -8,6 +8,7 @@ namespace knightgym::python {
 void init_games(pybind11::module_& m);
 void init_states(pybind11::module_& m);
 void init_vector_env(pybind11::module_& m);
-void init_knightmate(pybind11::module_& m);  // the knightgym.knightmate submodule
+void init_knightmate(pybind11::module_& m);         // the knightgym.knightmate submodule
+void init_knights_challenge(pybind11::module_& m);  // knightgym.knights_challenge
 
 }  // namespace knightgym::python

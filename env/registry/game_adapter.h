@@ -28,6 +28,9 @@ class StateAdapter final : public AnyState {
   std::unique_ptr<AnyState> clone() const override {
     return std::make_unique<StateAdapter>(game_, state_);
   }
+  // The typed game and state, for game-specific extras (Knights Challenge's tallies).
+  const G& rules() const { return game_->rules(); }
+  const State& state() const { return state_; }
 
   int current_player() const override { return rules().current_player(state_); }
   std::vector<Action> legal_actions() const override {
@@ -71,7 +74,6 @@ class StateAdapter final : public AnyState {
   std::string serialize() const override { return rules().serialize(state_); }
 
  private:
-  const G& rules() const { return game_->rules(); }
   void check_range(Action action) const {
     if (action < 0 || action >= game_->info().num_actions)
       throw std::invalid_argument("action " + std::to_string(action) + " is out of range [0, " +

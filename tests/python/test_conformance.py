@@ -17,6 +17,8 @@ GAMES_PER_SPEC = int(os.environ.get("KNIGHTGYM_CONFORMANCE_GAMES", "1000"))
 DECISIONS_PER_SPEC = 50 * GAMES_PER_SPEC
 MIN_GAMES_PER_SPEC = 10
 VECTOR_ENVS = 8
+# Steps of the vector env test: at least this many, and on until an episode has ended
+# (Knights Challenge's last hundreds of plies); every episode ends within max_game_length.
 VECTOR_STEPS = 300
 
 
@@ -184,7 +186,9 @@ def test_vector_env_matches_single_states(conformance_spec, game):
 
     ended = np.zeros(env.num_envs, dtype=bool)
     episodes_ended = 0
-    for _ in range(VECTOR_STEPS):
+    for step in range(VECTOR_STEPS + game.max_game_length):
+        if step >= VECTOR_STEPS and episodes_ended:
+            break
         actions = env.sample_actions()
         outputs = env.step(actions)
         for i in range(env.num_envs):

@@ -16,19 +16,24 @@ Single states (OpenSpiel-like)::
 Knightmate's move generator from a FEN (perft, perft_divide, legal_moves)::
 
     knightgym.knightmate.perft(knightgym.knightmate.START_FEN, depth=4)   # 139774
+
+Knights Challenge's tallies (the returns only rank them)::
+
+    knightgym.knights_challenge.tallies(state)   # [points of each side]
 """
 
 import sys
 
 from knightgym._knightgym import Game, State, games, load_game
 from knightgym import _knightgym
-from knightgym._knightgym import knightmate
+from knightgym._knightgym import knightmate, knights_challenge
 from knightgym.vector_env import VectorEnv, make, make_spec
 
-# The compiled submodule under its public name, so that `import knightgym.knightmate` and
-# `from knightgym.knightmate import perft` work as for a file of the package.
-knightmate.__name__ = __name__ + ".knightmate"
-sys.modules[knightmate.__name__] = knightmate
+# The compiled submodules under their public names, so that `import knightgym.knightmate`
+# and `from knightgym.knightmate import perft` work as for a file of the package.
+for _submodule in (knightmate, knights_challenge):
+    _submodule.__name__ = __name__ + "." + _submodule.__name__.rsplit(".", 1)[-1]
+    sys.modules[_submodule.__name__] = _submodule
 
-__all__ = ["Game", "State", "VectorEnv", "games", "knightmate", "load_game", "make",
-           "make_spec"]
+__all__ = ["Game", "State", "VectorEnv", "games", "knightmate", "knights_challenge", "load_game",
+           "make", "make_spec"]

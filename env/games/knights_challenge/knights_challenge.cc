@@ -432,7 +432,8 @@ std::string KnightsChallenge::render(const State& s) const {
     out += std::to_string(y + 1);
     for (int x = 0; x < n; ++x) {
       const int sq = geometry_.square(x, y), occupant = s.board[sq];
-      char cell = geometry_.camp(sq) != kNoCamp ? ':' : safe_[sq] ? '*' : '.';
+      const int camp = geometry_.camp(sq);
+      char cell = camp != kNoCamp && in_play(camp) ? ':' : safe_[sq] ? '*' : '.';
       if (occupant) {
         const int owner = (occupant - 1) / kKnights;
         cell = kColourLetters[owner];
