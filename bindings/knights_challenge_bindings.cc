@@ -17,8 +17,7 @@ namespace {
 const StateAdapter<KnightsChallenge>& typed(const AnyState& state) {
   const auto* adapter = dynamic_cast<const StateAdapter<KnightsChallenge>*>(&state);
   if (!adapter)
-    throw py::value_error("expected a knights_challenge state, got one of " +
-                          state.game().spec());
+    throw py::value_error("expected a knights_challenge state, got one of " + state.game().spec());
   return *adapter;
 }
 
@@ -40,10 +39,9 @@ std::vector<int> sides(const AnyState& state) {
 }  // namespace
 
 void init_knights_challenge(py::module_& m) {
-  py::module_ kc = m.def_submodule(
-      "knights_challenge",
-      "Knights Challenge's tallies. Games and states: "
-      "knightgym.load_game(\"knights_challenge(...)\").");
+  py::module_ kc = m.def_submodule("knights_challenge",
+                                   "Knights Challenge's tallies. Games and states: "
+                                   "knightgym.load_game(\"knights_challenge(...)\").");
   kc.def("tallies", &tallies, py::arg("state"),
          "The tally of each side in this position (camp knights, lines, captures, camp "
          "bonuses): one per colour in ffa4, ffa3 and duel; one per alliance or team "
