@@ -8,6 +8,7 @@
 #include "env/games/knight_fight/knight_fight.h"
 #include "env/games/knightmate/knightmate.h"
 #include "env/games/knights_challenge/knights_challenge.h"
+#include "env/games/tailten/tailten.h"
 #include "env/registry/game_adapter.h"
 #include "env/registry/registry.h"
 
@@ -34,6 +35,6 @@ struct GameList {
   }
 };
 
-using Games = GameList<KnightFight, Knightmate, DoubleDuel, KnightsChallenge>;
+using Games = GameList<KnightFight, Knightmate, DoubleDuel, KnightsChallenge, Tailten>;
 
 }  // namespace knightgym

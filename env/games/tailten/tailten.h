@@ -1,0 +1,139 @@
+// Tailten "Kingdoms" (Singles, Level 1; M. Heasman): two players build ringforts on the
+// 45 hills of the Tara board, first a knight's leap apart, then in Battle next to their
+// own, capturing isolated besieged enemy ringforts; fewer kingdoms, then more territory,
+// wins. Rules and encodings: docs/rules/tailten.md.
+//
+// Parameters:
+//   first_player  0 (Red, default) or 1 (Blue) starts
+//   ringforts     each player's supply, 1..45 (default 30)
+//   max_plies     turns before truncation (default 200)
+//
+// Actions (45): the hills in square order (a2 = 0, ..., g6 = 44): a build or a capture,
+// by where. Observation: kNumPlanes planes of 7 x 7 from the observer's side (Plane).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "env/core/game.h"
+#include "env/games/tailten/board.h"
+
+namespace knightgym {
+
+class Tailten {
+ public:
+  using Squares = tailten::Squares;
+
+  static constexpr std::string_view kName = "tailten";
+  static constexpr std::string_view kSummary =
+      "ringforts on 45 hills: knight's-leap opening, battle, captures (2 players)";
+  static constexpr int kNumPlayers = 2;
+  static constexpr int kNumActions = tailten::kNumHills;
+  static constexpr int kMaxActions = kNumActions;
+
+  enum class Phase : uint8_t {
+    kOpening,   // builds a knight's leap from an own ringfort, none closer
+    kBattle,    // captures, else builds next to an own ringfort, else afresh
+    kLastTurn,  // the other player is out: this is the mover's one more turn
+    kOver,
+  };
+
+  // Observation planes, each 7 x 7, from the observer's side.
+  enum Plane : int {
+    kPlaneOwn,
+    kPlaneEnemy,
+    kPlaneVacant,
+    kPlaneHills,    // the board: 1 on the 45 hills
+    kPlaneOpening,  // constant planes: the phase, one-hot (all zero once over)
+    kPlaneBattle,
+    kPlaneLastTurn,
+    kPlaneCaptures,        // the captures the mover must choose from (when observer moves)
+    kPlaneOwnSupply,       // constant: ringforts in the observer's supply / ringforts
+    kPlaneEnemySupply,     // likewise for the opponent
+    kPlaneObserverToMove,  // all ones if the observer moves now
+    kPlaneProgress,        // plies / max_plies
+    kNumPlanes
+  };
+
+  struct Params {
+    int first_player = 0;
+    int ringforts = 30;
+    int max_plies = 200;
+  };
+
+  struct State {
+    std::array<Squares, 2> forts;  // each player's ringforts
+    Squares legal;                 // the mover's legal hills (squares)
+    uint8_t to_move;
+    Phase phase;
+    uint8_t capturing;  // the legal hills are captures
+    uint8_t truncated;
+    int16_t plies;
+  };
+
+  // The result of a finished game for the match: kingdoms, territory and match points.
+  struct Score {
+    std::array<int, 2> kingdoms, territory, match_points;
+    int winner;  // -1 for a draw
+  };
+
+  static Params read_params(ParamReader& reader);
+
+  Tailten() = default;
+  explicit Tailten(const Params& params) : params_(params) {}
+  const Params& params() const { return params_; }
+
+  GameInfo info() const {
+    return {
+        kNumPlayers, kNumActions, {kNumPlanes, tailten::kSize, tailten::kSize}, params_.max_plies};
+  }
+
+  void init(State& s, Rng& rng) const;
+  int current_player(const State& s) const { return terminal(s) ? kTerminalPlayer : s.to_move; }
+  bool terminal(const State& s) const { return s.phase == Phase::kOver; }
+  bool truncated(const State& s) const { return s.truncated; }
+
+  int legal_actions(const State& s, Action* out) const {
+    int n = 0;
+    for (Squares b = s.legal; b; b &= b - 1) out[n++] = tailten::kHillOfSquare[std::countr_zero(b)];
+    return n;
+  }
+  void legal_mask(const State& s, uint8_t* mask) const;
+  void apply(State& s, Action action) const;
+  void returns(const State& s, float* out) const {
+    const Score score = this->score(s);
+    out[0] = !terminal(s) || score.winner < 0 ? 0.0f : score.winner == 0 ? 1.0f : -1.0f;
+    out[1] = -out[0];
+  }
+  void observe(const State& s, int player, float* out) const;
+
+  std::string action_to_string(const State& s, Action action) const;
+  Action string_to_action(const State& s, std::string_view text) const;
+  std::string render(const State& s) const;
+  std::string serialize(const State& s) const;
+  State deserialize(std::string_view text) const;
+
+  // Kingdoms, territory and match points of the position (final once over).
+  Score score(const State& s) const;
+  int supply(const State& s, int player) const {
+    return params_.ringforts - std::popcount(s.forts[player]);
+  }
+  // The hills `player` may build on in the opening (a knight's leap from an own
+  // ringfort, none closer; anywhere for the first), and its legal hills in Battle.
+  Squares opening_builds(const State& s, int player) const;
+  Squares battle_turns(const State& s, int player, bool* capturing) const;
+
+ private:
+  // Sets the mover's legal hills for `player`, to move next, and the phase; makes the
+  // other player's last turn or ends the game where `player` is out.
+  void start_turn(State& s, int player) const;
+
+  Params params_;
+};
+
+static_assert(Game<Tailten>);
+
+}  // namespace knightgym

@@ -1,0 +1,1 @@
+// Written next: see the Tailten issue.
