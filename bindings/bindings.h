@@ -10,5 +10,6 @@ void init_states(pybind11::module_& m);
 void init_vector_env(pybind11::module_& m);
 void init_knightmate(pybind11::module_& m);         // the knightgym.knightmate submodule
 void init_knights_challenge(pybind11::module_& m);  // knightgym.knights_challenge
+void init_tailten(pybind11::module_& m);            // knightgym.tailten
 
 }  // namespace knightgym::python

@@ -20,20 +20,24 @@ Knightmate's move generator from a FEN (perft, perft_divide, legal_moves)::
 Knights Challenge's tallies (the returns only rank them)::
 
     knightgym.knights_challenge.tallies(state)   # [points of each side]
+
+Tailten's score (kingdoms, territory, match points)::
+
+    knightgym.tailten.score(state)   # {'kingdoms': [2, 3], ..., 'winner': 0}
 """
 
 import sys
 
 from knightgym._knightgym import Game, State, games, load_game
 from knightgym import _knightgym
-from knightgym._knightgym import knightmate, knights_challenge
+from knightgym._knightgym import knightmate, knights_challenge, tailten
 from knightgym.vector_env import VectorEnv, make, make_spec
 
 # The compiled submodules under their public names, so that `import knightgym.knightmate`
 # and `from knightgym.knightmate import perft` work as for a file of the package.
-for _submodule in (knightmate, knights_challenge):
+for _submodule in (knightmate, knights_challenge, tailten):
     _submodule.__name__ = __name__ + "." + _submodule.__name__.rsplit(".", 1)[-1]
     sys.modules[_submodule.__name__] = _submodule
 
 __all__ = ["Game", "State", "VectorEnv", "games", "knightmate", "knights_challenge", "load_game",
-           "make", "make_spec"]
+           "make", "make_spec", "tailten"]

@@ -153,7 +153,8 @@ Action Tailten::string_to_action(const State& s, std::string_view text) const {
   };
   if (terminal(s)) fail("cannot be played: the game is over");
   const std::optional<int> square = parse_square(text, kSize, kSize);
-  if (!square || kHillOfSquare[*square] < 0) fail("is not a hill (a2..g6, no corners)");
+  if (!square || kHillOfSquare[*square] < 0)
+    fail("is not a hill (a1, g1, a7 and g7 are corners, not hills)");
   if (!(s.legal & square_bit(*square)))
     fail(std::string("is not a legal turn of ") + kPlayerNames[s.to_move] + " here");
   return kHillOfSquare[*square];

@@ -8,7 +8,7 @@
 //   ringforts     each player's supply, 1..45 (default 30)
 //   max_plies     turns before truncation (default 200)
 //
-// Actions (45): the hills in square order (a2 = 0, ..., g6 = 44): a build or a capture,
+// Actions (45): the hills in square order (b1 = 0, ..., f7 = 44): a build or a capture,
 // by where. Observation: kNumPlanes planes of 7 x 7 from the observer's side (Plane).
 #pragma once
 
