@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include "env/core/key_values.h"
 #include "env/games/knights_challenge/lines.h"
@@ -117,6 +118,7 @@ KnightsChallenge::KnightsChallenge(const Params& params)
     }
     colours_.push_back(c);
     side_of_colour_[c] = static_cast<int8_t>(teams ? c % 2 : player_of_colour_[c]);
+    side_of_player_[player_of_colour_[c]] = side_of_colour_[c];
   }
   num_players_ = params_.mode == Mode::kAlliance2 ? 2 : static_cast<int>(colours_.size());
   num_sides_ = teams ? 2 : num_players_;
@@ -174,13 +176,6 @@ KnightsChallenge::KnightsChallenge(const Params& params)
       if (safe_[sq]) planes[static_cast<size_t>(4 * squares + at)] = 1.0f;
     }
   }
-}
-
-std::vector<int> KnightsChallenge::colours_of_player(int player) const {
-  std::vector<int> out;
-  for (int c : colours_)
-    if (player_of_colour_[c] == player) out.push_back(c);
-  return out;
 }
 
 int KnightsChallenge::next_colour(int colour) const {
@@ -348,12 +343,12 @@ void KnightsChallenge::returns(const State& s, float* out) const {
   std::fill_n(out, num_players_, 0.0f);
   if (!terminal(s)) return;
   // Ranking keys: reaching the target first (duel, ffa3), then the tally.
-  std::array<int, kNumColours> tally{}, key{};
+  std::array<int, kNumColours> tally{};
+  std::array<std::pair<bool, int>, kNumColours> key{};
   tallies(s, tally.data());
   const bool target = params_.mode == Mode::kDuel || params_.mode == Mode::kFfa3;
   for (int side = 0; side < num_sides_; ++side)
-    key[side] =
-        tally[side] + (target && target_score(s, side) >= params_.target_points ? 10000 : 0);
+    key[side] = {target && target_score(s, side) >= params_.target_points, tally[side]};
   for (int player = 0; player < num_players_; ++player) {
     const int side = side_of_player(player);
     int below = 0, above = 0;

@@ -133,16 +133,13 @@ class KnightsChallenge {
   // Sides are what the tally ranks: each colour in ffa4, ffa3 and duel; the two
   // alliances (colours 0, 2 and 1, 3) in alliance2; the two teams in team4.
   int num_sides() const { return num_sides_; }
-  int side_of_player(int player) const { return side_of_colour_[colours_of_player(player)[0]]; }
+  int side_of_player(int player) const { return side_of_player_[player]; }
   // The final tally of each side (camp knights, lines, captures, camp bonuses), valid in
   // any position; out has num_sides() entries.
   void tallies(const State& s, int* out) const;
   // The duel and ffa3 target score of a side: camp knights and lines, no captures.
   int target_score(const State& s, int side) const;
 
-  // Colours in play, in turn order.
-  const std::vector<int>& colours() const { return colours_; }
-  std::vector<int> colours_of_player(int player) const;
   int player_of_colour(int colour) const { return player_of_colour_[colour]; }
   bool in_play(int colour) const { return player_of_colour_[colour] >= 0; }
   bool hostile(int a, int b) const { return hostile_[a] >> b & 1; }
@@ -186,8 +183,9 @@ class KnightsChallenge {
   std::vector<int> colours_;                            // in play, in turn order
   std::array<int8_t, kNumColours> player_of_colour_{};  // -1 if not in play
   std::array<int8_t, kNumColours> side_of_colour_{};    // -1 if not in play
-  std::array<uint8_t, kNumColours> hostile_{};          // bit b: colours a and b are enemies
-  bool mixed_lines_ = false;                            // lines mix a side's colours
+  std::array<int8_t, kNumColours> side_of_player_{};
+  std::array<uint8_t, kNumColours> hostile_{};  // bit b: colours a and b are enemies
+  bool mixed_lines_ = false;                    // lines mix a side's colours
   std::array<std::array<uint8_t, knights_challenge::kMaxSquares>, kNumColours> region_{};
   // [first][colour][square]: the leaps the squares alone allow, as a bit set; first = 1
   // while the colour has not left its camp (central_first).

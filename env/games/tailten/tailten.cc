@@ -89,18 +89,15 @@ void Tailten::apply(State& s, Action action) const {
   if (s.capturing) s.forts[1 - player] ^= bit;  // it goes back to its owner's supply
   s.forts[player] |= bit;
   ++s.plies;
-  if (s.phase == Phase::kLastTurn) {
+  // After the last turn the game is over by the rules; else the next turn, or the cap.
+  const bool last_turn = s.phase == Phase::kLastTurn;
+  if (!last_turn) start_turn(s, 1 - player);
+  const bool truncate = s.phase != Phase::kOver && s.plies >= params_.max_plies;
+  if (last_turn || truncate) {
     s.phase = Phase::kOver;
     s.legal = 0;
     s.capturing = 0;
-    return;
-  }
-  start_turn(s, 1 - player);
-  if (s.phase != Phase::kOver && s.plies >= params_.max_plies) {
-    s.phase = Phase::kOver;
-    s.legal = 0;
-    s.capturing = 0;
-    s.truncated = 1;
+    s.truncated = !last_turn;
   }
 }
 
