@@ -1,21 +1,22 @@
 // The uniform random agent: a legal action drawn uniformly from its own seeded stream.
 #pragma once
 
+#include "agents/agent.h"
 #include "env/core/sample.h"
 
 namespace knightgym {
 
 template <Game G>
-class RandomAgent {
+class RandomAgent final : public Agent<G> {
  public:
-  explicit RandomAgent(uint64_t seed) : rng_(seed) {}
+  RandomAgent(const G& game, uint64_t seed) : game_(game), rng_(seed) {}
 
-  // Precondition: the state is not terminal.
-  Action act(const G& game, const typename G::State& state) {
-    return sample_legal_action(game, state, rng_);
+  Action act(const typename G::State& state, const SearchLimits& = {}) override {
+    return sample_legal_action(game_, state, rng_);
   }
 
  private:
+  const G& game_;
   Rng rng_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 
 namespace knightgym {
@@ -19,8 +20,19 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+// The shortest text that reads back as `value` ("0.25", "1e-05"); a value that is a
+// float's (a float default such as 0.3f) is written as that float, "0.3".
+std::string format_number(double value) {
+  char buffer[32];
+  const auto as_float = static_cast<float>(value);
+  const auto result = static_cast<double>(as_float) == value
+                          ? std::to_chars(buffer, buffer + sizeof buffer, as_float)
+                          : std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
 [[noreturn]] void bad_spec(std::string_view text, const std::string& why) {
-  throw std::invalid_argument("bad game spec '" + std::string(text) + "': " + why);
+  throw std::invalid_argument("bad spec '" + std::string(text) + "': " + why);
 }
 
 }  // namespace
@@ -115,6 +127,19 @@ int ParamReader::get_int(const std::string& name, int default_value, int min, in
   if (parsed < min || parsed > max)
     fail(name, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   infos_.back().value = std::to_string(parsed);  // "012" and "12" name one game
+  return parsed;
+}
+
+double ParamReader::get_float(const std::string& name, double default_value, double min,
+                              double max, const std::string& doc) {
+  const std::string value = declare({name, "float", format_number(default_value), "", {}, doc});
+  double parsed = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+  if (error != std::errc() || end != value.data() + value.size() || !std::isfinite(parsed))
+    fail(name, "expected a number");
+  if (parsed < min || parsed > max)
+    fail(name, "expected a number in [" + format_number(min) + ", " + format_number(max) + "]");
+  infos_.back().value = format_number(parsed);
   return parsed;
 }
 

@@ -23,7 +23,7 @@ std::string format_spec(const Spec& spec);
 // One declared parameter, with the value it resolved to.
 struct ParamInfo {
   std::string name;
-  std::string type;  // "bool", "int", "choice" or "string"
+  std::string type;  // "bool", "int", "float", "choice" or "string"
   std::string default_value;
   std::string value;
   std::vector<std::string> choices;  // for "choice"
@@ -40,6 +40,8 @@ class ParamReader {
 
   bool get_bool(const std::string& name, bool default_value, const std::string& doc);
   int get_int(const std::string& name, int default_value, int min, int max, const std::string& doc);
+  double get_float(const std::string& name, double default_value, double min, double max,
+                   const std::string& doc);
   std::string get_choice(const std::string& name, const std::string& default_value,
                          const std::vector<std::string>& choices, const std::string& doc);
   // Free-form text; the game validates it and reports problems through fail().

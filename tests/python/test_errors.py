@@ -186,7 +186,7 @@ def test_bad_parameter_value_raises_naming_it_and_the_allowed_values(param, valu
 @pytest.mark.parametrize("spec", ["knight_fight(", "knight_fight(max_plies)", "(max_plies=3)",
                                   "knight_fight(max_plies=3,max_plies=4)"])
 def test_malformed_spec_raises(spec):
-    with pytest.raises(ValueError, match="bad game spec"):
+    with pytest.raises(ValueError, match="bad spec"):
         knightgym.load_game(spec)
 
 

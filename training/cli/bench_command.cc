@@ -52,7 +52,7 @@ double single_state_loop(const G& game, int64_t steps, bool observe, Draw draw) 
   std::vector<float> observation(info.observation_shape.size());
   std::vector<uint8_t> mask(info.num_actions);
   Rng rng(1);
-  RandomAgent<G> agent(2);
+  RandomAgent<G> agent(game, 2);
   Rng list_rng(2);
   Action legal[G::kMaxActions];
   typename G::State state;
@@ -66,7 +66,7 @@ double single_state_loop(const G& game, int64_t steps, bool observe, Draw draw) 
       clobber(mask.data());
     }
     if (draw == Draw::kAgent) {
-      game.apply(state, agent.act(game, state));
+      game.apply(state, agent.act(state));
     } else {
       const int n = game.legal_actions(state, legal);
       game.apply(state, legal[list_rng.below(static_cast<uint32_t>(n))]);

@@ -10,5 +10,6 @@ int bench_command(Args& args);
 int demo_command(Args& args);
 int perft_command(Args& args);
 int perft_bench_command(Args& args);
+int play_command(Args& args);
 
 }  // namespace knightgym::cli

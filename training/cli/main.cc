@@ -18,7 +18,9 @@ constexpr const char* kUsage =
     "  perft [--game knightmate] [--fen FEN] --depth D [--divide]\n"
     "                                    Knightmate perft counts, per move with --divide\n"
     "  perft-bench [--depth D] [--repeat R]\n"
-    "                                    our perft against Fairy-Stockfish's, nodes/s\n";
+    "                                    our perft against Fairy-Stockfish's, nodes/s\n"
+    "  play GAME --agents SPEC,SPEC[,...] [--games N] [--threads T] [--seed S]\n"
+    "                                    seat-rotated games: scores with 95% intervals\n";
 
 }  // namespace
 
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
     if (command == "demo") return demo_command(args);
     if (command == "perft") return perft_command(args);
     if (command == "perft-bench") return perft_bench_command(args);
+    if (command == "play") return play_command(args);
     std::fprintf(stderr, "knightgym: unknown command '%s'\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const std::exception& error) {

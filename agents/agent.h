@@ -1,0 +1,54 @@
+// The agent contract: a policy that picks an action for a state of game G. One virtual
+// call per decision; searches below it are templated on G, with no virtual call per node.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <span>
+
+#include "env/core/game.h"
+
+namespace knightgym {
+
+// Bounds on one decision's search, on top of the agent's own parameters; agents that do
+// not search ignore them. A zero or null field leaves that bound off.
+struct SearchLimits {
+  int64_t simulations = 0;  // replaces the agent's `sims`
+  std::chrono::steady_clock::time_point deadline{};
+  const std::atomic<bool>* stop = nullptr;  // set by another thread: finish now
+  int depth = 0;  // stop once the most visited line is this long (UCI's "go depth")
+
+  bool timed_out() const {
+    return (stop && stop->load(std::memory_order_relaxed)) ||
+           (deadline != std::chrono::steady_clock::time_point{} &&
+            std::chrono::steady_clock::now() >= deadline);
+  }
+};
+
+// What a search reports after a decision (UCI's "info" line).
+struct SearchReport {
+  int64_t simulations = 0;
+  float value = 0;  // the mover's expected return at the root, in [-1, 1]
+  int depth = 0;    // length of the most visited line
+};
+
+template <Game G>
+class Agent {
+ public:
+  using State = typename G::State;
+  virtual ~Agent() = default;
+
+  // Precondition: the state is not over.
+  virtual Action act(const State& state, const SearchLimits& limits = {}) = 0;
+
+  // One action per state. Searches override it to advance all the states together and
+  // evaluate their leaves in shared batches; the result equals calling act() on each.
+  virtual void act_batch(std::span<const State> states, Action* out) {
+    for (size_t i = 0; i < states.size(); ++i) out[i] = act(states[i]);
+  }
+
+  virtual SearchReport last_report() const { return {}; }
+};
+
+}  // namespace knightgym

@@ -1,0 +1,95 @@
+#include "agents/resnet.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <cmath>
+#include <vector>
+
+namespace knightgym {
+namespace {
+
+constexpr int kPolicyChannels = 4;
+constexpr int kValueHidden = 64;
+
+// Declares the parameters of each layer and writes its TorchScript expression.
+class Builder {
+ public:
+  Builder(torch::jit::Module& module, uint64_t seed)
+      : module_(module), generator_(at::detail::createCPUGenerator(seed)) {}
+
+  // conv(x) without bias, He-initialised; 3x3 keeps the board size.
+  std::string conv(const std::string& name, const std::string& x, int in, int out, int kernel) {
+    const double std_dev = std::sqrt(2.0 / (in * kernel * kernel));
+    parameter(name + "_w", torch::randn({out, in, kernel, kernel}, generator_) * std_dev);
+    const int pad = kernel / 2;
+    return "torch.conv2d(" + x + ", self." + name + "_w, None, [1, 1], [" + std::to_string(pad) +
+           ", " + std::to_string(pad) + "])";
+  }
+
+  std::string batch_norm(const std::string& name, const std::string& x, int channels) {
+    parameter(name + "_gamma", torch::ones({channels}));
+    parameter(name + "_beta", torch::zeros({channels}));
+    module_.register_buffer(name + "_mean", torch::zeros({channels}));
+    module_.register_buffer(name + "_var", torch::ones({channels}));
+    return "torch.batch_norm(" + x + ", self." + name + "_gamma, self." + name + "_beta, self." +
+           name + "_mean, self." + name + "_var, self.training, 0.1, 1e-05, True)";
+  }
+
+  std::string linear(const std::string& name, const std::string& x, int in, int out,
+                     double scale = 1.0) {
+    parameter(name + "_w", torch::randn({out, in}, generator_) * (scale / std::sqrt(in)));
+    parameter(name + "_b", torch::zeros({out}));
+    return "torch.linear(" + x + ", self." + name + "_w, self." + name + "_b)";
+  }
+
+ private:
+  void parameter(const std::string& name, const torch::Tensor& value) {
+    module_.register_parameter(name, value, /*is_buffer=*/false);
+  }
+
+  torch::jit::Module& module_;
+  at::Generator generator_;
+};
+
+}  // namespace
+
+torch::jit::Module make_resnet(const GameInfo& info, const std::string& game_spec,
+                               const NetConfig& net, uint64_t seed) {
+  torch::NoGradGuard no_grad;
+  torch::jit::Module module("knightgym.ResNet");
+  module.register_attribute("training", c10::BoolType::get(), true);
+  module.register_attribute("game_spec", c10::StringType::get(), game_spec);
+  module.register_attribute("num_actions", c10::IntType::get(), int64_t{info.num_actions});
+  module.register_attribute("num_players", c10::IntType::get(), int64_t{info.num_players});
+
+  const Shape& shape = info.observation_shape;
+  const int board = shape.height * shape.width;
+  const int c = net.channels;
+  Builder b(module, seed);
+  std::string code = "def forward(self, x: Tensor) -> Tuple[Tensor, Tensor]:\n";
+  const auto line = [&code](const std::string& text) { code += "    " + text + "\n"; };
+  line("x = torch.relu(" + b.batch_norm("stem_bn", b.conv("stem", "x", shape.channels, c, 3), c) +
+       ")");
+  for (int i = 0; i < net.blocks; ++i) {
+    const std::string block = "block" + std::to_string(i);
+    line("y = torch.relu(" +
+         b.batch_norm(block + "_bn1", b.conv(block + "_conv1", "x", c, c, 3), c) + ")");
+    line("y = " + b.batch_norm(block + "_bn2", b.conv(block + "_conv2", "y", c, c, 3), c));
+    line("x = torch.relu(x + y)");
+  }
+  line("p = torch.relu(" +
+       b.batch_norm("policy_bn", b.conv("policy_conv", "x", c, kPolicyChannels, 1),
+                    kPolicyChannels) +
+       ")");
+  line("p = " + b.linear("policy_fc", "torch.flatten(p, 1)", kPolicyChannels * board,
+                         info.num_actions));
+  line("v = torch.relu(" + b.batch_norm("value_bn", b.conv("value_conv", "x", c, 1, 1), 1) + ")");
+  line("v = torch.relu(" + b.linear("value_fc1", "torch.flatten(v, 1)", board, kValueHidden) + ")");
+  // A small last layer starts every value near 0.
+  line("v = torch.tanh(" + b.linear("value_fc2", "v", kValueHidden, info.num_players, 0.1) + ")");
+  line("return p, v");
+  module.define(code);
+  return module;
+}
+
+}  // namespace knightgym

@@ -1,0 +1,171 @@
+#include "agents/torch_evaluator.h"
+
+#include <ATen/Parallel.h>
+#include <fcntl.h>
+#include <torch/cuda.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <stdexcept>
+
+#include "agents/resnet.h"
+
+namespace knightgym {
+
+struct TorchEvaluator::Impl {
+  torch::jit::Module module;
+  GameInfo info;
+  torch::Device device;
+  std::mutex mutex;
+};
+
+namespace {
+
+torch::Device parse_device(const std::string& name) {
+  if (name != "cpu" && name.rfind("cuda", 0) != 0)
+    throw std::invalid_argument("device '" + name + "': expected cpu, cuda or cuda:N");
+  if (name != "cpu" && !torch::cuda::is_available())
+    throw std::invalid_argument("device '" + name +
+                                "': CUDA is not available (no GPU, or LibTorch without CUDA)");
+  try {
+    return torch::Device(name);
+  } catch (const c10::Error&) {
+    throw std::invalid_argument("device '" + name + "': not a device name");
+  }
+}
+
+void set_threads(int threads) {
+  if (threads > 0) at::set_num_threads(threads);
+}
+
+std::string shape_text(const torch::Tensor& t) {
+  std::string out = "[";
+  for (int64_t i = 0; i < t.dim(); ++i) out += (i ? ", " : "") + std::to_string(t.size(i));
+  return out + "]";
+}
+
+// One forward pass; checks the outputs' shapes against the game.
+std::pair<torch::Tensor, torch::Tensor> forward(torch::jit::Module& module, const GameInfo& info,
+                                                const torch::Tensor& observations) {
+  const torch::IValue output = module.forward({observations});
+  if (!output.isTuple() || output.toTupleRef().elements().size() != 2)
+    throw std::invalid_argument("the model's forward must return (policy logits, values)");
+  const auto& elements = output.toTupleRef().elements();
+  torch::Tensor logits = elements[0].toTensor(), values = elements[1].toTensor();
+  const int64_t n = observations.size(0);
+  if (logits.dim() != 2 || logits.size(0) != n || logits.size(1) != info.num_actions)
+    throw std::invalid_argument("the model's policy logits are " + shape_text(logits) +
+                                ", expected [" + std::to_string(n) + ", " +
+                                std::to_string(info.num_actions) + "]");
+  if (values.dim() != 2 || values.size(0) != n || values.size(1) != info.num_players)
+    throw std::invalid_argument("the model's values are " + shape_text(values) + ", expected [" +
+                                std::to_string(n) + ", " + std::to_string(info.num_players) +
+                                "]");
+  return {logits, values};
+}
+
+torch::Tensor zero_batch(const GameInfo& info, int n) {
+  const Shape& s = info.observation_shape;
+  return torch::zeros({n, s.channels, s.height, s.width});
+}
+
+}  // namespace
+
+TorchEvaluator::TorchEvaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+TorchEvaluator::~TorchEvaluator() = default;
+
+std::unique_ptr<TorchEvaluator> TorchEvaluator::create(const GameInfo& info,
+                                                       const std::string& game_spec,
+                                                       const NetConfig& net, uint64_t seed,
+                                                       const std::string& device, int threads) {
+  if (net.blocks < 0 || net.channels < 1)
+    throw std::invalid_argument("a network needs blocks >= 0 and channels >= 1");
+  set_threads(threads);
+  const torch::Device where = parse_device(device);
+  auto impl = std::unique_ptr<Impl>(new Impl{make_resnet(info, game_spec, net, seed), info, where, {}});
+  impl->module.eval();
+  impl->module.to(where);
+  return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
+}
+
+std::unique_ptr<TorchEvaluator> TorchEvaluator::load(const std::string& path, const GameInfo& info,
+                                                     const std::string& game_spec,
+                                                     const std::string& device, int threads) {
+  set_threads(threads);
+  const torch::Device where = parse_device(device);
+  if (!std::filesystem::is_regular_file(path))
+    throw std::invalid_argument("model '" + path + "': no such file");
+  torch::jit::Module module;
+  try {
+    module = torch::jit::load(path, where);
+  } catch (const c10::Error& error) {
+    throw std::invalid_argument("model '" + path + "' is not a TorchScript module: " +
+                                error.what_without_backtrace());
+  }
+  if (module.hasattr("game_spec")) {
+    const std::string made_for = module.attr("game_spec").toStringRef();
+    if (made_for != game_spec)
+      throw std::invalid_argument("model '" + path + "' was made for " + made_for + ", not " +
+                                  game_spec);
+  }
+  module.eval();
+  auto impl = std::unique_ptr<Impl>(new Impl{module, info, where, {}});
+  try {
+    torch::InferenceMode guard;
+    forward(impl->module, info, zero_batch(info, 1).to(where));
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument("model '" + path + "': " + error.what());
+  } catch (const c10::Error& error) {
+    throw std::invalid_argument("model '" + path + "' fails on this game's observations: " +
+                                error.what_without_backtrace());
+  }
+  return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
+}
+
+const GameInfo& TorchEvaluator::info() const { return impl_->info; }
+
+void TorchEvaluator::evaluate(int n, const float* observations, const uint8_t* masks,
+                              float* priors, float* values) {
+  if (n <= 0) return;
+  const GameInfo& info = impl_->info;
+  const Shape& s = info.observation_shape;
+  std::lock_guard lock(impl_->mutex);
+  torch::InferenceMode guard;
+  const torch::Tensor input =
+      torch::from_blob(const_cast<float*>(observations), {n, s.channels, s.height, s.width})
+          .to(impl_->device);
+  const torch::Tensor legal = torch::from_blob(const_cast<uint8_t*>(masks),
+                                               {n, info.num_actions}, torch::kUInt8)
+                                  .to(impl_->device)
+                                  .to(torch::kBool);
+  auto [logits, value] = forward(impl_->module, info, input);
+  const torch::Tensor policy =
+      torch::softmax(logits.to(torch::kFloat32).masked_fill(legal.logical_not(), -INFINITY), 1)
+          .to(torch::kCPU)
+          .contiguous();
+  const torch::Tensor value_cpu = value.to(torch::kFloat32).to(torch::kCPU).contiguous();
+  std::memcpy(priors, policy.data_ptr<float>(), sizeof(float) * n * info.num_actions);
+  std::memcpy(values, value_cpu.data_ptr<float>(), sizeof(float) * n * info.num_players);
+}
+
+void TorchEvaluator::save(const std::string& path) const {
+  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  try {
+    std::lock_guard lock(impl_->mutex);
+    impl_->module.save(temporary);
+  } catch (const c10::Error& error) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot write model '" + path + "': " + error.what_without_backtrace());
+  }
+  const int fd = ::open(temporary.c_str(), O_RDONLY);
+  if (fd < 0 || ::fsync(fd) != 0 || ::close(fd) != 0 ||
+      std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot write model '" + path + "': " + std::strerror(errno));
+  }
+}
+
+}  // namespace knightgym

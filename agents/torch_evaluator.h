@@ -1,0 +1,53 @@
+// The network behind the Evaluator interface: a TorchScript module with
+//   forward(observations: [B, C, H, W] float) -> (policy logits [B, num_actions],
+//                                                 values [B, num_players] in [-1, 1])
+// (values relative to the observer, as evaluator.h says). It is either the project's
+// ResNet, made fresh from a seed (agents/resnet.h), or any such module loaded from a file,
+// also one written from Python with torch.jit.save. Illegal actions are masked out
+// before the softmax. Runs on CPU or CUDA; calls from several threads are serialised.
+// LibTorch stays out of this header, so only its own translation units compile it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "agents/evaluator.h"
+
+namespace knightgym {
+
+struct NetConfig {
+  int blocks = 6;     // residual blocks
+  int channels = 64;  // channels of the trunk
+};
+
+class TorchEvaluator final : public Evaluator {
+ public:
+  // A fresh ResNet for a game (info and its canonical spec), its weights drawn from seed.
+  // device: "cpu", "cuda" or "cuda:N"; threads > 0 sets LibTorch's intra-op threads.
+  static std::unique_ptr<TorchEvaluator> create(const GameInfo& info, const std::string& game_spec,
+                                                const NetConfig& net, uint64_t seed,
+                                                const std::string& device, int threads = 0);
+  // A TorchScript module from `path`. Throws std::invalid_argument naming the problem: no
+  // such file, not TorchScript, made for another game, or outputs of the wrong shape.
+  static std::unique_ptr<TorchEvaluator> load(const std::string& path, const GameInfo& info,
+                                              const std::string& game_spec,
+                                              const std::string& device, int threads = 0);
+
+  ~TorchEvaluator() override;
+
+  const GameInfo& info() const override;
+  void evaluate(int n, const float* observations, const uint8_t* masks, float* priors,
+                float* values) override;
+
+  // Writes the module to `path` atomically (a temporary file, flushed, then renamed).
+  void save(const std::string& path) const;
+
+  struct Impl;
+
+ private:
+  explicit TorchEvaluator(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace knightgym

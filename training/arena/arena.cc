@@ -1,0 +1,112 @@
+#include "training/arena/arena.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "env/core/rng.h"
+
+namespace knightgym {
+namespace {
+
+GameRecord play_one(const AnyGame& game,
+                    const std::vector<std::shared_ptr<const AgentFactory>>& agents, int64_t index,
+                    uint64_t seed) {
+  const int players = game.info().num_players;
+  const int k = static_cast<int>(agents.size());
+  GameRecord record;
+  std::vector<std::unique_ptr<AnyAgent>> seated;
+  for (int seat = 0; seat < players; ++seat) {
+    const int agent = static_cast<int>((seat + index) % k);
+    record.agent_of_seat.push_back(agent);
+    seated.push_back(agents[agent]->make(derive_seed(seed, index * players + seat + 1)));
+  }
+  auto state = game.new_initial_state(derive_seed(seed ^ 0x5eedull, index / k));
+  while (!state->is_terminal()) {
+    state->apply_action(seated[state->current_player()]->act(*state));
+    ++record.decisions;
+  }
+  record.returns = state->returns();
+  record.truncated = state->is_truncated();
+  return record;
+}
+
+}  // namespace
+
+std::vector<GameRecord> play_arena(const AnyGame& game,
+                                   const std::vector<std::shared_ptr<const AgentFactory>>& agents,
+                                   const ArenaOptions& options,
+                                   const std::function<void(int64_t)>& progress) {
+  std::vector<GameRecord> records(options.games);
+  std::atomic<int64_t> next{0}, finished{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const auto worker = [&] {
+    for (int64_t i; (i = next.fetch_add(1)) < options.games;) {
+      try {
+        records[i] = play_one(game, agents, i, options.seed);
+      } catch (...) {
+        std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        next = options.games;
+        failed = true;
+      }
+      ++finished;
+    }
+  };
+  if (options.threads <= 1) {
+    for (int64_t i = 0; i < options.games; ++i) {
+      records[i] = play_one(game, agents, i, options.seed);
+      if (progress) progress(i + 1);
+    }
+    return records;
+  }
+  std::vector<std::thread> threads;
+  for (int t = 0; t < options.threads; ++t) threads.emplace_back(worker);
+  while (progress && finished < options.games && !failed) {
+    progress(finished);
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  for (auto& thread : threads) thread.join();
+  if (failure) std::rethrow_exception(failure);
+  if (progress) progress(options.games);
+  return records;
+}
+
+std::vector<AgentScore> score_agents(const std::vector<GameRecord>& records, int num_agents) {
+  std::vector<AgentScore> scores(num_agents);
+  std::vector<double> sum(num_agents, 0), sum_squares(num_agents, 0);
+  for (const GameRecord& record : records) {
+    std::vector<double> total(num_agents, 0);
+    std::vector<int> seats(num_agents, 0);
+    for (size_t seat = 0; seat < record.returns.size(); ++seat) {
+      total[record.agent_of_seat[seat]] += record.returns[seat];
+      ++seats[record.agent_of_seat[seat]];
+    }
+    for (int a = 0; a < num_agents; ++a) {
+      if (seats[a] == 0) continue;
+      const double result = total[a] / seats[a];
+      AgentScore& s = scores[a];
+      ++s.games;
+      s.wins += result > 0, s.draws += result == 0, s.losses += result < 0;
+      const double score = (result + 1) / 2;
+      sum[a] += score;
+      sum_squares[a] += score * score;
+    }
+  }
+  for (int a = 0; a < num_agents; ++a) {
+    AgentScore& s = scores[a];
+    if (s.games == 0) continue;
+    const double n = static_cast<double>(s.games);
+    s.score = sum[a] / n;
+    const double variance = s.games > 1 ? std::max(0.0, (sum_squares[a] - n * s.score * s.score) / (n - 1)) : 0.0;
+    s.half_width = 1.959963984540054 * std::sqrt(variance / n);
+  }
+  return scores;
+}
+
+}  // namespace knightgym

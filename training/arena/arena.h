@@ -1,0 +1,46 @@
+// The arena: seat-rotated games between agents, spread over threads, with each agent's
+// score and its 95% interval. Game g seats agent (seat + g) mod k in each seat (k agents),
+// so every agent plays every seat equally often over k consecutive games, and those k
+// games start from the same position (one seed per rotation: the same Knight Fight
+// layout with the colours swapped). Seeds derive from the game index, so results do not
+// depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "agents/any_agent.h"
+
+namespace knightgym {
+
+struct GameRecord {
+  std::vector<int> agent_of_seat;
+  std::vector<float> returns;  // per seat
+  bool truncated = false;
+  int decisions = 0;
+};
+
+struct ArenaOptions {
+  int64_t games = 100;
+  int threads = 1;
+  uint64_t seed = 0;
+};
+
+// Plays the games; progress(finished) is called from the calling thread as games end.
+std::vector<GameRecord> play_arena(const AnyGame& game,
+                                   const std::vector<std::shared_ptr<const AgentFactory>>& agents,
+                                   const ArenaOptions& options,
+                                   const std::function<void(int64_t)>& progress = {});
+
+// An agent's results: per game, the mean of its seats' returns; a win above 0, a loss
+// below. score = (mean result + 1) / 2 in [0, 1], with the normal 95% half-width.
+struct AgentScore {
+  int64_t games = 0, wins = 0, draws = 0, losses = 0;
+  double score = 0, half_width = 0;
+};
+
+std::vector<AgentScore> score_agents(const std::vector<GameRecord>& records, int num_agents);
+
+}  // namespace knightgym

@@ -1,0 +1,71 @@
+// knightgym play: seat-rotated games between agents, with each agent's score and its 95%
+// interval, draws, truncations and game lengths.
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+
+#include "env/registry/registry.h"
+#include "training/arena/arena.h"
+#include "training/cli/args.h"
+#include "training/cli/commands.h"
+
+namespace knightgym::cli {
+
+int play_command(Args& args) {
+  if (args.positional().size() != 1)
+    throw std::invalid_argument("usage: knightgym play GAME --agents SPEC,SPEC --games N");
+  const auto game = load_game(args.positional()[0]);
+  const std::string agent_list = args.get_string("agents", "");
+  if (agent_list.empty()) throw std::invalid_argument("--agents SPEC[,SPEC...] is required");
+  ArenaOptions options;
+  options.games = args.get_int("games", 100, 1);
+  options.threads = static_cast<int>(args.get_int("threads", 1, 1));
+  options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
+  args.finish();
+
+  const std::vector<std::string> specs = split_agent_specs(agent_list);
+  std::vector<std::shared_ptr<const AgentFactory>> agents;
+  for (const std::string& spec : specs)
+    agents.push_back(std::make_shared<const AgentFactory>(spec, game));
+
+  const bool terminal = isatty(STDERR_FILENO);
+  const auto progress = [&](int64_t done) {
+    if (terminal) std::fprintf(stderr, "\r%lld/%lld games", static_cast<long long>(done),
+                               static_cast<long long>(options.games));
+  };
+  const std::vector<GameRecord> records = play_arena(*game, agents, options, progress);
+  if (terminal) std::fputs("\n", stderr);
+
+  const auto scores = score_agents(records, static_cast<int>(agents.size()));
+  std::printf("%s, %lld games, seed %llu\n\n", game->spec().c_str(),
+              static_cast<long long>(options.games), static_cast<unsigned long long>(options.seed));
+  std::printf("| %-40s | %6s | %6s | %6s | %6s | %-16s |\n", "agent", "games", "wins", "draws",
+              "losses", "score (95%)");
+  std::printf("|%s|--------|--------|--------|--------|------------------|\n",
+              std::string(42, '-').c_str());
+  for (size_t a = 0; a < agents.size(); ++a) {
+    const AgentScore& s = scores[a];
+    char score[32];
+    std::snprintf(score, sizeof score, "%5.1f%% +- %4.1f%%", 100 * s.score, 100 * s.half_width);
+    std::printf("| %-40s | %6lld | %6lld | %6lld | %6lld | %-16s |\n",
+                specs[a].substr(0, 40).c_str(), static_cast<long long>(s.games),
+                static_cast<long long>(s.wins), static_cast<long long>(s.draws),
+                static_cast<long long>(s.losses), score);
+  }
+  int64_t draws = 0, truncated = 0, decisions = 0;
+  for (const GameRecord& record : records) {
+    bool all_zero = true;
+    for (const float r : record.returns) all_zero = all_zero && r == 0;
+    draws += all_zero;
+    truncated += record.truncated;
+    decisions += record.decisions;
+  }
+  std::printf("\ndrawn games %lld (truncated %lld), %.1f decisions per game\n",
+              static_cast<long long>(draws), static_cast<long long>(truncated),
+              static_cast<double>(decisions) / static_cast<double>(records.size()));
+  std::printf("\nagents in full:\n");
+  for (const auto& agent : agents) std::printf("  %s\n", agent->config().spec.c_str());
+  return 0;
+}
+
+}  // namespace knightgym::cli
