@@ -36,8 +36,8 @@ void read_az(ParamReader& r, AgentConfig& config) {
       r.get_float("dirichlet_alpha", c.dirichlet_alpha, 1e-6, 100, "PUCT root noise: alpha"));
   c.dirichlet_fraction = static_cast<float>(r.get_float(
       "noise", c.dirichlet_fraction, 0, 1, "PUCT root noise: share of the Dirichlet draw"));
-  c.considered = r.get_int("considered", c.considered, 1, 4096,
-                           "Gumbel: root actions considered at most");
+  c.considered =
+      r.get_int("considered", c.considered, 1, 4096, "Gumbel: root actions considered at most");
   c.gumbel_scale = static_cast<float>(
       r.get_float("gumbel_scale", c.gumbel_scale, 0, 100, "Gumbel: scale of the root noise"));
   c.transform.c_visit = static_cast<float>(
@@ -56,8 +56,8 @@ void read_az(ParamReader& r, AgentConfig& config) {
   config.net_seed = static_cast<uint64_t>(
       r.get_int("net_seed", 0, 0, 2147483647, "model=resnet: seed of the weights"));
   config.device = r.get_string("device", config.device, "cpu, cuda or cuda:N");
-  config.threads = r.get_int("threads", config.threads, 0, 1024,
-                             "LibTorch intra-op threads (0: its default)");
+  config.threads =
+      r.get_int("threads", config.threads, 0, 1024, "LibTorch intra-op threads (0: its default)");
 }
 
 }  // namespace
@@ -77,9 +77,9 @@ AgentConfig read_agent_config(std::string_view text) {
   // The reader writes "kind(k=v,...)"; agent specs read "kind:k=v,...".
   const std::string canonical = reader.canonical_spec();
   const size_t open = canonical.find('(');
-  config.spec = reader.infos().empty() ? spec.name
-                                       : spec.name + ":" +
-                                             canonical.substr(open + 1, canonical.size() - open - 2);
+  config.spec = reader.infos().empty()
+                    ? spec.name
+                    : spec.name + ":" + canonical.substr(open + 1, canonical.size() - open - 2);
   return config;
 }
 
@@ -97,7 +97,9 @@ std::vector<std::string> split_agent_specs(std::string_view list) {
   while (pos <= list.size()) {
     size_t end = pos;
     for (int depth = 0; end < list.size() && (depth > 0 || list[end] != ','); ++end)
-      depth += list[end] == '(' || list[end] == '[' ? 1 : list[end] == ')' || list[end] == ']' ? -1 : 0;
+      depth += list[end] == '(' || list[end] == '['   ? 1
+               : list[end] == ')' || list[end] == ']' ? -1
+                                                      : 0;
     const std::string item(list.substr(pos, end - pos));
     const bool continues = item.find('=') != std::string::npos &&
                            item.find(':') == std::string::npos &&

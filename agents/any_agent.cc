@@ -32,8 +32,8 @@ class AgentAdapter final : public AnyAgent {
   const typename G::State& typed(const AnyState& state) const {
     const auto* adapter = dynamic_cast<const StateAdapter<G>*>(&state);
     if (!adapter || adapter->game().spec() != game_->spec())
-      throw std::invalid_argument("the state is of " + state.game().spec() +
-                                  "; the agent plays " + game_->spec());
+      throw std::invalid_argument("the state is of " + state.game().spec() + "; the agent plays " +
+                                  game_->spec());
     if (adapter->is_terminal())
       throw std::invalid_argument("the game is over: there is no action to choose");
     return adapter->state();
@@ -55,8 +55,7 @@ std::unique_ptr<AnyAgent> AgentFactory::make(uint64_t seed) const {
   std::unique_ptr<AnyAgent> agent;
   Games::visit(*game_, [&](const auto& rules) {
     using G = std::decay_t<decltype(rules)>;
-    agent = std::make_unique<AgentAdapter<G>>(game_,
-                                              make_agent(rules, config_, evaluator_, seed));
+    agent = std::make_unique<AgentAdapter<G>>(game_, make_agent(rules, config_, evaluator_, seed));
   });
   if (!agent) throw std::invalid_argument("no agents for game " + game_->spec());
   return agent;

@@ -31,7 +31,8 @@ class AzAgent final : public Agent<G> {
     seeds_.resize(states.size());
     for (uint64_t& seed : seeds_) seed = rng_.next();
     batch_.run(states, seeds_.data());
-    for (size_t i = 0; i < states.size(); ++i) out[i] = batch_.search(static_cast<int>(i)).best_action();
+    for (size_t i = 0; i < states.size(); ++i)
+      out[i] = batch_.search(static_cast<int>(i)).best_action();
     if (!states.empty()) report_ = batch_.search(static_cast<int>(states.size()) - 1).report();
   }
 

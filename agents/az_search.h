@@ -31,14 +31,14 @@ namespace knightgym {
 
 struct AzConfig {
   int sims = 64;
-  bool gumbel = true;           // search=gumbel, else PUCT
-  float c_puct = 1.25f;         // PUCT's exploration constant
+  bool gumbel = true;    // search=gumbel, else PUCT
+  float c_puct = 1.25f;  // PUCT's exploration constant
   float dirichlet_alpha = 0.3f;
   float dirichlet_fraction = 0.0f;  // share of noise in the root priors (PUCT; 0.25 in self-play)
-  int considered = 16;          // Gumbel: root actions considered at most
-  float gumbel_scale = 1.0f;    // Gumbel: 0 considers the top priors without noise
-  gumbel::Transform transform;  // Gumbel: sigma(q)
-  int leaves = 1;               // leaves one search adds to a batch
+  int considered = 16;              // Gumbel: root actions considered at most
+  float gumbel_scale = 1.0f;        // Gumbel: 0 considers the top priors without noise
+  gumbel::Transform transform;      // Gumbel: sigma(q)
+  int leaves = 1;                   // leaves one search adds to a batch
   // AlphaGo's (Silver et al. 2016) leaf value: (1 - mix) * the evaluator's + mix * the mean
   // of `rollouts` random games from the leaf. Off (0 roll-outs) in AlphaZero; with the
   // uniform evaluator it gives a search that plays well without a network.
@@ -131,7 +131,6 @@ class AzSearch {
       const float* value = values + r * info_.num_players;
       Node& node = tree_[leaf.node];
       node.pending = 0;
-      node.raw_value = value[0];
       for (int32_t c = node.first_child; c < node.first_child + node.num_children; ++c)
         tree_[c].prior = prior[tree_[c].action];
       float absolute[kMaxPlayers] = {};
@@ -140,6 +139,7 @@ class AzSearch {
       if (config_.rollouts > 0 && leaf.node != 0)
         for (int p = 0; p < info_.num_players; ++p)
           absolute[p] = (1 - config_.mix) * absolute[p] + config_.mix * leaf.rollout[p];
+      node.raw_value = absolute[node.mover];
       if (leaf.node == 0 && !root_evaluated_) {
         root_evaluated_ = true;
         prepare_root();
@@ -205,10 +205,13 @@ class AzSearch {
     for (int i = 0; i < root.num_children; ++i) total += tree_[root.first_child + i].visits;
     for (int i = 0; i < root.num_children; ++i) {
       const Node& child = tree_[root.first_child + i];
-      out[child.action] = total > 0 ? static_cast<float>(child.visits) / static_cast<float>(total)
-                                    : child.prior;
+      out[child.action] =
+          total > 0 ? static_cast<float>(child.visits) / static_cast<float>(total) : child.prior;
     }
   }
+
+  // The tree after the search, for tests and analysis.
+  const Tree& tree() const { return tree_; }
 
   SearchReport report() const {
     const Node& root = tree_[0];
@@ -263,10 +266,9 @@ class AzSearch {
     for (int32_t c = parent.first_child; c < parent.first_child + parent.num_children; ++c) {
       const Node& child = tree_[c];
       const int n = visits_with_flight(child);
-      const float q =
-          n > 0 ? (child.value_sum[mover] - static_cast<float>(child.in_flight)) /
-                      static_cast<float>(n)
-                : parent_q;
+      const float q = n > 0 ? (child.value_sum[mover] - static_cast<float>(child.in_flight)) /
+                                  static_cast<float>(n)
+                            : parent_q;
       const float score = q + config_.c_puct * child.prior * sqrt_n / static_cast<float>(1 + n);
       if (score > best_score) best_score = score, best = c;
     }
@@ -303,9 +305,9 @@ class AzSearch {
     int best = 0;
     float best_score = -INFINITY;
     for (int i = 0; i < parent.num_children; ++i) {
-      const float s = score[i] / sum - static_cast<float>(visits_with_flight(
-                                            tree_[parent.first_child + i])) /
-                                            static_cast<float>(1 + total);
+      const float s =
+          score[i] / sum - static_cast<float>(visits_with_flight(tree_[parent.first_child + i])) /
+                               static_cast<float>(1 + total);
       if (s > best_score) best_score = s, best = i;
     }
     return parent.first_child + best;
@@ -341,8 +343,8 @@ class AzSearch {
       dirichlet(rng_, config_.dirichlet_alpha, n, noise);
       for (int i = 0; i < n; ++i) {
         Node& child = tree_[root.first_child + i];
-        child.prior = (1 - config_.dirichlet_fraction) * child.prior +
-                      config_.dirichlet_fraction * noise[i];
+        child.prior =
+            (1 - config_.dirichlet_fraction) * child.prior + config_.dirichlet_fraction * noise[i];
       }
       return;
     }

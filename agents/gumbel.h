@@ -56,18 +56,17 @@ inline void completed_q(int n, const float* q, const int* visits, const float* p
     weighted_q += p * q[i];
   }
   const float mixed =
-      sum_visits > 0
-          ? (raw_value + static_cast<float>(sum_visits) * weighted_q / visited_prior) /
-                static_cast<float>(sum_visits + 1)
-          : raw_value;
+      sum_visits > 0 ? (raw_value + static_cast<float>(sum_visits) * weighted_q / visited_prior) /
+                           static_cast<float>(sum_visits + 1)
+                     : raw_value;
   float low = INFINITY, high = -INFINITY;
   for (int i = 0; i < n; ++i) {
     out[i] = visits[i] > 0 ? q[i] : mixed;
     low = std::min(low, out[i]);
     high = std::max(high, out[i]);
   }
-  const float scale = (t.c_visit + static_cast<float>(max_visits)) * t.c_scale /
-                      std::max(high - low, 1e-8f);
+  const float scale =
+      (t.c_visit + static_cast<float>(max_visits)) * t.c_scale / std::max(high - low, 1e-8f);
   for (int i = 0; i < n; ++i) out[i] = (out[i] - low) * scale;
 }
 

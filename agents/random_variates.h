@@ -23,7 +23,8 @@ inline double standard_normal(Rng& rng) {
 
 // Gamma(shape, 1) by Marsaglia and Tsang; shapes below 1 through Gamma(shape + 1) * U^(1/shape).
 inline double gamma_variate(Rng& rng, double shape) {
-  if (shape < 1.0) return gamma_variate(rng, shape + 1.0) * std::pow(uniform_open(rng), 1.0 / shape);
+  if (shape < 1.0)
+    return gamma_variate(rng, shape + 1.0) * std::pow(uniform_open(rng), 1.0 / shape);
   const double d = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
   while (true) {
     double x, v;

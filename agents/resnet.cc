@@ -81,8 +81,8 @@ torch::jit::Module make_resnet(const GameInfo& info, const std::string& game_spe
        b.batch_norm("policy_bn", b.conv("policy_conv", "x", c, kPolicyChannels, 1),
                     kPolicyChannels) +
        ")");
-  line("p = " + b.linear("policy_fc", "torch.flatten(p, 1)", kPolicyChannels * board,
-                         info.num_actions));
+  line("p = " +
+       b.linear("policy_fc", "torch.flatten(p, 1)", kPolicyChannels * board, info.num_actions));
   line("v = torch.relu(" + b.batch_norm("value_bn", b.conv("value_conv", "x", c, 1, 1), 1) + ")");
   line("v = torch.relu(" + b.linear("value_fc1", "torch.flatten(v, 1)", board, kValueHidden) + ")");
   // A small last layer starts every value near 0.

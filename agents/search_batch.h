@@ -37,6 +37,9 @@ class SearchBatch {
         stopped = true;
         for (int i = 0; i < n; ++i) searches_[i].stop();
       }
+      if (limits.depth > 0)
+        for (int i = 0; i < n; ++i)
+          if (searches_[i].report().depth >= limits.depth) searches_[i].stop();
       int total = 0;
       for (int i = 0; i < n; ++i) {
         rows_[i] = searches_[i].collect(

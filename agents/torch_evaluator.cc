@@ -62,8 +62,7 @@ std::pair<torch::Tensor, torch::Tensor> forward(torch::jit::Module& module, cons
                                 std::to_string(info.num_actions) + "]");
   if (values.dim() != 2 || values.size(0) != n || values.size(1) != info.num_players)
     throw std::invalid_argument("the model's values are " + shape_text(values) + ", expected [" +
-                                std::to_string(n) + ", " + std::to_string(info.num_players) +
-                                "]");
+                                std::to_string(n) + ", " + std::to_string(info.num_players) + "]");
   return {logits, values};
 }
 
@@ -85,7 +84,8 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::create(const GameInfo& info,
     throw std::invalid_argument("a network needs blocks >= 0 and channels >= 1");
   set_threads(threads);
   const torch::Device where = parse_device(device);
-  auto impl = std::unique_ptr<Impl>(new Impl{make_resnet(info, game_spec, net, seed), info, where, {}});
+  auto impl =
+      std::unique_ptr<Impl>(new Impl{make_resnet(info, game_spec, net, seed), info, where, {}});
   impl->module.eval();
   impl->module.to(where);
   return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
@@ -102,8 +102,8 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::load(const std::string& path, co
   try {
     module = torch::jit::load(path, where);
   } catch (const c10::Error& error) {
-    throw std::invalid_argument("model '" + path + "' is not a TorchScript module: " +
-                                error.what_without_backtrace());
+    throw std::invalid_argument("model '" + path +
+                                "' is not a TorchScript module: " + error.what_without_backtrace());
   }
   if (module.hasattr("game_spec")) {
     const std::string made_for = module.attr("game_spec").toStringRef();
@@ -127,8 +127,8 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::load(const std::string& path, co
 
 const GameInfo& TorchEvaluator::info() const { return impl_->info; }
 
-void TorchEvaluator::evaluate(int n, const float* observations, const uint8_t* masks,
-                              float* priors, float* values) {
+void TorchEvaluator::evaluate(int n, const float* observations, const uint8_t* masks, float* priors,
+                              float* values) {
   if (n <= 0) return;
   const GameInfo& info = impl_->info;
   const Shape& s = info.observation_shape;
@@ -137,10 +137,10 @@ void TorchEvaluator::evaluate(int n, const float* observations, const uint8_t* m
   const torch::Tensor input =
       torch::from_blob(const_cast<float*>(observations), {n, s.channels, s.height, s.width})
           .to(impl_->device);
-  const torch::Tensor legal = torch::from_blob(const_cast<uint8_t*>(masks),
-                                               {n, info.num_actions}, torch::kUInt8)
-                                  .to(impl_->device)
-                                  .to(torch::kBool);
+  const torch::Tensor legal =
+      torch::from_blob(const_cast<uint8_t*>(masks), {n, info.num_actions}, torch::kUInt8)
+          .to(impl_->device)
+          .to(torch::kBool);
   auto [logits, value] = forward(impl_->module, info, input);
   const torch::Tensor policy =
       torch::softmax(logits.to(torch::kFloat32).masked_fill(legal.logical_not(), -INFINITY), 1)
@@ -158,7 +158,8 @@ void TorchEvaluator::save(const std::string& path) const {
     impl_->module.save(temporary);
   } catch (const c10::Error& error) {
     std::remove(temporary.c_str());
-    throw std::runtime_error("cannot write model '" + path + "': " + error.what_without_backtrace());
+    throw std::runtime_error("cannot write model '" + path +
+                             "': " + error.what_without_backtrace());
   }
   const int fd = ::open(temporary.c_str(), O_RDONLY);
   if (fd < 0 || ::fsync(fd) != 0 || ::close(fd) != 0 ||

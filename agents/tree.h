@@ -22,11 +22,11 @@ struct alignas(64) Node {
   int32_t visits;                // completed visits
   Action action;                 // the action from the parent
   int16_t num_children;
-  int16_t in_flight;  // visits waiting for an evaluation (virtual loss)
-  int8_t chooser;     // the player who chose `action` (the parent's mover)
-  int8_t mover;       // the player to move here; kTerminalPlayer once over
-  uint8_t solved;     // `exact` holds the returns under best play (terminal or proven)
-  uint8_t pending;    // AlphaZero: evaluation requested, not yet received
+  int16_t in_flight;    // visits waiting for an evaluation (virtual loss)
+  int8_t chooser;       // the player who chose `action` (the parent's mover)
+  int8_t mover;         // the player to move here; kTerminalPlayer once over
+  uint8_t solved;       // `exact` holds the returns under best play (terminal or proven)
+  uint8_t pending;      // AlphaZero: evaluation requested, not yet received
   int16_t proof_plies;  // plies to the end of the game under best play, once solved
 
   float mean(int player) const { return value_sum[player] / static_cast<float>(visits); }

@@ -3,7 +3,14 @@
 
 #include <pybind11/pybind11.h>
 
+namespace knightgym {
+struct ParamInfo;
+}  // namespace knightgym
+
 namespace knightgym::python {
+
+// {"name", "type", "default", "choices", "doc"} of a game's or an agent's parameter.
+pybind11::dict describe(const ParamInfo& param);
 
 void init_games(pybind11::module_& m);
 void init_states(pybind11::module_& m);
@@ -11,5 +18,6 @@ void init_vector_env(pybind11::module_& m);
 void init_knightmate(pybind11::module_& m);         // the knightgym.knightmate submodule
 void init_knights_challenge(pybind11::module_& m);  // knightgym.knights_challenge
 void init_tailten(pybind11::module_& m);            // knightgym.tailten
+void init_agents(pybind11::module_& m);             // knightgym.agents
 
 }  // namespace knightgym::python

@@ -7,7 +7,6 @@
 namespace py = pybind11;
 
 namespace knightgym::python {
-namespace {
 
 py::dict describe(const ParamInfo& param) {
   py::dict out;
@@ -18,6 +17,8 @@ py::dict describe(const ParamInfo& param) {
   out["doc"] = param.doc;
   return out;
 }
+
+namespace {
 
 py::list games() {
   py::list out;

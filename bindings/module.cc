@@ -8,4 +8,5 @@ PYBIND11_MODULE(_knightgym, m) {
   knightgym::python::init_knightmate(m);
   knightgym::python::init_knights_challenge(m);
   knightgym::python::init_tailten(m);
+  knightgym::python::init_agents(m);
 }

@@ -130,8 +130,8 @@ int ParamReader::get_int(const std::string& name, int default_value, int min, in
   return parsed;
 }
 
-double ParamReader::get_float(const std::string& name, double default_value, double min,
-                              double max, const std::string& doc) {
+double ParamReader::get_float(const std::string& name, double default_value, double min, double max,
+                              const std::string& doc) {
   const std::string value = declare({name, "float", format_number(default_value), "", {}, doc});
   double parsed = 0;
   const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);

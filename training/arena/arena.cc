@@ -103,7 +103,8 @@ std::vector<AgentScore> score_agents(const std::vector<GameRecord>& records, int
     if (s.games == 0) continue;
     const double n = static_cast<double>(s.games);
     s.score = sum[a] / n;
-    const double variance = s.games > 1 ? std::max(0.0, (sum_squares[a] - n * s.score * s.score) / (n - 1)) : 0.0;
+    const double variance =
+        s.games > 1 ? std::max(0.0, (sum_squares[a] - n * s.score * s.score) / (n - 1)) : 0.0;
     s.half_width = 1.959963984540054 * std::sqrt(variance / n);
   }
   return scores;

@@ -10,6 +10,8 @@ int bench_command(Args& args);
 int demo_command(Args& args);
 int perft_command(Args& args);
 int perft_bench_command(Args& args);
+int search_bench_command(Args& args);
 int play_command(Args& args);
+int uci_command(Args& args);
 
 }  // namespace knightgym::cli

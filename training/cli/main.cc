@@ -1,6 +1,7 @@
 // knightgym: the command-line program. Thin dispatch to one function per subcommand.
 #include <cstdio>
 #include <exception>
+#include <set>
 #include <string>
 
 #include "training/cli/args.h"
@@ -10,7 +11,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: knightgym COMMAND [ARGS]\n"
-    "  list                              games and their parameters\n"
+    "  list [--agents]                   games and their parameters (agents' with --agents)\n"
     "  bench GAME [--envs N] [--threads T] [--steps S] [--python PATH|none]\n"
     "                                    steps/s of the rules, the vector env and Python\n"
     "  demo [--envs N] [--games G] [--seed S]\n"
@@ -19,8 +20,13 @@ constexpr const char* kUsage =
     "                                    Knightmate perft counts, per move with --divide\n"
     "  perft-bench [--depth D] [--repeat R]\n"
     "                                    our perft against Fairy-Stockfish's, nodes/s\n"
+    "  search-bench [GAME...] [--sims N] [--az-sims N] [--batch B,B] [--blocks K]\n"
+    "               [--channels C] [--threads T] [--seconds S] [--repeat R]\n"
+    "                                    MCTS sims/s; AlphaZero search against the network\n"
     "  play GAME --agents SPEC,SPEC[,...] [--games N] [--threads T] [--seed S]\n"
-    "                                    seat-rotated games: scores with 95% intervals\n";
+    "                                    seat-rotated games: scores with 95% intervals\n"
+    "  uci [--agent SPEC] [--seed S]     a UCI engine for Knightmate on stdin/stdout\n"
+    "                                    (default agent mcts:sims=800)\n";
 
 }  // namespace
 
@@ -32,13 +38,18 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   try {
-    Args args(argc, argv, 2, {"divide"});
+    // Switches take no value; `play --agents` does, `list --agents` does not.
+    Args args(
+        argc, argv, 2,
+        command == "list" ? std::set<std::string>{"agents"} : std::set<std::string>{"divide"});
     if (command == "list") return list_command(args);
     if (command == "bench") return bench_command(args);
     if (command == "demo") return demo_command(args);
     if (command == "perft") return perft_command(args);
     if (command == "perft-bench") return perft_bench_command(args);
+    if (command == "search-bench") return search_bench_command(args);
     if (command == "play") return play_command(args);
+    if (command == "uci") return uci_command(args);
     std::fprintf(stderr, "knightgym: unknown command '%s'\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const std::exception& error) {

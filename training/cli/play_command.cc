@@ -1,8 +1,8 @@
 // knightgym play: seat-rotated games between agents, with each agent's score and its 95%
 // interval, draws, truncations and game lengths.
+#include <unistd.h>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 
 #include "env/registry/registry.h"
 #include "training/arena/arena.h"
@@ -30,8 +30,9 @@ int play_command(Args& args) {
 
   const bool terminal = isatty(STDERR_FILENO);
   const auto progress = [&](int64_t done) {
-    if (terminal) std::fprintf(stderr, "\r%lld/%lld games", static_cast<long long>(done),
-                               static_cast<long long>(options.games));
+    if (terminal)
+      std::fprintf(stderr, "\r%lld/%lld games", static_cast<long long>(done),
+                   static_cast<long long>(options.games));
   };
   const std::vector<GameRecord> records = play_arena(*game, agents, options, progress);
   if (terminal) std::fputs("\n", stderr);

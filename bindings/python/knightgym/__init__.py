@@ -24,20 +24,27 @@ Knights Challenge's tallies (the returns only rank them)::
 Tailten's score (kingdoms, territory, match points)::
 
     knightgym.tailten.score(state)   # {'kingdoms': [2, 3], ..., 'winner': 0}
+
+Agents (random, greedy, mcts, az) on any game; searches release the GIL::
+
+    agent = knightgym.agents.make("mcts:sims=400", game, seed=0)
+    action = agent.act(state, simulations=None, time_limit=None)
+    actions = agent.act_batch([state, other])   # int32, equal to act() on each
+    agent.last_report                             # {'simulations': 400, 'value': ..., 'depth': ...}
 """
 
 import sys
 
 from knightgym._knightgym import Game, State, games, load_game
 from knightgym import _knightgym
-from knightgym._knightgym import knightmate, knights_challenge, tailten
+from knightgym._knightgym import agents, knightmate, knights_challenge, tailten
 from knightgym.vector_env import VectorEnv, make, make_spec
 
 # The compiled submodules under their public names, so that `import knightgym.knightmate`
 # and `from knightgym.knightmate import perft` work as for a file of the package.
-for _submodule in (knightmate, knights_challenge, tailten):
+for _submodule in (agents, knightmate, knights_challenge, tailten):
     _submodule.__name__ = __name__ + "." + _submodule.__name__.rsplit(".", 1)[-1]
     sys.modules[_submodule.__name__] = _submodule
 
-__all__ = ["Game", "State", "VectorEnv", "games", "knightmate", "knights_challenge", "load_game",
-           "make", "make_spec", "tailten"]
+__all__ = ["Game", "State", "VectorEnv", "agents", "games", "knightmate", "knights_challenge",
+           "load_game", "make", "make_spec", "tailten"]

@@ -1,0 +1,172 @@
+// knightgym.agents: the agents of agents/ (random, greedy, mcts, az) on Python's games
+// and states. A Factory parses a spec against a game and loads what its agents share (a
+// network) once; each Agent it makes has its own seeded stream. Searches release the GIL.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "agents/any_agent.h"
+#include "bindings/bindings.h"
+#include "env/registry/registry.h"
+
+namespace py = pybind11;
+
+namespace knightgym::python {
+namespace {
+
+using GameArg = std::variant<std::shared_ptr<AnyGame>, std::string>;
+
+std::shared_ptr<AgentFactory> make_factory(const std::string& spec, const GameArg& game) {
+  std::shared_ptr<const AnyGame> loaded = std::holds_alternative<std::string>(game)
+                                              ? load_game(std::get<std::string>(game))
+                                              : std::get<std::shared_ptr<AnyGame>>(game);
+  py::gil_scoped_release release;  // an az spec may build or load a network
+  return std::make_shared<AgentFactory>(spec, std::move(loaded));
+}
+
+std::string describe_factory(const AgentFactory& factory) {
+  return factory.config().spec + " for " + factory.game().spec();
+}
+
+class PyAgent {
+ public:
+  PyAgent(std::shared_ptr<const AgentFactory> factory, uint64_t seed)
+      : factory_(std::move(factory)), agent_(factory_->make(seed)), seed_(seed) {}
+
+  Action act(const AnyState& state, std::optional<int64_t> simulations,
+             std::optional<double> time_limit) {
+    if (simulations && *simulations < 1)
+      throw py::value_error("simulations must be at least 1, got " + std::to_string(*simulations));
+    if (time_limit && !(*time_limit > 0))
+      throw py::value_error("time_limit must be a positive number of seconds, got " +
+                            std::to_string(*time_limit));
+    py::gil_scoped_release release;
+    std::lock_guard lock(mutex_);
+    SearchLimits limits;
+    limits.simulations = simulations.value_or(0);
+    if (time_limit) {
+      // Capped at 10^9 s (31 years) so that the deadline cannot overflow the clock.
+      const std::chrono::duration<double> seconds(std::min(*time_limit, 1e9));
+      limits.deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(seconds);
+    }
+    return agent_->act(state, limits);
+  }
+
+  py::array_t<Action> act_batch(const std::vector<const AnyState*>& states) {
+    for (size_t i = 0; i < states.size(); ++i)
+      if (!states[i])
+        throw py::type_error("states[" + std::to_string(i) + "] is None, not a knightgym.State");
+    std::vector<Action> actions;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard lock(mutex_);
+      actions = agent_->act_batch(states);
+    }
+    return py::array_t<Action>(static_cast<py::ssize_t>(actions.size()), actions.data());
+  }
+
+  py::dict last_report() const {
+    SearchReport report;
+    {
+      py::gil_scoped_release release;  // another thread may be searching
+      std::lock_guard lock(mutex_);
+      report = agent_->last_report();
+    }
+    py::dict out;
+    out["simulations"] = report.simulations;
+    out["value"] = report.value;
+    out["depth"] = report.depth;
+    return out;
+  }
+
+  const AgentConfig& config() const { return factory_->config(); }
+
+  std::string repr() const {
+    return "<knightgym.agents.Agent " + describe_factory(*factory_) + ", seed " +
+           std::to_string(seed_) + ">";
+  }
+
+ private:
+  std::shared_ptr<const AgentFactory> factory_;
+  std::unique_ptr<AnyAgent> agent_;
+  uint64_t seed_;
+  mutable std::mutex mutex_;  // an agent's search state serves one call at a time
+};
+
+}  // namespace
+
+void init_agents(py::module_& m) {
+  py::module_ agents = m.def_submodule(
+      "agents",
+      "Agents for any game: random, greedy, mcts (UCT with roll-outs) and az (AlphaZero "
+      "search over a network). make(\"mcts:sims=400\", game, seed).act(state) -> action.");
+
+  py::class_<PyAgent>(agents, "Agent")
+      .def("act", &PyAgent::act, py::arg("state").none(false), py::arg("simulations") = py::none(),
+           py::arg("time_limit") = py::none(),
+           "The action for `state`. `simulations` replaces the spec's sims for this decision; "
+           "`time_limit` (seconds) stops the search earlier if it runs out. Releases the GIL. "
+           "Raises ValueError for a finished state or a state of another game.")
+      .def("act_batch", &PyAgent::act_batch, py::arg("states"),
+           "int32 [len(states)]: the actions of act() on each state in turn, with the "
+           "searches advanced together and their leaves evaluated in shared batches. "
+           "Releases the GIL.")
+      .def_property_readonly(
+          "spec", [](const PyAgent& a) { return a.config().spec; },
+          "The canonical spec: every parameter spelled out.")
+      .def_property_readonly("kind", [](const PyAgent& a) { return a.config().kind; })
+      .def_property_readonly("last_report", &PyAgent::last_report,
+                             "{'simulations', 'value' (the mover's expected return at the "
+                             "root, in [-1, 1]), 'depth' (of the most visited line)} of the "
+                             "last decision; zeros for agents that do not search.")
+      .def("__repr__", &PyAgent::repr);
+
+  py::class_<AgentFactory, std::shared_ptr<AgentFactory>>(agents, "Factory")
+      .def(py::init(&make_factory), py::arg("spec"), py::arg("game").none(false),
+           "Parses `spec` for `game` (a Game or a game spec) and loads what the agents share, "
+           "such as a network. Raises ValueError naming a bad kind, parameter or value.")
+      .def(
+          "make",
+          [](const std::shared_ptr<AgentFactory>& factory, uint64_t seed) {
+            return std::make_unique<PyAgent>(factory, seed);
+          },
+          py::arg("seed") = 0, "An agent with its own stream, sharing the factory's network.")
+      .def_property_readonly("spec", [](const AgentFactory& f) { return f.config().spec; })
+      .def_property_readonly("kind", [](const AgentFactory& f) { return f.config().kind; })
+      .def("__repr__", [](const AgentFactory& f) {
+        return "<knightgym.agents.Factory " + describe_factory(f) + ">";
+      });
+
+  agents.def(
+      "make",
+      [](const std::string& spec, const GameArg& game, uint64_t seed) {
+        return std::make_unique<PyAgent>(make_factory(spec, game), seed);
+      },
+      py::arg("spec"), py::arg("game").none(false), py::arg("seed") = 0,
+      "An agent from a spec such as 'mcts:sims=400' or 'az:sims=64,model=resnet' for `game` "
+      "(a Game or a game spec). Raises ValueError naming a bad kind, parameter or value.");
+  agents.def("kinds", &agent_kinds, "The agent kinds: random, greedy, mcts, az.");
+  agents.def(
+      "params",
+      [](const std::string& kind) {
+        const auto& kinds = agent_kinds();
+        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+          throw py::value_error("unknown agent '" + kind + "' (known: " +
+                                py::str(", ").attr("join")(kinds).cast<std::string>() + ")");
+        py::list out;
+        for (const ParamInfo& param : agent_params(kind)) out.append(describe(param));
+        return out;
+      },
+      py::arg("kind"), "The parameters of a kind: [{name, type, default, choices, doc}].");
+}
+
+}  // namespace knightgym::python

@@ -1,0 +1,296 @@
+// Agents: specs, the greedy agent's choices, batched search equal to searches run alone,
+// and the LibTorch evaluator (masking, shapes, a saved model loaded back, bad models).
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "agents/any_agent.h"
+#include "agents/make_agent.h"
+#include "env/registry/game_list.h"
+
+namespace knightgym {
+namespace {
+
+TEST_CASE("agent specs: kinds, parameters, canonical form", "[agents]") {
+  CHECK(read_agent_config("random").spec == "random");
+  const AgentConfig mcts = read_agent_config("mcts:sims=400,c=2");
+  CHECK(mcts.kind == "mcts");
+  CHECK(mcts.mcts.sims == 400);
+  CHECK(mcts.mcts.c == 2.0);
+  CHECK(mcts.spec == "mcts:sims=400,c=2,rollouts=1,solve=true");
+  CHECK(read_agent_config("mcts(sims=400,c=2)").spec == mcts.spec);
+  const AgentConfig az = read_agent_config("az:sims=8,search=puct,noise=0.25");
+  CHECK_FALSE(az.az.gumbel);
+  CHECK(az.az.dirichlet_fraction == 0.25f);
+  CHECK(az.spec.find("dirichlet_alpha=0.3,") != std::string::npos);
+
+  CHECK_THROWS_WITH(read_agent_config("alphabeta"),
+                    Catch::Contains("unknown agent 'alphabeta'") && Catch::Contains("mcts"));
+  CHECK_THROWS_WITH(read_agent_config("mcts:depth=3"),
+                    Catch::Contains("depth") && Catch::Contains("sims"));
+  CHECK_THROWS_WITH(read_agent_config("mcts:sims=0"), Catch::Contains("sims"));
+  CHECK_THROWS_WITH(read_agent_config("az:search=minimax"), Catch::Contains("gumbel, puct"));
+  CHECK_THROWS_WITH(read_agent_config("mcts:c=x"), Catch::Contains("expected a number"));
+
+  CHECK(split_agent_specs("mcts:sims=400,c=2,random") ==
+        std::vector<std::string>{"mcts:sims=400,c=2", "random"});
+  CHECK(split_agent_specs("mcts(sims=4,c=2),greedy,az:sims=8") ==
+        std::vector<std::string>{"mcts(sims=4,c=2)", "greedy", "az:sims=8"});
+  CHECK_THROWS_WITH(split_agent_specs("random,,greedy"), Catch::Contains("empty agent"));
+}
+
+TEST_CASE("the agent factory checks specs and states", "[agents]") {
+  const auto fight = load_game("knight_fight");
+  const auto tailten = load_game("tailten");
+  CHECK_THROWS_WITH(AgentFactory("mcts:sims=-1", fight), Catch::Contains("sims"));
+  CHECK_THROWS_WITH(AgentFactory("az:model=/nonexistent/net.pt", fight),
+                    Catch::Contains("no such file"));
+  CHECK_THROWS_WITH(AgentFactory("az:model=resnet,device=tpu", fight), Catch::Contains("tpu"));
+  const auto agent = AgentFactory("random", fight).make(1);
+  const auto other = tailten->new_initial_state(0);
+  CHECK_THROWS_WITH(agent->act(*other),
+                    Catch::Contains("tailten") && Catch::Contains("knight_fight"));
+  auto state = fight->new_initial_state(0);
+  while (!state->is_terminal()) state->apply_action(agent->act(*state));
+  CHECK_THROWS_WITH(agent->act(*state), Catch::Contains("over"));
+}
+
+TEST_CASE("greedy takes the best tally and breaks ties at random", "[agents]") {
+  const KnightFight game;
+  Rng rng(3);
+  std::set<Action> chosen_at_start;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    KnightFight::State state;
+    game.init(state, rng);
+    GreedyAgent<KnightFight> greedy(game, seed);
+    while (!game.terminal(state)) {
+      const int player = game.current_player(state);
+      Action legal[KnightFight::kMaxActions];
+      const int n = game.legal_actions(state, legal);
+      float best = -1e9f;
+      for (int i = 0; i < n; ++i) {
+        KnightFight::State next = state;
+        game.apply(next, legal[i]);
+        if (!game.terminal(next)) best = std::max(best, tally_value(game, next, player));
+      }
+      const Action action = greedy.act(state);
+      KnightFight::State next = state;
+      game.apply(next, action);
+      if (!game.terminal(next)) REQUIRE(tally_value(game, next, player) == best);
+      game.apply(state, action);
+    }
+  }
+  // From one position with tied best moves, different seeds pick different ones.
+  const Tailten tailten;
+  Tailten::State start;
+  tailten.init(start, rng);
+  for (uint64_t seed = 0; seed < 40; ++seed)
+    chosen_at_start.insert(GreedyAgent<Tailten>(tailten, seed).act(start));
+  CHECK(chosen_at_start.size() > 5);
+}
+
+TEST_CASE("greedy tallies of each game", "[agents]") {
+  const Knightmate knightmate;
+  Rng rng(0);
+  Knightmate::State chess;
+  knightmate.init(chess, rng);
+  CHECK(tally_value(knightmate, chess, 0) == 0.0f);
+  // 1. e4 d5 2. exd5: White is a pawn up.
+  for (const char* move : {"e2e4", "d7d5", "e4d5"})
+    knightmate.apply(chess, knightmate.string_to_action(chess, move));
+  CHECK(tally_value(knightmate, chess, 0) == 1.0f);
+  CHECK(tally_value(knightmate, chess, 1) == -1.0f);
+
+  const Tailten tailten;
+  Tailten::State t;
+  tailten.init(t, rng);
+  tailten.apply(t, tailten.string_to_action(t, tailten.action_to_string(t, 0)));
+  // One ringfort: one kingdom and one territory for Red against none.
+  CHECK(tally_value(tailten, t, 0) == -100.0f + 1.0f);
+}
+
+// A deterministic evaluator with uneven priors and values: a hash of each row's
+// observation, so that batched and single searches see the same answers.
+class HashEvaluator final : public Evaluator {
+ public:
+  explicit HashEvaluator(const GameInfo& info) : info_(info) {}
+  const GameInfo& info() const override { return info_; }
+  void evaluate(int n, const float* observations, const uint8_t* masks, float* priors,
+                float* values) override {
+    const int size = info_.observation_shape.size();
+    for (int row = 0; row < n; ++row) {
+      uint64_t h = 0;
+      for (int i = 0; i < size; ++i)
+        h = mix64(h ^ static_cast<uint64_t>(observations[row * size + i] * 1000));
+      float sum = 0;
+      for (int a = 0; a < info_.num_actions; ++a) {
+        const float p = masks[row * info_.num_actions + a] ? 1.0f + (mix64(h + a) % 100) : 0.0f;
+        priors[row * info_.num_actions + a] = p;
+        sum += p;
+      }
+      for (int a = 0; a < info_.num_actions; ++a) priors[row * info_.num_actions + a] /= sum;
+      for (int p = 0; p < info_.num_players; ++p)
+        values[row * info_.num_players + p] =
+            static_cast<float>(mix64(h + 7 * p) % 2001) / 1000.0f - 1.0f;
+    }
+  }
+
+ private:
+  GameInfo info_;
+};
+
+template <Game G>
+std::vector<typename G::State> positions(const G& game, int count) {
+  std::vector<typename G::State> out;
+  Rng rng(8);
+  while (static_cast<int>(out.size()) < count) {
+    typename G::State state;
+    game.init(state, rng);
+    for (int ply = 0; ply < 3 * static_cast<int>(out.size()) % 40 && !game.terminal(state); ++ply)
+      game.apply(state, sample_legal_action(game, state, rng));
+    if (!game.terminal(state)) out.push_back(state);
+  }
+  return out;
+}
+
+template <Game G>
+void check_batched_equals_alone(const G& game, Evaluator& evaluator, AzConfig config) {
+  const auto roots = positions(game, 12);
+  std::vector<uint64_t> seeds;
+  for (size_t i = 0; i < roots.size(); ++i) seeds.push_back(100 + i);
+  SearchBatch<G> together(game, config, evaluator);
+  together.run(roots, seeds.data());
+  SearchBatch<G> alone(game, config, evaluator);
+  const int actions = game.info().num_actions;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    alone.run(std::span(&roots[i], 1), &seeds[i]);
+    INFO(G::kName << " root " << i);
+    REQUIRE(alone.search(0).best_action() == together.search(i).best_action());
+    std::vector<float> a(actions), b(actions);
+    alone.search(0).policy(a.data());
+    together.search(i).policy(b.data());
+    REQUIRE(a == b);
+    REQUIRE(alone.search(0).report().value == together.search(i).report().value);
+  }
+}
+
+TEST_CASE("a batched search equals the same search alone", "[agents]") {
+  for (const char* spec : {"knight_fight", "knightmate", "double_duel", "knights_challenge",
+                           "knights_challenge(mode=ffa3)", "tailten"}) {
+    Games::visit(*load_game(spec), [](const auto& game) {
+      HashEvaluator evaluator(game.info());
+      for (const bool gumbel : {false, true}) {
+        for (const int leaves : {1, 4}) {
+          AzConfig config;
+          config.gumbel = gumbel;
+          config.sims = 24;
+          config.leaves = leaves;
+          config.dirichlet_fraction = 0.25f;
+          INFO((gumbel ? "gumbel" : "puct") << " leaves " << leaves);
+          check_batched_equals_alone(game, evaluator, config);
+        }
+      }
+    });
+  }
+}
+
+TEST_CASE("act_batch plays the actions of act() in turn, also with a network", "[agents]") {
+  const auto game = load_game("tailten");
+  for (const char* spec : {"az:sims=16,model=resnet,blocks=1,channels=8",
+                           "az:sims=16,search=puct,model=resnet,blocks=1,channels=8,noise=0.25",
+                           "mcts:sims=50", "greedy", "random"}) {
+    INFO(spec);
+    const AgentFactory factory(spec, game);
+    std::vector<std::unique_ptr<AnyState>> states;
+    std::vector<const AnyState*> views;
+    for (uint64_t seed = 0; seed < 8; ++seed) {
+      states.push_back(game->new_initial_state(seed));
+      for (int ply = 0; ply < static_cast<int>(seed); ++ply)
+        states.back()->apply_action(states.back()->legal_actions()[ply % 3]);
+      views.push_back(states.back().get());
+    }
+    const auto batched = factory.make(5)->act_batch(views);
+    const auto single = factory.make(5);
+    for (size_t i = 0; i < views.size(); ++i) CHECK(single->act(*views[i]) == batched[i]);
+  }
+}
+
+TEST_CASE("the torch evaluator masks illegal actions and answers per player", "[agents]") {
+  for (const char* spec : {"knights_challenge", "knightmate"}) {
+    const auto game = load_game(spec);
+    const GameInfo& info = game->info();
+    auto net = TorchEvaluator::create(info, game->spec(), {2, 16}, 1, "cpu");
+    const int n = 5;
+    std::vector<float> observations(n * info.observation_shape.size());
+    std::vector<uint8_t> masks(n * info.num_actions);
+    auto state = game->new_initial_state(1);
+    for (int row = 0; row < n; ++row) {
+      state->observe(state->current_player(),
+                     observations.data() + row * info.observation_shape.size());
+      state->legal_mask(masks.data() + row * info.num_actions);
+      state->apply_action(state->legal_actions()[0]);
+    }
+    std::vector<float> priors(n * info.num_actions), values(n * info.num_players);
+    net->evaluate(n, observations.data(), masks.data(), priors.data(), values.data());
+    for (int row = 0; row < n; ++row) {
+      float sum = 0;
+      for (int a = 0; a < info.num_actions; ++a) {
+        const float p = priors[row * info.num_actions + a];
+        if (!masks[row * info.num_actions + a]) REQUIRE(p == 0.0f);
+        sum += p;
+      }
+      CHECK(sum == Approx(1.0f));
+      for (int p = 0; p < info.num_players; ++p) {
+        CHECK(values[row * info.num_players + p] >= -1.0f);
+        CHECK(values[row * info.num_players + p] <= 1.0f);
+      }
+    }
+    // One row alone gets the same answer as in the batch.
+    std::vector<float> one_prior(info.num_actions), one_value(info.num_players);
+    net->evaluate(1, observations.data() + 2 * info.observation_shape.size(),
+                  masks.data() + 2 * info.num_actions, one_prior.data(), one_value.data());
+    for (int a = 0; a < info.num_actions; ++a)
+      CHECK(one_prior[a] == Approx(priors[2 * info.num_actions + a]).margin(1e-6));
+  }
+}
+
+TEST_CASE("a saved network loads back, and bad model files are refused", "[agents]") {
+  const auto game = load_game("knight_fight");
+  const GameInfo& info = game->info();
+  const auto dir = std::filesystem::temp_directory_path() / "knightgym_agents_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "net.pt").string();
+  auto net = TorchEvaluator::create(info, game->spec(), {1, 8}, 7, "cpu");
+  net->save(path);
+  auto loaded = TorchEvaluator::load(path, info, game->spec(), "cpu");
+
+  std::vector<float> observation(info.observation_shape.size());
+  std::vector<uint8_t> mask(info.num_actions);
+  const auto state = game->new_initial_state(3);
+  state->observe(0, observation.data());
+  state->legal_mask(mask.data());
+  std::vector<float> p1(info.num_actions), p2(info.num_actions), v1(2), v2(2);
+  net->evaluate(1, observation.data(), mask.data(), p1.data(), v1.data());
+  loaded->evaluate(1, observation.data(), mask.data(), p2.data(), v2.data());
+  CHECK(p1 == p2);
+  CHECK(v1 == v2);
+  // The az agent takes it by path.
+  CHECK_NOTHROW(AgentFactory("az:sims=4,model=" + path, game).make(0)->act(*state));
+
+  const auto other = load_game("knight_fight(double_erase=forced)");
+  CHECK_THROWS_WITH(TorchEvaluator::load(path, other->info(), other->spec(), "cpu"),
+                    Catch::Contains("was made for knight_fight(double_erase=optional"));
+  const std::string garbage = (dir / "garbage.pt").string();
+  std::ofstream(garbage) << "not a model";
+  CHECK_THROWS_WITH(TorchEvaluator::load(garbage, info, game->spec(), "cpu"),
+                    Catch::Contains("not a TorchScript module"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace knightgym

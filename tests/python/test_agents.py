@@ -1,0 +1,240 @@
+"""knightgym.agents from Python: every kind plays legal actions in every game, seeds
+repeat, act_batch equals act() in turn, search limits and bad input. The searches
+themselves are tested in C++ (tests/cpp/search_test.cc, tests/cpp/agents_test.cc)."""
+
+import numpy as np
+import pytest
+
+import knightgym
+from knightgym import agents
+
+GAMES = [entry["name"] for entry in knightgym.games()]  # every registered game
+# Small searches: these tests check the bindings, not the strength of play.
+SPECS = ["random", "greedy", "mcts:sims=8", "az:sims=8,search=gumbel", "az:sims=8,search=puct",
+         "az:sims=8,model=resnet,blocks=1,channels=8"]
+# Knightmate positions from random games that Fairy-Stockfish scored "mate 1" (those of
+# tests/cpp/search_test.cc).
+MATES_IN_1 = [
+    "m7/r2Bpmbp/1R1r4/p1p3k1/5Kp1/1PP2PPP/1M3R2/8 w - - 5 46",
+    "m5B1/6km/8/1pp3P1/p1p4P/1r1P4/2q2RK1/3bb3 b - - 0 68",
+    "2Rrk3/1m2p3/q2r4/1p1b2m1/1K2pQ1b/8/1P5P/5R2 b - - 2 53",
+]
+
+
+def positions(game, count, seed=0):
+    """`count` unfinished states of `game`: its start, then a random game's positions."""
+    player = agents.make("random", game, seed=seed)
+    state = game.new_initial_state(seed=seed)
+    out = []
+    while len(out) < count:
+        if state.is_terminal():
+            state = game.new_initial_state(seed=seed + len(out))
+        out.append(state.clone())
+        state.apply_action(player.act(state))
+    return out
+
+
+def play(agent, game, decisions, seed=0):
+    """The actions `agent` chooses over `decisions` turns of a game it plays alone."""
+    state = game.new_initial_state(seed=seed)
+    actions = []
+    while len(actions) < decisions and not state.is_terminal():
+        action = agent.act(state)
+        assert action in state.legal_actions()
+        actions.append(action)
+        state.apply_action(action)
+    return actions
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def game(request):
+    return knightgym.load_game(request.param)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_every_kind_plays_legal_actions_in_every_game(game, spec):
+    agent = agents.make(spec, game, seed=1)
+    assert agent.kind == spec.split(":")[0]
+    assert len(play(agent, game, decisions=6)) == 6
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_the_same_seed_plays_the_same_actions(game, spec):
+    first = play(agents.make(spec, game, seed=7), game, decisions=10)
+    assert play(agents.make(spec, game, seed=7), game, decisions=10) == first
+
+
+def test_different_seeds_can_play_differently(game):
+    states = positions(game, 12)
+
+    def picks(seed):
+        agent = agents.make("random", game, seed=seed)
+        return [agent.act(s) for s in states]
+
+    assert picks(0) != picks(1)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_act_batch_equals_act_on_each_in_turn(game, spec):
+    states = positions(game, 6, seed=2)
+    batched = agents.make(spec, game, seed=5).act_batch(states)
+    assert batched.dtype == np.int32 and batched.shape == (len(states),)
+    single = agents.make(spec, game, seed=5)
+    assert batched.tolist() == [single.act(s) for s in states]
+
+
+def test_act_batch_of_no_states_is_empty():
+    game = knightgym.load_game("tailten")
+    assert agents.make("az:sims=4", game).act_batch([]).shape == (0,)
+
+
+def test_a_game_spec_string_is_loaded():
+    agent = agents.make("mcts:sims=4", "knight_fight(layout=identity)", seed=3)
+    state = knightgym.load_game("knight_fight(layout=identity)").new_initial_state()
+    assert agent.act(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="layout=random"):
+        agent.act(knightgym.load_game("knight_fight").new_initial_state())
+
+
+def test_spec_is_canonical_and_repr_names_agent_and_game():
+    agent = agents.make("mcts:sims=4", "tailten", seed=9)
+    assert agent.spec == "mcts:sims=4,c=1.4,rollouts=1,solve=true"
+    assert agents.make(agent.spec, "tailten").spec == agent.spec
+    assert agents.make("mcts(sims=4)", "tailten").spec == agent.spec
+    assert agent.spec in repr(agent) and "tailten(" in repr(agent) and "seed 9" in repr(agent)
+    assert agents.make("random", "tailten").spec == "random"
+
+
+def test_simulations_replaces_the_spec_for_one_decision(game):
+    state = game.new_initial_state()
+    for spec in ["mcts:sims=20,solve=false", "az:sims=20", "az:sims=20,search=puct"]:
+        agent = agents.make(spec, game)
+        agent.act(state)
+        assert agent.last_report["simulations"] == 20
+        agent.act(state, simulations=5)
+        assert agent.last_report["simulations"] == 5
+        assert -1 <= agent.last_report["value"] <= 1 and agent.last_report["depth"] >= 1
+
+
+def test_a_time_limit_stops_a_long_search():
+    game = knightgym.load_game("knight_fight")
+    agent = agents.make("mcts:sims=100000000", game)
+    agent.act(game.new_initial_state(), time_limit=0.05)
+    assert 0 < agent.last_report["simulations"] < 100000000
+
+
+def test_agents_that_do_not_search_report_zeros():
+    agent = agents.make("greedy", "tailten")
+    agent.act(knightgym.load_game("tailten").new_initial_state())
+    assert agent.last_report == {"simulations": 0, "value": 0.0, "depth": 0}
+
+
+def test_agents_of_one_factory_share_its_network_and_play_like_make():
+    game = knightgym.load_game("knights_challenge")
+    spec = "az:sims=8,model=resnet,blocks=1,channels=8,net_seed=4"
+    factory = agents.Factory(spec, game)
+    assert factory.kind == "az" and factory.spec == agents.make(spec, game).spec
+    states = positions(game, 3)
+    expected = agents.make(spec, game, seed=2).act_batch(states).tolist()
+    assert factory.make(seed=2).act_batch(states).tolist() == expected
+    assert factory.make(seed=2).act_batch(states).tolist() == expected
+
+
+# Gumbel searches only its sampled top-k: with the flat priors of model=uniform, it must
+# consider every move to see the mate.
+@pytest.mark.parametrize("spec", ["mcts:sims=400", "az:sims=200,considered=256",
+                                  "az:sims=200,search=puct"])
+@pytest.mark.parametrize("fen", MATES_IN_1)
+def test_searches_mate_in_1_in_knightmate(spec, fen):
+    game = knightgym.load_game(f"knightmate(fen={fen})")
+    state = game.new_initial_state()
+    mover = state.current_player()
+    state.apply_action(agents.make(spec, game, seed=1).act(state))
+    assert state.is_terminal() and state.returns()[mover] == 1
+
+
+def test_kinds_and_params_list_every_parameter():
+    assert agents.kinds() == ["random", "greedy", "mcts", "az"]
+    assert agents.params("random") == []
+    mcts = {p["name"]: p for p in agents.params("mcts")}
+    assert list(mcts) == ["sims", "c", "rollouts", "solve"]
+    assert mcts["sims"]["type"] == "int" and mcts["sims"]["default"] == "1000"
+    assert all(p["doc"] for p in mcts.values())
+    search = next(p for p in agents.params("az") if p["name"] == "search")
+    assert search["choices"] == ["gumbel", "puct"]
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("minimax", "unknown agent 'minimax'"),
+    ("mcts:simulations=5", "simulations"),
+    ("mcts:sims=zero", "sims"),
+    ("mcts:sims=0", "sims"),
+    ("az:search=best", "best"),
+    ("az:model=/no/such/model.pt", "/no/such/model.pt"),
+])
+def test_bad_specs_raise_value_error_naming_the_problem(spec, message):
+    with pytest.raises(ValueError, match=message):
+        agents.make(spec, "tailten")
+    with pytest.raises(ValueError, match=message):
+        agents.Factory(spec, "tailten")
+
+
+def test_bad_games_and_kinds_raise():
+    with pytest.raises(ValueError, match="chess"):
+        agents.make("random", "chess")
+    with pytest.raises(ValueError, match="unknown agent 'minimax'"):
+        agents.params("minimax")
+    with pytest.raises(TypeError):
+        agents.make("random", None)
+    with pytest.raises(TypeError):
+        agents.make("random", 3)
+    with pytest.raises(TypeError):
+        agents.make("random", "tailten", seed=-1)
+
+
+def test_a_state_of_another_game_raises_value_error():
+    agent = agents.make("mcts:sims=4", "tailten")
+    other = knightgym.load_game("knightmate").new_initial_state()
+    with pytest.raises(ValueError, match="knightmate"):
+        agent.act(other)
+    with pytest.raises(ValueError, match="knightmate"):
+        agent.act_batch([knightgym.load_game("tailten").new_initial_state(), other])
+
+
+def test_a_finished_state_raises_value_error():
+    game = knightgym.load_game("tailten")
+    state = positions(game, 1)[0]
+    player = agents.make("random", game)
+    while not state.is_terminal():
+        state.apply_action(player.act(state))
+    for spec in SPECS:
+        with pytest.raises(ValueError, match="over"):
+            agents.make(spec, game).act(state)
+        with pytest.raises(ValueError, match="over"):
+            agents.make(spec, game).act_batch([state])
+
+
+def test_wrong_types_and_limits_raise():
+    game = knightgym.load_game("tailten")
+    agent = agents.make("mcts:sims=4", game)
+    state = game.new_initial_state()
+    with pytest.raises(TypeError):
+        agent.act(None)
+    with pytest.raises(TypeError):
+        agent.act(game)
+    with pytest.raises(TypeError, match=r"states\[1\] is None"):
+        agent.act_batch([state, None])
+    with pytest.raises(TypeError):
+        agent.act_batch(state)
+    with pytest.raises(ValueError, match="simulations must be at least 1, got 0"):
+        agent.act(state, simulations=0)
+    for seconds in (0, -1, float("nan")):
+        with pytest.raises(ValueError, match="time_limit"):
+            agent.act(state, time_limit=seconds)
+
+
+def test_the_submodule_is_importable_both_ways():
+    import knightgym.agents as imported
+    from knightgym.agents import make
+    assert imported is agents and make is agents.make
+    assert agents.__name__ == "knightgym.agents"
