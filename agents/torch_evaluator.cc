@@ -134,19 +134,26 @@ void TorchEvaluator::evaluate(int n, const float* observations, const uint8_t* m
   const Shape& s = info.observation_shape;
   std::lock_guard lock(impl_->mutex);
   torch::InferenceMode guard;
+  // LibTorch runs the convolutions of a single small CPU input on a slow generic path
+  // instead of oneDNN; a copy of the row as a second one keeps it on the fast path (5x).
+  const int rows = n == 1 && impl_->device.is_cpu() ? 2 : n;
   const torch::Tensor input =
       torch::from_blob(const_cast<float*>(observations), {n, s.channels, s.height, s.width})
+          .expand({rows, s.channels, s.height, s.width})
           .to(impl_->device);
   const torch::Tensor legal =
       torch::from_blob(const_cast<uint8_t*>(masks), {n, info.num_actions}, torch::kUInt8)
+          .expand({rows, info.num_actions})
           .to(impl_->device)
           .to(torch::kBool);
   auto [logits, value] = forward(impl_->module, info, input);
   const torch::Tensor policy =
       torch::softmax(logits.to(torch::kFloat32).masked_fill(legal.logical_not(), -INFINITY), 1)
           .to(torch::kCPU)
+          .slice(0, 0, n)
           .contiguous();
-  const torch::Tensor value_cpu = value.to(torch::kFloat32).to(torch::kCPU).contiguous();
+  const torch::Tensor value_cpu =
+      value.to(torch::kFloat32).to(torch::kCPU).slice(0, 0, n).contiguous();
   std::memcpy(priors, policy.data_ptr<float>(), sizeof(float) * n * info.num_actions);
   std::memcpy(values, value_cpu.data_ptr<float>(), sizeof(float) * n * info.num_players);
 }

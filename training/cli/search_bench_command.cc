@@ -14,7 +14,9 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <numeric>
 #include <span>
 #include <stdexcept>
@@ -161,6 +163,7 @@ Rates forward_and_search(double seconds, int batch, Forward&& forward, Search&& 
           static_cast<double>(searched) / search_time};
 }
 
+// The rows of one game: its network made once, then each batch size.
 template <Game G>
 void az_rows(const G& game, const std::string& spec, const Options& options) {
   const GameInfo info = game.info();
@@ -252,7 +255,7 @@ int search_bench_command(Args& args) {
 
   std::printf(
       "\nMCTS, random roll-outs: %d simulations per decision from %d positions (%d random "
-      "plies from the start), one agent per thread\n\n",
+      "plies from the start), a fresh agent per decision, one per thread at a time\n\n",
       options.mcts_sims, kMctsPositions, kOpeningPlies);
   std::printf("| %-18s | threads | %12s |\n|%s|--------:|-------------:|\n", "game", "sims/s",
               std::string(20, '-').c_str());
