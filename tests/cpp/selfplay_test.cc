@@ -1,0 +1,157 @@
+// Self-play's games and the replay buffer: trajectories follow the rules and the
+// search's policies, are reproducible from the seed, and batches drawn from the buffer
+// carry the right observation, mask, policy and returns (seen from the mover).
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <vector>
+
+#include "env/core/sample.h"
+#include "env/registry/game_list.h"
+#include "training/selfplay/replay_buffer.h"
+#include "training/selfplay/self_play.h"
+
+namespace knightgym {
+namespace {
+
+template <Game G>
+std::vector<Trajectory<G>> play(const G& game, bool gumbel, int games, uint64_t seed) {
+  UniformEvaluator evaluator(game.info());
+  AzConfig config;
+  config.gumbel = gumbel;
+  config.sims = 8;
+  SelfPlay<G> self_play(game, config, evaluator, 6, seed, 4);
+  std::vector<Trajectory<G>> finished;
+  while (static_cast<int>(finished.size()) < games)
+    self_play.step([&](Trajectory<G>&& t) { finished.push_back(std::move(t)); });
+  return finished;
+}
+
+template <Game G>
+bool same_state(const typename G::State& a, const typename G::State& b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+TEST_CASE("self-play games follow the rules and the search's policy", "[selfplay]") {
+  const Tailten game;
+  for (const bool gumbel : {false, true}) {
+    const auto games = play(game, gumbel, 12, 1);
+    for (const auto& t : games) {
+      REQUIRE(t.size() > 0);
+      REQUIRE(t.returns.size() == 2);
+      CHECK(t.returns[0] + t.returns[1] == 0.0f);
+      for (int i = 0; i < t.size(); ++i) {
+        std::vector<uint8_t> mask(game.info().num_actions);
+        game.legal_mask(t.states[i], mask.data());
+        float sum = 0;
+        for (int32_t p = t.policy_begin[i]; p < t.policy_begin[i + 1]; ++p) {
+          REQUIRE(mask[t.policy_actions[p]] == 1);
+          sum += t.policy_probs[p];
+        }
+        REQUIRE(sum == Approx(1.0f));
+        // The next state follows from this one by an action the policy gives mass to.
+        bool follows = false;
+        for (int32_t p = t.policy_begin[i]; p < t.policy_begin[i + 1]; ++p) {
+          auto next = t.states[i];
+          game.apply(next, t.policy_actions[p]);
+          follows = follows || (i + 1 < t.size() ? same_state<Tailten>(next, t.states[i + 1])
+                                                 : game.terminal(next));
+        }
+        REQUIRE(follows);
+      }
+    }
+  }
+}
+
+TEST_CASE("self-play is reproducible from its seed", "[selfplay]") {
+  const KnightFight game;
+  const auto a = play(game, true, 8, 3);
+  const auto b = play(game, true, 8, 3);
+  REQUIRE(a.size() == b.size());
+  for (size_t g = 0; g < a.size(); ++g) {
+    REQUIRE(a[g].size() == b[g].size());
+    for (int i = 0; i < a[g].size(); ++i)
+      REQUIRE(same_state<KnightFight>(a[g].states[i], b[g].states[i]));
+    REQUIRE(a[g].policy_probs == b[g].policy_probs);
+  }
+}
+
+template <Game G>
+Trajectory<G> random_game(const G& game, uint64_t seed) {
+  Rng rng(seed);
+  Trajectory<G> t;
+  typename G::State state;
+  game.init(state, rng);
+  std::vector<float> policy(game.info().num_actions);
+  while (!game.terminal(state)) {
+    std::vector<uint8_t> mask(game.info().num_actions);
+    game.legal_mask(state, mask.data());
+    const float share = 1.0f / static_cast<float>(std::count(mask.begin(), mask.end(), 1));
+    for (size_t a = 0; a < policy.size(); ++a) policy[a] = mask[a] ? share : 0.0f;
+    t.add(state, policy);
+    game.apply(state, sample_legal_action(game, state, rng));
+  }
+  t.returns.resize(game.info().num_players);
+  game.returns(state, t.returns.data());
+  return t;
+}
+
+TEST_CASE("the replay buffer keeps a window of whole games", "[selfplay]") {
+  const Tailten game;
+  ReplayBuffer<Tailten> buffer(100);
+  int64_t added = 0;
+  std::vector<int> sizes;
+  for (uint64_t seed = 0; seed < 10; ++seed) {
+    auto t = random_game(game, seed);
+    sizes.push_back(t.size());
+    added += t.size();
+    buffer.add(std::move(t));
+    CHECK(buffer.added() == added);
+    // The newest games that hold the window, and no older one.
+    int64_t kept = 0;
+    int games = 0;
+    for (auto s = sizes.rbegin(); s != sizes.rend() && kept < 100; ++s) kept += *s, ++games;
+    CHECK(buffer.size() == kept);
+    CHECK(buffer.num_games() == games);
+  }
+  CHECK_THROWS_WITH(ReplayBuffer<Tailten>(0), Catch::Contains("at least 1"));
+}
+
+TEST_CASE("a drawn batch holds a decision's observation, mask, policy and returns", "[selfplay]") {
+  KnightsChallenge::Params params;
+  params.mode = KnightsChallenge::Mode::kFfa3;
+  const KnightsChallenge game(params);
+  const GameInfo info = game.info();
+  const auto t = random_game(game, 7);
+  ReplayBuffer<KnightsChallenge> buffer(1000000);
+  buffer.add(Trajectory<KnightsChallenge>(t));
+  const int batch = 64, obs_size = info.observation_shape.size();
+  std::vector<float> observations(batch * obs_size), policies(batch * info.num_actions),
+      values(batch * info.num_players);
+  std::vector<uint8_t> masks(batch * info.num_actions);
+  Rng rng(1);
+  buffer.sample(game, batch, rng, observations.data(), masks.data(), policies.data(),
+                values.data());
+  std::vector<float> expected(obs_size);
+  for (int row = 0; row < batch; ++row) {
+    // Find the decision by its observation; then everything else must match it.
+    int found = -1;
+    for (int i = 0; i < t.size() && found < 0; ++i) {
+      game.observe(t.states[i], game.current_player(t.states[i]), expected.data());
+      if (std::equal(expected.begin(), expected.end(), observations.begin() + row * obs_size))
+        found = i;
+    }
+    REQUIRE(found >= 0);
+    const int mover = game.current_player(t.states[found]);
+    for (int k = 0; k < 3; ++k) REQUIRE(values[row * 3 + k] == t.returns[(mover + k) % 3]);
+    float sum = 0;
+    for (int a = 0; a < info.num_actions; ++a) {
+      REQUIRE((policies[row * info.num_actions + a] > 0) ==
+              (masks[row * info.num_actions + a] == 1));
+      sum += policies[row * info.num_actions + a];
+    }
+    REQUIRE(sum == Approx(1.0f));
+  }
+}
+
+}  // namespace
+}  // namespace knightgym
