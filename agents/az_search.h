@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <tuple>
 #include <vector>
 

@@ -168,9 +168,11 @@ void TorchEvaluator::save(const std::string& path) const {
     throw std::runtime_error("cannot write model '" + path +
                              "': " + error.what_without_backtrace());
   }
+  // Flushed to disk before the rename, so the name never points at a partial file.
   const int fd = ::open(temporary.c_str(), O_RDONLY);
-  if (fd < 0 || ::fsync(fd) != 0 || ::close(fd) != 0 ||
-      std::rename(temporary.c_str(), path.c_str()) != 0) {
+  const bool synced = fd >= 0 && ::fsync(fd) == 0;
+  if (fd >= 0) ::close(fd);
+  if (!synced || std::rename(temporary.c_str(), path.c_str()) != 0) {
     std::remove(temporary.c_str());
     throw std::runtime_error("cannot write model '" + path + "': " + std::strerror(errno));
   }

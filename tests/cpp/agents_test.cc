@@ -109,7 +109,9 @@ TEST_CASE("greedy tallies of each game", "[agents]") {
   const Tailten tailten;
   Tailten::State t;
   tailten.init(t, rng);
-  tailten.apply(t, tailten.string_to_action(t, tailten.action_to_string(t, 0)));
+  Action legal[Tailten::kMaxActions];
+  REQUIRE(tailten.legal_actions(t, legal) > 0);
+  tailten.apply(t, legal[0]);
   // One ringfort: one kingdom and one territory for Red against none.
   CHECK(tally_value(tailten, t, 0) == -100.0f + 1.0f);
 }

@@ -42,7 +42,7 @@ class ReplayBuffer {
   // `batch` decisions drawn uniformly with replacement. observations: batch x
   // observation_shape; masks, policies: batch x num_actions; values: batch x num_players.
   void sample(const G& game, int batch, Rng& rng, float* observations, uint8_t* masks,
-              float* policies, float* values) const {
+              float* policies, float* values) {
     if (size_ == 0) throw std::logic_error("sampling from an empty replay buffer");
     const GameInfo info = game.info();
     const int obs_size = info.observation_shape.size();
@@ -71,7 +71,7 @@ class ReplayBuffer {
  private:
   int64_t window_, size_ = 0, added_ = 0;
   std::deque<Trajectory<G>> games_;
-  mutable std::vector<int64_t> ends_;
+  std::vector<int64_t> ends_;  // sample()'s scratch
 };
 
 }  // namespace knightgym
