@@ -1,17 +1,16 @@
 #include "agents/torch_evaluator.h"
 
 #include <ATen/Parallel.h>
-#include <fcntl.h>
 #include <torch/cuda.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 
 #include "agents/resnet.h"
+#include "env/core/atomic_file.h"
 
 namespace knightgym {
 
@@ -125,6 +124,14 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::load(const std::string& path, co
   return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
 }
 
+std::unique_ptr<TorchEvaluator> TorchEvaluator::over(const torch::jit::Module& module,
+                                                     const GameInfo& info,
+                                                     const std::string& device) {
+  auto impl = std::unique_ptr<Impl>(new Impl{module, info, parse_device(device), {}});
+  impl->module.eval();
+  return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
+}
+
 const GameInfo& TorchEvaluator::info() const { return impl_->info; }
 
 void TorchEvaluator::evaluate(int n, const float* observations, const uint8_t* masks, float* priors,
@@ -159,23 +166,15 @@ void TorchEvaluator::evaluate(int n, const float* observations, const uint8_t* m
 }
 
 void TorchEvaluator::save(const std::string& path) const {
-  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  std::ostringstream bytes;
   try {
     std::lock_guard lock(impl_->mutex);
-    impl_->module.save(temporary);
+    impl_->module.save(bytes);
   } catch (const c10::Error& error) {
-    std::remove(temporary.c_str());
     throw std::runtime_error("cannot write model '" + path +
                              "': " + error.what_without_backtrace());
   }
-  // Flushed to disk before the rename, so the name never points at a partial file.
-  const int fd = ::open(temporary.c_str(), O_RDONLY);
-  const bool synced = fd >= 0 && ::fsync(fd) == 0;
-  if (fd >= 0) ::close(fd);
-  if (!synced || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot write model '" + path + "': " + std::strerror(errno));
-  }
+  write_file_atomically(path, bytes.view());
 }
 
 }  // namespace knightgym

@@ -14,6 +14,10 @@
 
 #include "agents/evaluator.h"
 
+namespace torch::jit {
+struct Module;
+}
+
 namespace knightgym {
 
 struct NetConfig {
@@ -33,6 +37,12 @@ class TorchEvaluator final : public Evaluator {
   static std::unique_ptr<TorchEvaluator> load(const std::string& path, const GameInfo& info,
                                               const std::string& game_spec,
                                               const std::string& device, int threads = 0);
+
+  // An evaluator over `module` itself, not a copy, on `device` (where the module already
+  // is): the learner trains that module between calls. It is left in eval mode; whoever
+  // trains it sets train mode for its steps and eval mode again before inference.
+  static std::unique_ptr<TorchEvaluator> over(const torch::jit::Module& module,
+                                              const GameInfo& info, const std::string& device);
 
   ~TorchEvaluator() override;
 

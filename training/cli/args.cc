@@ -34,6 +34,24 @@ int64_t Args::get_int(const std::string& flag, int64_t default_value, int64_t mi
   return value;
 }
 
+double Args::get_double(const std::string& flag, double default_value, double min) {
+  known_.push_back(flag);
+  const auto it = flags_.find(flag);
+  if (it == flags_.end()) return default_value;
+  const std::string& text = it->second;
+  double value = 0;
+  size_t used = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !(value >= min))
+    throw std::invalid_argument("--" + flag + " '" + text +
+                                "': expected a number >= " + std::to_string(min));
+  return value;
+}
+
 bool Args::get_switch(const std::string& flag) {
   known_.push_back(flag);
   return flags_.count(flag) > 0;

@@ -17,6 +17,7 @@ class Args {
 
   const std::vector<std::string>& positional() const { return positional_; }
   int64_t get_int(const std::string& flag, int64_t default_value, int64_t min);
+  double get_double(const std::string& flag, double default_value, double min);
   std::string get_string(const std::string& flag, const std::string& default_value);
   bool get_switch(const std::string& flag);
   bool has(const std::string& flag) const { return flags_.count(flag) > 0; }

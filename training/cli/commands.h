@@ -13,5 +13,6 @@ int perft_bench_command(Args& args);
 int search_bench_command(Args& args);
 int play_command(Args& args);
 int uci_command(Args& args);
+int train_command(Args& args);
 
 }  // namespace knightgym::cli

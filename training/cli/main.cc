@@ -26,7 +26,10 @@ constexpr const char* kUsage =
     "  play GAME --agents SPEC,SPEC[,...] [--games N] [--threads T] [--seed S]\n"
     "                                    seat-rotated games: scores with 95% intervals\n"
     "  uci [--agent SPEC] [--seed S]     a UCI engine for Knightmate on stdin/stdout\n"
-    "                                    (default agent mcts:sims=800)\n";
+    "                                    (default agent mcts:sims=800)\n"
+    "  train GAME --out DIR [--minutes M | --steps S] [--resume] [--device cpu|cuda]\n"
+    "        [--config FILE] [--print-config]\n"
+    "                                    AlphaZero-style training; see docs/training.md\n";
 
 }  // namespace
 
@@ -39,9 +42,11 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   try {
     // Switches take no value; `play --agents` does, `list --agents` does not.
-    Args args(
-        argc, argv, 2,
-        command == "list" ? std::set<std::string>{"agents"} : std::set<std::string>{"divide"});
+    const std::set<std::string> switches = command == "list" ? std::set<std::string>{"agents"}
+                                           : command == "train"
+                                               ? std::set<std::string>{"resume", "print-config"}
+                                               : std::set<std::string>{"divide"};
+    Args args(argc, argv, 2, switches);
     if (command == "list") return list_command(args);
     if (command == "bench") return bench_command(args);
     if (command == "demo") return demo_command(args);
@@ -50,6 +55,7 @@ int main(int argc, char** argv) {
     if (command == "search-bench") return search_bench_command(args);
     if (command == "play") return play_command(args);
     if (command == "uci") return uci_command(args);
+    if (command == "train") return train_command(args);
     std::fprintf(stderr, "knightgym: unknown command '%s'\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const std::exception& error) {

@@ -1,0 +1,411 @@
+// Training runs: settings, symmetries, batched matches, a run's files, resume after
+// SIGKILL at random moments (also mid-write) and after SIGTERM, and a short run on a tiny
+// setting that learns to beat random play.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bit>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "agents/random_agent.h"
+#include "env/core/atomic_file.h"
+#include "env/core/sample.h"
+#include "env/registry/game_list.h"
+#include "training/trainer/trainer.h"
+
+namespace knightgym {
+namespace {
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+
+std::string temporary_dir(const std::string& name) {
+  const std::string dir = (fs::temp_directory_path() / ("knightgym_" + name)).string();
+  fs::remove_all(dir);
+  return dir;
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// ---------------------------------------------------------------------------- settings
+
+TEST_CASE("train settings: per-game defaults, overrides, and errors that name the key",
+          "[trainer]") {
+  const TrainConfig kf = read_train_config("knight_fight", "");
+  CHECK(kf.net.blocks == 4);
+  CHECK(kf.search.gumbel);
+  CHECK(kf.baselines == std::vector<std::string>{"mcts:sims=200"});
+  CHECK(read_train_config("knightmate", "").net.channels == 64);
+
+  const TrainConfig c = read_train_config(
+      "tailten", "# a comment\n  sims = 8  \nsearch=puct\nbaselines=[random,mcts:sims=10,c=2]\n\n");
+  CHECK(c.search.sims == 8);
+  CHECK_FALSE(c.search.gumbel);
+  CHECK(c.baselines == std::vector<std::string>{"random", "mcts:sims=10,c=2"});
+  CHECK_THAT(c.spec, Contains("sims=8\n"));
+  CHECK(read_train_config("tailten", c.spec).spec == c.spec);  // the spec reads back
+
+  REQUIRE_THROWS_WITH(read_train_config("tailten", "simz=3"), Contains("unknown parameter 'simz'"));
+  REQUIRE_THROWS_WITH(read_train_config("tailten", "sims"), Contains("line 1 ('sims')"));
+  REQUIRE_THROWS_WITH(read_train_config("tailten", "sims=1\nsims=2"), Contains("'sims' twice"));
+  REQUIRE_THROWS_WITH(read_train_config("tailten", "lr=-1"), Contains("lr"));
+  REQUIRE_THROWS_WITH(read_train_config("tailten", "baselines=mtcs"), Contains("unknown agent"));
+  REQUIRE_THROWS_WITH(read_train_config("tailten", "baselines=az:model=resnet"),
+                      Contains("untrained network"));
+}
+
+// -------------------------------------------------------------------------- symmetries
+
+template <Game G>
+std::vector<float> observe(const G& game, const typename G::State& s, int player) {
+  std::vector<float> out(game.info().observation_shape.size());
+  game.observe(s, player, out.data());
+  return out;
+}
+
+template <Game G>
+std::vector<uint8_t> mask_of(const G& game, const typename G::State& s) {
+  std::vector<uint8_t> out(game.info().num_actions);
+  game.legal_mask(s, out.data());
+  return out;
+}
+
+// Checks that symmetry k maps (observation, mask) of s to those of `image`, the state
+// the same symmetry makes of s.
+template <Game G>
+void check_image(const G& game, int k, const typename G::State& s, const typename G::State& image) {
+  const GameInfo info = game.info();
+  for (int player = 0; player < info.num_players; ++player) {
+    std::vector<float> obs = observe(game, s, player), policy(info.num_actions, 0.0f);
+    std::vector<uint8_t> mask = mask_of(game, s);
+    for (int a = 0; a < info.num_actions; ++a) policy[a] = mask[a] ? float(a) : 0.0f;
+    std::vector<float> scratch(std::max(info.num_actions, 100));
+    std::vector<uint8_t> mask_scratch(info.num_actions);
+    apply_symmetry<G>(k, info, obs.data(), mask.data(), policy.data(), scratch.data(),
+                      mask_scratch.data());
+    REQUIRE(obs == observe(game, image, player));
+    REQUIRE(mask == mask_of(game, image));
+    for (int a = 0; a < info.num_actions; ++a)
+      if (policy[Symmetries<G>::action(k, a)] != 0.0f)
+        REQUIRE(policy[Symmetries<G>::action(k, a)] == float(a));
+  }
+}
+
+template <Game G>
+void check_permutations() {
+  const GameInfo info = G().info();
+  const Shape& s = info.observation_shape;
+  std::set<std::vector<int>> distinct;
+  for (int k = 0; k < Symmetries<G>::kCount; ++k) {
+    std::vector<int> cells, actions;
+    for (int c = 0; c < s.height * s.width; ++c) cells.push_back(Symmetries<G>::cell(k, c));
+    for (int a = 0; a < info.num_actions; ++a) actions.push_back(Symmetries<G>::action(k, a));
+    REQUIRE(std::set<int>(cells.begin(), cells.end()).size() == cells.size());
+    REQUIRE(std::set<int>(actions.begin(), actions.end()).size() == actions.size());
+    distinct.insert(cells);
+  }
+  REQUIRE(static_cast<int>(distinct.size()) == Symmetries<G>::kCount);
+}
+
+TEST_CASE("symmetries: Tailten's eight keep its rules (observations and masks follow)",
+          "[trainer]") {
+  check_permutations<Tailten>();
+  const Tailten game;
+  const auto transform = [](int k, tailten::Squares squares) {
+    tailten::Squares out = 0;
+    for (; squares; squares &= squares - 1)
+      out |= tailten::square_bit(dihedral_cell(k, tailten::kSize, std::countr_zero(squares)));
+    return out;
+  };
+  Rng rng(11);
+  for (int g = 0; g < 20; ++g) {
+    Tailten::State s;
+    game.init(s, rng);
+    while (!game.terminal(s)) {
+      for (int k = 0; k < 8; ++k) {
+        Tailten::State image = s;
+        image.forts = {transform(k, s.forts[0]), transform(k, s.forts[1])};
+        image.legal = transform(k, s.legal);
+        check_image(game, k, s, image);
+        // The rules from the image agree with the image of the rules.
+        Tailten::State next = s, next_image = image;
+        const Action a = sample_legal_action(game, s, rng);
+        game.apply(next, a);
+        game.apply(next_image, Symmetries<Tailten>::action(k, a));
+        REQUIRE(next_image.forts[0] == transform(k, next.forts[0]));
+        REQUIRE(next_image.legal == transform(k, next.legal));
+      }
+      game.apply(s, sample_legal_action(game, s, rng));
+    }
+  }
+}
+
+TEST_CASE("symmetries: Knight Fight's mirror keeps its rules on the mirrored layout", "[trainer]") {
+  check_permutations<KnightFight>();
+  Rng rng(12);
+  for (int g = 0; g < 20; ++g) {
+    KnightFight::Params params;
+    params.random_layout = false;
+    std::iota(params.layout.begin(), params.layout.end(), uint8_t{0});
+    for (int i = 99; i > 0; --i) std::swap(params.layout[i], params.layout[rng.below(i + 1)]);
+    KnightFight::Params mirrored = params;
+    for (int square = 0; square < 100; ++square)
+      mirrored.layout[dihedral_cell(4, 10, square)] = params.layout[square];
+    const KnightFight game(params), mirror(mirrored);
+    KnightFight::State s, image;
+    game.init(s, rng);
+    mirror.init(image, rng);
+    while (!game.terminal(s)) {
+      REQUIRE_FALSE(mirror.terminal(image));
+      check_image(game, 1, s, image);
+      const Action a = sample_legal_action(game, s, rng);
+      game.apply(s, a);
+      mirror.apply(image, Symmetries<KnightFight>::action(1, a));
+    }
+    REQUIRE(mirror.terminal(image));
+  }
+}
+
+// ---------------------------------------------------------------------- batched match
+
+TEST_CASE("batched match: seats rotate, games finish, the seed decides", "[trainer]") {
+  ParamReader reader(parse_spec("knights_challenge(mode=ffa3)"));
+  const KnightsChallenge game(KnightsChallenge::read_params(reader));
+  const auto play = [&](uint64_t seed) {
+    RandomAgent<KnightsChallenge> a(game, 1), b(game, 2);
+    Agent<KnightsChallenge>* agents[2] = {&a, &b};
+    return play_batched(game, std::span<Agent<KnightsChallenge>* const>(agents, 2), 6, seed);
+  };
+  const auto records = play(5);
+  REQUIRE(records.size() == 6);
+  for (size_t g = 0; g < records.size(); ++g) {
+    REQUIRE(records[g].agent_of_seat.size() == 3);
+    for (int seat = 0; seat < 3; ++seat)
+      REQUIRE(records[g].agent_of_seat[seat] == static_cast<int>((seat + g) % 2));
+    REQUIRE(records[g].decisions > 0);
+    float sum = 0;
+    for (const float r : records[g].returns) sum += r;
+    REQUIRE(sum == Approx(0.0f).margin(1e-6));
+  }
+  const auto again = play(5);
+  for (size_t g = 0; g < records.size(); ++g) REQUIRE(again[g].returns == records[g].returns);
+}
+
+// ----------------------------------------------------------------------- run in-process
+
+TrainConfig tiny_config(int checkpoint_seconds = 1) {
+  return read_train_config(
+      "tailten",
+      "blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\nwindow=2000\n"
+      "eval_seconds=0\neval_games=4\neval_sims=2\nbaselines=random\nkeep=2\nlog_seconds=1\n"
+      "checkpoint_seconds=" +
+          std::to_string(checkpoint_seconds));
+}
+
+TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoint", "[trainer]") {
+  const Tailten game;
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_plies=200)";
+  const std::string dir = temporary_dir("trainer_run");
+  std::atomic<bool> stop{false};
+  {
+    Trainer<Tailten> trainer(game, spec, tiny_config(), "cpu", dir, false, stderr);
+    REQUIRE(trainer.run({0, 20}, stop));
+    CHECK(trainer.counters().at("steps") == 20);
+    CHECK(trainer.counters().at("samples") == 20 * 32);
+    REQUIRE(trainer.last_evaluation().size() == 2);  // the best, then random
+    CHECK(trainer.last_evaluation()[1].opponent == "random");
+    CHECK(trainer.last_evaluation()[1].score.games == 4);
+  }
+  for (const char* file : {"config.txt", "model.pt", "best.pt", "metrics.csv"})
+    REQUIRE(fs::is_regular_file(dir + "/" + file));
+  RunDirectory run(dir);
+  REQUIRE(run.checkpoints().size() <= 2);
+  REQUIRE(run.checkpoints().front() == run.checkpoint(20));
+  const auto rows = lines_of(dir + "/metrics.csv");
+  REQUIRE(rows.size() >= 2);
+  CHECK(rows.front().rfind("step,samples,decisions,games,seconds", 0) == 0);
+  CHECK(rows.back().rfind("20,640,", 0) == 0);
+
+  // A row past the checkpoint (as if killed after logging it) is cut on resume.
+  std::ofstream(dir + "/metrics.csv", std::ios::app) << "25,800,1,1,1,1,1,1,1,1,1,1,0,,\n26,8";
+  {
+    Trainer<Tailten> trainer(game, spec, tiny_config(), "cpu", dir, true, stderr);
+    CHECK(trainer.counters().at("steps") == 20);
+    REQUIRE(trainer.run({0, 30}, stop));
+    CHECK(trainer.counters().at("steps") == 30);
+  }
+  const auto resumed = lines_of(dir + "/metrics.csv");
+  for (const std::string& row : resumed) {
+    CHECK(row.rfind("25,", 0) != 0);
+    CHECK(row.rfind("26,8", 0) != 0);
+  }
+  CHECK(resumed.back().rfind("30,960,", 0) == 0);
+  REQUIRE(run.checkpoints().front() == run.checkpoint(30));
+
+  // Another game's run is not resumed.
+  REQUIRE_THROWS_WITH(Trainer<Tailten>(game, "tailten(first_player=1,ringforts=30,max_plies=200)",
+                                       tiny_config(), "cpu", dir, true, stderr),
+                      Contains("trains " + spec));
+}
+
+TEST_CASE("trainer: the newest checkpoint that loads wins; half-written files are skipped",
+          "[trainer]") {
+  const Tailten game;
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_plies=200)";
+  const std::string dir = temporary_dir("trainer_torn");
+  std::atomic<bool> stop{false};
+  Trainer<Tailten>(game, spec, tiny_config(), "cpu", dir, false, stderr).run({0, 10}, stop);
+  RunDirectory run(dir);
+  // What a kill in the middle of writing step 11 leaves: its temporary, half written;
+  // and a newer checkpoint that is torn (as after a disk fault).
+  std::ifstream good(run.checkpoint(10), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(good)), std::istreambuf_iterator<char>());
+  std::ofstream(run.checkpoint(11) + ".tmp4242", std::ios::binary)
+      << bytes.substr(0, bytes.size() / 3);
+  std::ofstream(run.checkpoint(12), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  Trainer<Tailten> resumed(game, spec, tiny_config(), "cpu", dir, true, stderr);
+  CHECK(resumed.counters().at("steps") == 10);
+  REQUIRE(resumed.run({0, 11}, stop));
+  CHECK_FALSE(fs::exists(run.checkpoint(11) + ".tmp4242"));  // swept away
+}
+
+// ------------------------------------------------------------------- the CLI, killed
+
+// Runs `knightgym train` in a child process with stdout and stderr to `log`.
+pid_t start_training(const std::vector<std::string>& args, const std::string& log) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    std::vector<char*> argv{const_cast<char*>(KNIGHTGYM_CLI), const_cast<char*>("train")};
+    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    execv(KNIGHTGYM_CLI, argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+TEST_CASE("train CLI: SIGKILL at random moments, then --resume, loses at most a period",
+          "[trainer]") {
+  const std::string dir = temporary_dir("cli_kill");
+  const std::string config = dir + ".cfg", log = dir + ".log";
+  std::ofstream(config) << tiny_config().spec;
+  fs::remove(log);
+  const std::vector<std::string> first = {"tailten", "--out",    dir,   "--steps",
+                                          "100000",  "--config", config};
+  const std::vector<std::string> again = {"tailten", "--out", dir, "--steps", "100000", "--resume"};
+  Rng rng(3);
+  int64_t last_steps = -1;
+  for (int round = 0; round < 5; ++round) {
+    const pid_t pid = start_training(round == 0 ? first : again, log);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500 + rng.below(1500)));
+    kill(pid, SIGKILL);
+    REQUIRE(wait_for(pid) == 128 + SIGKILL);
+    // Whatever the kill interrupted, the newest checkpoint loads, and steps only grow.
+    RunDirectory run(dir);
+    if (run.checkpoints().empty()) continue;
+    Learner learner(Tailten().info(), "tailten(first_player=0,ringforts=30,max_plies=200)",
+                    NetConfig{1, 8}, 0, {}, "cpu");
+    const int64_t steps = learner.load_checkpoint(run.checkpoints().front()).at("steps");
+    REQUIRE(steps >= last_steps);
+    last_steps = steps;
+  }
+  REQUIRE(last_steps > 0);
+  // A last run ends by itself, a few steps on.
+  const pid_t pid = start_training(
+      {"tailten", "--out", dir, "--steps", std::to_string(last_steps + 5), "--resume"}, log);
+  REQUIRE(wait_for(pid) == 0);
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    REQUIRE_FALSE(is_atomic_temporary(entry.path().filename().string()));
+  for (const std::string& row : lines_of(dir + "/metrics.csv"))
+    REQUIRE(std::count(row.begin(), row.end(), ',') == 14);
+}
+
+TEST_CASE("train CLI: SIGTERM saves a checkpoint and exits; bad flags are refused", "[trainer]") {
+  const std::string dir = temporary_dir("cli_term");
+  const std::string config = dir + ".cfg", log = dir + ".log";
+  std::ofstream(config) << tiny_config(1000).spec;
+  const pid_t pid =
+      start_training({"tailten", "--out", dir, "--minutes", "10", "--config", config}, log);
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  kill(pid, SIGTERM);
+  REQUIRE(wait_for(pid) == 128 + SIGTERM);
+  REQUIRE(RunDirectory(dir).checkpoints().size() == 1);
+  std::ifstream in(log);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Contains("stopped by signal 15: checkpoint written; --resume continues"));
+
+  const auto exit_code = [&](const std::vector<std::string>& args) {
+    return wait_for(start_training(args, log));
+  };
+  CHECK(exit_code({"tailten", "--out", dir, "--minutes", "1"}) == 1);  // a run is there
+  CHECK(exit_code({"tailten", "--out", dir + "_new"}) == 1);           // no limit
+  CHECK(exit_code({"tailten", "--out", dir, "--steps", "1", "--resume", "--config", config}) == 1);
+  CHECK(exit_code({"nosuchgame", "--out", dir + "_new", "--steps", "1"}) == 1);
+  std::ifstream again(log);
+  const std::string all((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+  CHECK_THAT(all, Contains("already holds a run"));
+  CHECK_THAT(all, Contains("give --minutes M or --steps S"));
+  CHECK_THAT(all, Contains("--config is for new runs"));
+}
+
+// -------------------------------------------------------------------- it learns
+
+TEST_CASE("trainer: a short run on a tiny setting learns to beat random play", "[trainer]") {
+  const Tailten game;
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_plies=200)";
+  const std::string dir = temporary_dir("trainer_learns");
+  const TrainConfig config =
+      read_train_config("tailten",
+                        "blocks=2\nchannels=16\ngames=32\nsims=16\nbatch=128\nmin_replay=500\n"
+                        "eval_seconds=0\neval_games=0\ncheckpoint_seconds=1000\n");
+  std::atomic<bool> stop{false};
+  Trainer<Tailten> trainer(game, spec, config, "cpu", dir, false, stderr);
+  REQUIRE(trainer.run({0, 1000}, stop));
+
+  // The trained network against the untrained one (best.pt is still generation 0), each
+  // with 8 simulations, and each against random.
+  AzConfig search = config.search;
+  search.sims = 8;
+  const auto score = [&](std::shared_ptr<Evaluator> net, Agent<Tailten>& opponent) {
+    AzAgent<Tailten> agent(game, search, std::move(net), 7);
+    Agent<Tailten>* agents[2] = {&agent, &opponent};
+    return score_agents(play_batched(game, std::span<Agent<Tailten>* const>(agents, 2), 64, 9),
+                        2)[0]
+        .score;
+  };
+  RandomAgent<Tailten> random(game, 1);
+  const double trained = score(trainer.learner().evaluator(), random);
+  const double untrained =
+      score(TorchEvaluator::load(dir + "/best.pt", game.info(), spec, "cpu"), random);
+  INFO("trained " << trained << ", untrained " << untrained);
+  CHECK(trained >= 0.8);
+  CHECK(trained >= untrained + 0.2);
+}
+
+}  // namespace
+}  // namespace knightgym

@@ -1,0 +1,180 @@
+#include "training/learner/learner.h"
+
+#include <torch/optim/adamw.h>
+#include <torch/serialize/input-archive.h>
+#include <torch/serialize/output-archive.h>
+
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "agents/resnet.h"
+#include "env/core/atomic_file.h"
+
+namespace knightgym {
+
+struct Learner::Impl {
+  GameInfo info;
+  std::string game_spec;
+  NetConfig net;
+  LearnerConfig config;
+  torch::Device device;
+  torch::jit::Module module;
+  std::vector<torch::Tensor> parameters;
+  std::unique_ptr<torch::optim::AdamW> optimizer;
+  std::shared_ptr<TorchEvaluator> evaluator;
+
+  std::unique_ptr<torch::optim::AdamW> make_optimizer() const {
+    return std::make_unique<torch::optim::AdamW>(
+        parameters,
+        torch::optim::AdamWOptions(config.learning_rate).weight_decay(config.weight_decay));
+  }
+
+  // The tensors a checkpoint holds: parameters and buffers (batch-norm statistics).
+  std::vector<std::pair<std::string, torch::Tensor>> state() const {
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (const auto& p : module.named_parameters()) out.emplace_back(p.name, p.value);
+    for (const auto& b : module.named_buffers()) out.emplace_back(b.name, b.value);
+    return out;
+  }
+};
+
+Learner::Learner(const GameInfo& info, const std::string& game_spec, const NetConfig& net,
+                 uint64_t seed, const LearnerConfig& config, const std::string& device)
+    : impl_(new Impl{info, game_spec, net, config, torch::kCPU, {}, {}, {}, {}}) {
+  if (config.learning_rate <= 0 || config.weight_decay < 0 || config.value_weight < 0)
+    throw std::invalid_argument("a learner needs lr > 0, weight_decay >= 0, value_weight >= 0");
+  if (net.blocks < 0 || net.channels < 1)
+    throw std::invalid_argument("a network needs blocks >= 0 and channels >= 1");
+  impl_->module = make_resnet(info, game_spec, net, seed);
+  // over() checks the device name and that CUDA is there; the module moves after it.
+  impl_->evaluator = TorchEvaluator::over(impl_->module, info, device);
+  impl_->device = torch::Device(device);
+  impl_->module.to(impl_->device);
+  // make_resnet builds its weights without autograd; the learner needs their gradients.
+  for (const auto& p : impl_->module.parameters()) impl_->parameters.push_back(p.requires_grad_());
+  impl_->optimizer = impl_->make_optimizer();
+}
+
+Learner::~Learner() = default;
+
+std::shared_ptr<Evaluator> Learner::evaluator() const { return impl_->evaluator; }
+
+int64_t Learner::num_parameters() const {
+  int64_t n = 0;
+  for (const torch::Tensor& p : impl_->parameters) n += p.numel();
+  return n;
+}
+
+Losses Learner::train(const TrainingBatch& batch) {
+  Impl& m = *impl_;
+  const Shape& s = m.info.observation_shape;
+  const int64_t n = batch.size, actions = m.info.num_actions;
+  const auto to_device = [&](const void* data, std::vector<int64_t> sizes, torch::Dtype type) {
+    return torch::from_blob(const_cast<void*>(data), sizes, type).to(m.device);
+  };
+  const torch::Tensor x =
+      to_device(batch.observations, {n, s.channels, s.height, s.width}, torch::kFloat32);
+  const torch::Tensor legal = to_device(batch.masks, {n, actions}, torch::kUInt8).to(torch::kBool);
+  const torch::Tensor target_policy = to_device(batch.policies, {n, actions}, torch::kFloat32);
+  const torch::Tensor target_value =
+      to_device(batch.values, {n, m.info.num_players}, torch::kFloat32);
+
+  m.module.train(true);
+  const auto output = m.module.forward({x}).toTuple();
+  const torch::Tensor logits = output->elements()[0].toTensor();
+  const torch::Tensor value = output->elements()[1].toTensor();
+  // Illegal actions get no probability; where() keeps their 0 * -inf out of the sums.
+  const torch::Tensor log_p = torch::log_softmax(logits.masked_fill(legal.logical_not(), -1e9), 1);
+  const torch::Tensor zero = torch::zeros({}, log_p.options());
+  const torch::Tensor policy_loss = -torch::where(legal, target_policy * log_p, zero).sum(1).mean();
+  const torch::Tensor value_loss = torch::mse_loss(value, target_value);
+  const torch::Tensor loss = policy_loss + m.config.value_weight * value_loss;
+  m.optimizer->zero_grad();
+  loss.backward();
+  m.optimizer->step();
+  m.module.train(false);
+
+  torch::NoGradGuard no_grad;
+  const torch::Tensor entropy = -torch::where(legal, log_p.exp() * log_p, zero).sum(1).mean();
+  return {policy_loss.item<double>(), value_loss.item<double>(), entropy.item<double>()};
+}
+
+void Learner::save_checkpoint(const std::string& path, const Counters& counters) const {
+  const Impl& m = *impl_;
+  torch::serialize::OutputArchive archive;
+  archive.write("game_spec", m.game_spec);
+  archive.write("blocks", int64_t{m.net.blocks});
+  archive.write("channels", int64_t{m.net.channels});
+  for (const auto& [name, tensor] : m.state()) archive.write("net." + name, tensor.cpu());
+  torch::serialize::OutputArchive optimizer;
+  m.optimizer->save(optimizer);
+  archive.write("optimizer", optimizer);
+  for (const auto& [name, value] : counters) archive.write("counter." + name, value);
+  std::ostringstream bytes;
+  archive.save_to(bytes);
+  write_file_atomically(path, bytes.view());
+}
+
+Counters Learner::load_checkpoint(const std::string& path) {
+  Impl& m = *impl_;
+  const auto fail = [&](const std::string& why) -> std::invalid_argument {
+    return std::invalid_argument("checkpoint '" + path + "': " + why);
+  };
+  if (!std::filesystem::is_regular_file(path)) throw fail("no such file");
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path, m.device);
+  } catch (const c10::Error& error) {
+    throw fail(std::string("unreadable (") + error.what_without_backtrace() + ")");
+  }
+  const auto read = [&](const std::string& key) {
+    c10::IValue value;
+    if (!archive.try_read(key, value)) throw fail("has no '" + key + "'");
+    return value;
+  };
+  const std::string spec = read("game_spec").toStringRef();
+  if (spec != m.game_spec) throw fail("is for " + spec + ", not " + m.game_spec);
+  const int64_t blocks = read("blocks").toInt(), channels = read("channels").toInt();
+  if (blocks != m.net.blocks || channels != m.net.channels)
+    throw fail("holds a network of " + std::to_string(blocks) + " blocks x " +
+               std::to_string(channels) + " channels, not " + std::to_string(m.net.blocks) + " x " +
+               std::to_string(m.net.channels));
+
+  // Everything is read and checked before anything changes.
+  std::vector<torch::Tensor> loaded;
+  for (const auto& [name, tensor] : m.state()) {
+    torch::Tensor value;
+    if (!archive.try_read("net." + name, value)) throw fail("has no tensor '" + name + "'");
+    if (value.sizes() != tensor.sizes()) throw fail("tensor '" + name + "' has another shape");
+    loaded.push_back(value);
+  }
+  Counters counters;
+  for (const std::string& key : archive.keys())
+    if (key.rfind("counter.", 0) == 0) counters[key.substr(8)] = read(key).toInt();
+  torch::serialize::InputArchive optimizer_archive;
+  if (!archive.try_read("optimizer", optimizer_archive)) throw fail("has no optimizer state");
+  auto optimizer = m.make_optimizer();
+  try {
+    optimizer->load(optimizer_archive);
+  } catch (const c10::Error& error) {
+    throw fail(std::string("bad optimizer state (") + error.what_without_backtrace() + ")");
+  }
+
+  torch::NoGradGuard no_grad;
+  size_t i = 0;
+  for (auto& [name, tensor] : m.state()) tensor.copy_(loaded[i++]);
+  m.optimizer = std::move(optimizer);
+  return counters;
+}
+
+void Learner::export_model(const std::string& path) const {
+  torch::jit::Module module = impl_->device.is_cpu() ? impl_->module : impl_->module.clone();
+  if (!impl_->device.is_cpu()) module.to(torch::kCPU);
+  std::ostringstream bytes;
+  module.save(bytes);
+  write_file_atomically(path, bytes.view());
+}
+
+}  // namespace knightgym

@@ -1,0 +1,119 @@
+#include "training/trainer/run_directory.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "env/core/atomic_file.h"
+
+namespace knightgym {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kPrefix = "step-";
+constexpr const char* kSuffix = ".ckpt";
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string join_csv(const std::vector<std::string>& cells) {
+  std::string line;
+  for (size_t i = 0; i < cells.size(); ++i) line += (i ? "," : "") + cells[i];
+  return line + "\n";
+}
+
+}  // namespace
+
+RunDirectory::RunDirectory(std::string dir) : dir_(std::move(dir)) {
+  std::error_code error;
+  fs::create_directories(dir_ + "/checkpoints", error);
+  if (error)
+    throw std::runtime_error("cannot create '" + dir_ + "/checkpoints': " + error.message());
+}
+
+std::string RunDirectory::checkpoint(int64_t step) const {
+  char name[64];
+  std::snprintf(name, sizeof name, "%s%09lld%s", kPrefix, static_cast<long long>(step), kSuffix);
+  return dir_ + "/checkpoints/" + name;
+}
+
+std::vector<std::string> RunDirectory::checkpoints() const {
+  std::vector<std::string> out;
+  for (const auto& entry : fs::directory_iterator(dir_ + "/checkpoints")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(kPrefix, 0) == 0 && name.size() > 10 &&
+        name.compare(name.size() - 5, 5, kSuffix) == 0)
+      out.push_back(entry.path().string());
+  }
+  std::sort(out.rbegin(), out.rend());  // zero-padded steps sort as numbers
+  return out;
+}
+
+void RunDirectory::prune(int keep) const {
+  const std::vector<std::string> all = checkpoints();
+  for (size_t i = static_cast<size_t>(keep); i < all.size(); ++i) fs::remove(all[i]);
+  for (const std::string& folder : {dir_, dir_ + "/checkpoints"})
+    for (const auto& entry : fs::directory_iterator(folder))
+      if (is_atomic_temporary(entry.path().filename().string())) fs::remove(entry.path());
+}
+
+void RunDirectory::write_config(const std::string& game_spec, const std::string& settings) const {
+  write_file_atomically(file("config.txt"), "game=" + game_spec + "\n" + settings);
+}
+
+std::pair<std::string, std::string> RunDirectory::read_config() const {
+  const std::string path = file("config.txt");
+  if (!fs::is_regular_file(path))
+    throw std::invalid_argument("nothing to resume in '" + dir_ + "': no config.txt");
+  const std::string text = read_text(path);
+  const size_t end = text.find('\n');
+  if (text.rfind("game=", 0) != 0 || end == std::string::npos)
+    throw std::invalid_argument("'" + path + "' does not start with game=SPEC");
+  return {text.substr(5, end - 5), text.substr(end + 1)};
+}
+
+MetricsLog::MetricsLog(const std::string& path, const std::vector<std::string>& columns,
+                       int64_t resume_step)
+    : columns_(columns.size()) {
+  const std::string header = join_csv(columns);
+  std::string kept = header;
+  if (resume_step >= 0 && fs::is_regular_file(path)) {
+    std::istringstream lines(read_text(path));
+    std::string line;
+    std::getline(lines, line);
+    if (line + "\n" != header)
+      throw std::invalid_argument("'" + path + "' has other columns than this run writes");
+    // A whole row ends with a newline and has every column; its first cell is its step.
+    while (std::getline(lines, line) && !lines.eof()) {
+      if (static_cast<size_t>(std::count(line.begin(), line.end(), ',')) + 1 != columns_) break;
+      char* end = nullptr;
+      const long long step = std::strtoll(line.c_str(), &end, 10);
+      if (end == line.c_str() || *end != ',' || step > resume_step) break;
+      kept += line + "\n";
+    }
+  }
+  write_file_atomically(path, kept);
+  file_ = std::fopen(path.c_str(), "a");
+  if (!file_) throw std::runtime_error("cannot append to '" + path + "'");
+}
+
+MetricsLog::~MetricsLog() {
+  if (file_) std::fclose(file_);
+}
+
+void MetricsLog::append(const std::vector<std::string>& row) {
+  if (row.size() != columns_) throw std::logic_error("a metrics row with the wrong column count");
+  const std::string line = join_csv(row);
+  std::fwrite(line.data(), 1, line.size(), file_);
+  std::fflush(file_);
+}
+
+}  // namespace knightgym

@@ -1,0 +1,58 @@
+// The files of a training run, all under one directory:
+//   config.txt                     the game and every setting; --resume reads it back
+//   checkpoints/step-NNNNNNNNN.ckpt the last `keep` checkpoints (learner.h)
+//   model.pt                       the latest network as TorchScript
+//   best.pt                        the best network so far, by evaluation against the last
+//   metrics.csv                    one row per period: losses, speeds, scores
+// Every file but metrics.csv is written atomically; metrics.csv is cut back to the rows
+// of the checkpoint a run resumes from, so a killed run leaves no half row behind.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace knightgym {
+
+class RunDirectory {
+ public:
+  // Creates the directory (and checkpoints/) if needed.
+  explicit RunDirectory(std::string dir);
+
+  const std::string& dir() const { return dir_; }
+  std::string file(const std::string& name) const { return dir_ + "/" + name; }
+  std::string checkpoint(int64_t step) const;
+  // Checkpoint files, newest (highest step) first; temporaries are not listed.
+  std::vector<std::string> checkpoints() const;
+  // Deletes all but the newest `keep` checkpoints and temporaries left by killed writes.
+  void prune(int keep) const;
+
+  // config.txt: "game=<spec>" then the settings' lines.
+  void write_config(const std::string& game_spec, const std::string& settings) const;
+  // Throws std::invalid_argument if there is no config.txt (nothing to resume).
+  std::pair<std::string, std::string> read_config() const;
+
+ private:
+  std::string dir_;
+};
+
+// metrics.csv: a header, then rows appended and flushed one at a time.
+class MetricsLog {
+ public:
+  // Fresh (resume_step < 0): writes the header. Resuming: keeps the rows whose first
+  // column (the training step) is at most resume_step and that are whole, drops the rest.
+  MetricsLog(const std::string& path, const std::vector<std::string>& columns, int64_t resume_step);
+  ~MetricsLog();
+  MetricsLog(const MetricsLog&) = delete;
+  MetricsLog& operator=(const MetricsLog&) = delete;
+
+  // One value per column ("" for none).
+  void append(const std::vector<std::string>& row);
+
+ private:
+  std::FILE* file_ = nullptr;
+  size_t columns_;
+};
+
+}  // namespace knightgym

@@ -1,0 +1,48 @@
+// The settings of a training run, read like a game's parameters (key=value, each declared
+// with its default and doc, unknown keys rejected), over defaults chosen per game for a
+// 2-core CPU. `knightgym train --config FILE` reads one key=value per line.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "agents/az_search.h"
+#include "agents/torch_evaluator.h"
+#include "env/core/params.h"
+#include "training/learner/learner.h"
+
+namespace knightgym {
+
+struct TrainConfig {
+  NetConfig net{4, 32};
+  AzConfig search;         // self-play search (sims, gumbel or PUCT, ...)
+  int games = 64;          // concurrent self-play games
+  int sample_plies = 30;   // PUCT: decisions sampled from the visits
+  int batch = 256;         // training batch
+  LearnerConfig learner;   // learning rate, weight decay, value weight
+  int window = 40000;      // replay buffer: most recent decisions
+  int min_replay = 2000;   // decisions in the buffer before training starts
+  double ratio = 4;        // training samples per self-play decision
+  bool augment = true;     // symmetry augmentation where the game has symmetries
+  int eval_seconds = 120;  // evaluation every so many seconds; 0: only at the end
+  int eval_games = 32;     // games per opponent in an evaluation
+  int eval_sims = 64;      // simulations of the trained agent in evaluations
+  std::vector<std::string> baselines{"mcts:sims=200"};  // fixed opponents
+  double gate = 0.55;           // score against the best that makes a new best
+  int checkpoint_seconds = 60;  // checkpoint period
+  int keep = 3;                 // checkpoints kept
+  int log_seconds = 10;         // metrics row period
+  uint64_t seed = 0;
+  int threads = 0;   // LibTorch intra-op threads (0: its default)
+  std::string spec;  // canonical: every setting spelled out, one per line
+};
+
+// Defaults for `game` (its registry name) overridden by `settings`, "key=value" lines
+// (blank lines and # comments ignored). Throws std::invalid_argument naming the problem.
+TrainConfig read_train_config(std::string_view game, std::string_view settings);
+
+// Every setting with its default for `game` and its doc (knightgym train --help).
+std::vector<ParamInfo> train_params(std::string_view game);
+
+}  // namespace knightgym

@@ -1,0 +1,322 @@
+// AlphaZero-style training of one game: self-play with batched search over the network
+// being trained, a replay buffer, and the learner, interleaved on one thread so that the
+// learner draws `ratio` training samples per self-play decision. Periodic evaluation
+// plays the network (with `eval_sims` simulations) against the best network so far and
+// against fixed baselines; metrics go to metrics.csv, checkpoints are atomic and kept
+// `keep` deep, and a run resumes from the newest checkpoint that loads (run_directory.h).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agents/make_agent.h"
+#include "training/arena/batched_match.h"
+#include "training/learner/learner.h"
+#include "training/selfplay/replay_buffer.h"
+#include "training/selfplay/self_play.h"
+#include "training/trainer/progress.h"
+#include "training/trainer/run_directory.h"
+#include "training/trainer/symmetry.h"
+#include "training/trainer/train_config.h"
+
+namespace knightgym {
+
+// When a run stops: after `minutes` of training in all (resumed runs count their earlier
+// time) or `steps` optimizer steps, whichever comes first; 0 is no limit.
+struct TrainLimits {
+  double minutes = 0;
+  int64_t steps = 0;
+};
+
+struct Evaluation {
+  std::string opponent;  // "best" or a baseline's spec
+  AgentScore score;      // the trained agent's
+};
+
+template <Game G>
+class Trainer {
+ public:
+  // Starts a run in `dir`, or resumes the one there (resume: its newest loadable
+  // checkpoint; a run killed before its first checkpoint starts over).
+  Trainer(const G& game, std::string game_spec, const TrainConfig& config, std::string device,
+          const std::string& dir, bool resume, std::FILE* log)
+      : game_(game),
+        info_(game.info()),
+        game_spec_(std::move(game_spec)),
+        config_(config),
+        device_(std::move(device)),
+        dir_(dir),
+        log_(log),
+        progress_(log),
+        learner_(info_, game_spec_, config.net, derive_seed(config.seed, 1), config.learner,
+                 device_),
+        buffer_(config.window) {
+    if (resume)
+      restore();
+    else
+      dir_.write_config(game_spec_, config_.spec);
+    if (counters_["generation"] == 0) learner_.export_model(dir_.file("best.pt"));
+    metrics_ = std::make_unique<MetricsLog>(dir_.file("metrics.csv"), columns(),
+                                            resume ? counters_["steps"] : -1);
+    const Shape& s = info_.observation_shape;
+    observations_.resize(static_cast<size_t>(config_.batch) * s.size());
+    masks_.resize(static_cast<size_t>(config_.batch) * info_.num_actions);
+    policies_.resize(static_cast<size_t>(config_.batch) * info_.num_actions);
+    values_.resize(static_cast<size_t>(config_.batch) * info_.num_players);
+    scratch_.resize(std::max(s.height * s.width, info_.num_actions));
+    mask_scratch_.resize(info_.num_actions);
+  }
+
+  const Counters& counters() const { return counters_; }
+  const std::vector<Evaluation>& last_evaluation() const { return evaluation_; }
+  Learner& learner() { return learner_; }
+
+  // Trains until a limit or `stop`; then writes a checkpoint and model.pt, and (unless
+  // stopped) evaluates once more. Returns false if it was stopped.
+  bool run(const TrainLimits& limits, const std::atomic<bool>& stop) {
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point start = Clock::now();
+    const double resumed_seconds = counters_["milliseconds"] / 1000.0;
+    const auto elapsed = [&] {
+      return resumed_seconds + std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    const auto done = [&] {
+      return stop || (limits.minutes > 0 && elapsed() >= limits.minutes * 60) ||
+             (limits.steps > 0 && counters_["steps"] >= limits.steps);
+    };
+    const auto fraction = [&] {
+      double f = 0;
+      if (limits.minutes > 0) f = std::max(f, elapsed() / (limits.minutes * 60));
+      if (limits.steps > 0) f = std::max(f, static_cast<double>(counters_["steps"]) / limits.steps);
+      return f;
+    };
+
+    SelfPlay<G> self_play(game_, config_.search, *learner_.evaluator(), config_.games,
+                          derive_seed(config_.seed, 2 + counters_["decisions"]),
+                          config_.sample_plies);
+    Rng rng(derive_seed(config_.seed, 3 + counters_["steps"]));
+    double last_log = elapsed(), last_eval = last_log, last_checkpoint = last_log;
+    Period period;
+    period.start = last_log;
+    const int64_t decisions_before = last_decisions_ = counters_["decisions"];
+    const int64_t evaluations_before = last_evaluations_ = counters_["evaluations"];
+    while (!done()) {
+      self_play.step([&](Trajectory<G>&& game) {
+        period.game_decisions += game.size();
+        ++period.games;
+        ++counters_["games"];
+        buffer_.add(std::move(game));
+      });
+      counters_["decisions"] = decisions_before + self_play.decisions();
+      counters_["evaluations"] = evaluations_before + self_play.evaluations();
+      const int64_t due = static_cast<int64_t>(
+          config_.ratio *
+          static_cast<double>(std::max<int64_t>(0, counters_["decisions"] - config_.min_replay)));
+      while (buffer_.size() >= config_.min_replay && counters_["samples"] < due && !done()) {
+        const Losses losses = train_step(rng);
+        period.add(losses);
+      }
+      const double now = elapsed();
+      counters_["milliseconds"] = static_cast<int64_t>(now * 1000);
+      if (config_.eval_seconds > 0 && config_.eval_games > 0 &&
+          now - last_eval >= config_.eval_seconds && !done()) {
+        evaluate();
+        last_eval = elapsed();
+      }
+      if (now - last_log >= config_.log_seconds) {
+        log_row(period, now);
+        period = Period{};
+        period.start = last_log = now;
+        progress_.update(fraction(), now, status());
+      }
+      if (now - last_checkpoint >= config_.checkpoint_seconds) {
+        checkpoint();
+        last_checkpoint = now;
+      }
+    }
+    counters_["milliseconds"] = static_cast<int64_t>(elapsed() * 1000);
+    const bool stopped = stop;
+    if (!stopped && config_.eval_games > 0) evaluate();
+    log_row(period, elapsed());
+    checkpoint();
+    progress_.update(stopped ? fraction() : 1.0, elapsed(), status());
+    progress_.finish_line();
+    return !stopped;
+  }
+
+ private:
+  // What one metrics row sums up.
+  struct Period {
+    double start = 0;
+    int64_t steps = 0, games = 0, game_decisions = 0;
+    double policy = 0, value = 0, entropy = 0;
+    void add(const Losses& l) {
+      ++steps;
+      policy += l.policy, value += l.value, entropy += l.entropy;
+    }
+  };
+
+  void restore() {
+    const auto [spec, settings] = dir_.read_config();
+    if (spec != game_spec_)
+      throw std::invalid_argument("the run in '" + dir_.dir() + "' trains " + spec + ", not " +
+                                  game_spec_);
+    std::string why;
+    for (const std::string& path : dir_.checkpoints()) {
+      try {
+        counters_ = learner_.load_checkpoint(path);
+        std::fprintf(log_, "resuming from %s (step %lld)\n", path.c_str(),
+                     static_cast<long long>(counters_["steps"]));
+        return;
+      } catch (const std::invalid_argument& error) {
+        std::fprintf(log_, "skipping %s\n", error.what());
+        why = error.what();
+      }
+    }
+    if (!why.empty()) throw std::invalid_argument("no checkpoint loads; the newest: " + why);
+    std::fprintf(log_, "no checkpoint in '%s' yet: starting over\n", dir_.dir().c_str());
+  }
+
+  Losses train_step(Rng& rng) {
+    const int n = config_.batch;
+    buffer_.sample(game_, n, rng, observations_.data(), masks_.data(), policies_.data(),
+                   values_.data());
+    if (config_.augment && Symmetries<G>::kCount > 1) {
+      const int obs_size = info_.observation_shape.size();
+      for (int row = 0; row < n; ++row)
+        apply_symmetry<G>(static_cast<int>(rng.below(Symmetries<G>::kCount)), info_,
+                          observations_.data() + static_cast<int64_t>(row) * obs_size,
+                          masks_.data() + static_cast<int64_t>(row) * info_.num_actions,
+                          policies_.data() + static_cast<int64_t>(row) * info_.num_actions,
+                          scratch_.data(), mask_scratch_.data());
+    }
+    const Losses losses =
+        learner_.train({n, observations_.data(), masks_.data(), policies_.data(), values_.data()});
+    ++counters_["steps"];
+    counters_["samples"] += n;
+    return losses;
+  }
+
+  void evaluate() {
+    AzConfig search = config_.search;
+    search.sims = config_.eval_sims;
+    search.dirichlet_fraction = 0;
+    const uint64_t round = static_cast<uint64_t>(counters_["eval_rounds"]++);
+    AzAgent<G> candidate(game_, search, learner_.evaluator(), derive_seed(config_.seed, 4 + round));
+    evaluation_.clear();
+    const auto play = [&](const std::string& name, Agent<G>& opponent, uint64_t index) {
+      Agent<G>* agents[2] = {&candidate, &opponent};
+      const auto records =
+          play_batched(game_, std::span<Agent<G>* const>(agents, 2), config_.eval_games,
+                       derive_seed(config_.seed, 1000 + round * 64 + index));
+      evaluation_.push_back({name, score_agents(records, 2)[0]});
+    };
+    {
+      std::shared_ptr<Evaluator> best =
+          TorchEvaluator::load(dir_.file("best.pt"), info_, game_spec_, device_);
+      AzAgent<G> opponent(game_, search, best, derive_seed(config_.seed, 5 + round));
+      play("best", opponent, 0);
+    }
+    for (size_t b = 0; b < config_.baselines.size(); ++b) {
+      const AgentConfig agent = read_agent_config(config_.baselines[b]);
+      auto opponent = make_agent(game_, agent, make_evaluator(agent, info_, game_spec_),
+                                 derive_seed(config_.seed, 6 + round * 64 + b));
+      play(config_.baselines[b], *opponent, b + 1);
+    }
+    if (evaluation_.front().score.score >= config_.gate) {
+      learner_.export_model(dir_.file("best.pt"));
+      ++counters_["generation"];
+    }
+    fresh_evaluation_ = true;
+  }
+
+  void checkpoint() {
+    learner_.save_checkpoint(dir_.checkpoint(counters_["steps"]), counters_);
+    learner_.export_model(dir_.file("model.pt"));
+    dir_.prune(config_.keep);
+  }
+
+  std::vector<std::string> columns() const {
+    std::vector<std::string> out = {
+        "step",       "samples",      "decisions",          "games",
+        "seconds",    "replay",       "policy_loss",        "value_loss",
+        "entropy",    "game_length",  "selfplay_pos_per_s", "evaluations_per_s",
+        "generation", "score_vs_best"};
+    for (const std::string& baseline : config_.baselines) out.push_back("score_vs_" + baseline);
+    return out;
+  }
+
+  void log_row(const Period& p, double now) {
+    const auto number = [](double value, const char* format = "%.4f") {
+      char text[32];
+      std::snprintf(text, sizeof text, format, value);
+      return std::string(text);
+    };
+    const double seconds = std::max(1e-9, now - p.start);
+    const int64_t decisions = counters_["decisions"] - last_decisions_;
+    const int64_t evaluations = counters_["evaluations"] - last_evaluations_;
+    last_decisions_ = counters_["decisions"];
+    last_evaluations_ = counters_["evaluations"];
+    const double steps = static_cast<double>(std::max<int64_t>(1, p.steps));
+    std::vector<std::string> row = {
+        std::to_string(counters_["steps"]),
+        std::to_string(counters_["samples"]),
+        std::to_string(counters_["decisions"]),
+        std::to_string(counters_["games"]),
+        number(now, "%.1f"),
+        std::to_string(buffer_.size()),
+        p.steps ? number(p.policy / steps) : "",
+        p.steps ? number(p.value / steps) : "",
+        p.steps ? number(p.entropy / steps) : "",
+        p.games ? number(static_cast<double>(p.game_decisions) / p.games, "%.1f") : "",
+        number(decisions / seconds, "%.1f"),
+        number(evaluations / seconds, "%.1f"),
+        std::to_string(counters_["generation"])};
+    for (size_t i = 0; i <= config_.baselines.size(); ++i)
+      row.push_back(fresh_evaluation_ && i < evaluation_.size() ? number(evaluation_[i].score.score)
+                                                                : "");
+    fresh_evaluation_ = false;
+    metrics_->append(row);
+    if (p.steps) last_policy_loss_ = p.policy / steps;
+    last_speed_ = decisions / seconds;
+  }
+
+  std::string status() const {
+    char text[160];
+    int n =
+        std::snprintf(text, sizeof text, "step %lld | loss %.3f | %.0f pos/s",
+                      static_cast<long long>(counters_.count("steps") ? counters_.at("steps") : 0),
+                      last_policy_loss_, last_speed_);
+    for (const Evaluation& e : evaluation_)
+      if (n < static_cast<int>(sizeof text))
+        n += std::snprintf(text + n, sizeof text - n, " | %s %.0f%%", e.opponent.c_str(),
+                           100 * e.score.score);
+    return text;
+  }
+
+  const G& game_;
+  GameInfo info_;
+  std::string game_spec_;
+  TrainConfig config_;
+  std::string device_;
+  RunDirectory dir_;
+  std::FILE* log_;
+  ProgressLine progress_;
+  Learner learner_;
+  ReplayBuffer<G> buffer_;
+  Counters counters_;
+  std::unique_ptr<MetricsLog> metrics_;
+  std::vector<Evaluation> evaluation_;
+  bool fresh_evaluation_ = false;
+  int64_t last_decisions_ = 0, last_evaluations_ = 0;
+  double last_policy_loss_ = 0, last_speed_ = 0;
+  std::vector<float> observations_, policies_, values_, scratch_;
+  std::vector<uint8_t> masks_, mask_scratch_;
+};
+
+}  // namespace knightgym
