@@ -1,6 +1,8 @@
 // Knight Fight, one test per rule of docs/rules/knight_fight.md. Most positions use
 // layout=identity, where square i holds number i (a1 = 00, c1 = 02, j10 = 99), so the
-// number on a square and its mirror can be read off the square's name.
+// number on a square and its mirror can be read off the square's name. Actions are in the
+// mover's frame (ranks mirrored for Black); the helpers name them by their real squares
+// through string_to_action.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -45,10 +47,12 @@ int square(std::string_view name) {
   return *parsed;
 }
 
-// The named squares as actions, in the ascending order that legal_actions lists them.
-std::vector<Action> actions(std::initializer_list<std::string_view> names) {
+// The named squares as the mover's actions (ranks mirrored for Black), in the ascending
+// order that legal_actions lists them.
+std::vector<Action> actions(const KnightFight& game, const State& s,
+                            std::initializer_list<std::string_view> names) {
   std::vector<Action> out;
-  for (const std::string_view name : names) out.push_back(square(name));
+  for (const std::string_view name : names) out.push_back(game.string_to_action(s, name));
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -177,10 +181,12 @@ TEST_CASE("White places on any usable square of rank 1", "[knight_fight]") {
   const KnightFight game = make_game();
   State s = new_state(game);
   REQUIRE(game.current_player(s) == 0);
-  REQUIRE(legal(game, s) == actions({"a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1"}));
+  REQUIRE(legal(game, s) ==
+          actions(game, s, {"a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1"}));
 
   make_unusable(s, {"d1"});  // stands for a square erased before the placement
-  REQUIRE(legal(game, s) == actions({"a1", "b1", "c1", "e1", "f1", "g1", "h1", "i1", "j1"}));
+  REQUIRE(legal(game, s) ==
+          actions(game, s, {"a1", "b1", "c1", "e1", "f1", "g1", "h1", "i1", "j1"}));
 
   const auto state = load_game(kIdentity)->new_initial_state(0);
   REQUIRE_THROWS_AS(state->apply_action(state->string_to_action("c2")), std::invalid_argument);
@@ -193,7 +199,7 @@ TEST_CASE("Black places on a usable rank-10 square that White's knight does not 
   play(game, s, {"j1"});  // 09 erases its mirror 90 on a10
   REQUIRE(game.current_player(s) == 1);
   REQUIRE(legal(game, s) ==
-          actions({"b10", "c10", "d10", "e10", "f10", "g10", "h10", "i10", "j10"}));
+          actions(game, s, {"b10", "c10", "d10", "e10", "f10", "g10", "h10", "i10", "j10"}));
 
   State attacked = new_state(game);
   play(game, attacked, {"c1"});
@@ -202,7 +208,7 @@ TEST_CASE("Black places on a usable rank-10 square that White's knight does not 
   attacked.knight[0] = static_cast<int8_t>(square("e8"));
   make_unusable(attacked, {"e8"});
   REQUIRE(legal(game, attacked) ==
-          actions({"a10", "b10", "c10", "e10", "g10", "h10", "i10", "j10"}));
+          actions(game, attacked, {"a10", "b10", "c10", "e10", "g10", "h10", "i10", "j10"}));
 }
 
 TEST_CASE("every landing scores its number, erased mirrors score nothing", "[knight_fight]") {
@@ -280,7 +286,7 @@ TEST_CASE("landing on a double lets the mover erase another usable double or pas
   REQUIRE(game.current_player(s) == 0);
   REQUIRE(s.turns == 0);
   REQUIRE(legal(game, s) ==
-          with_pass(actions({"b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9", "j10"})));
+          with_pass(actions(game, s, {"b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9", "j10"})));
 
   State erased = s;
   play(game, erased, {"j10"});
@@ -289,7 +295,7 @@ TEST_CASE("landing on a double lets the mover erase another usable double or pas
   REQUIRE(erased.turns == 1);  // landing and erase are one turn
   REQUIRE(game.current_player(erased) == 1);
   REQUIRE(legal(game, erased) ==
-          actions({"a10", "b10", "c10", "d10", "e10", "f10", "g10", "h10", "i10"}));
+          actions(game, erased, {"a10", "b10", "c10", "d10", "e10", "f10", "g10", "h10", "i10"}));
 
   State passed = s;
   play(game, passed, {"pass"});
@@ -303,7 +309,8 @@ TEST_CASE("double_erase=forced makes the mover erase a double", "[knight_fight]"
   State s = new_state(game);
   play(game, s, {"a1"});
   REQUIRE(game.current_player(s) == 0);
-  REQUIRE(legal(game, s) == actions({"b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9", "j10"}));
+  REQUIRE(legal(game, s) ==
+          actions(game, s, {"b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9", "j10"}));
   play(game, s, {"e5"});
   REQUIRE_FALSE(usable(s, "e5"));
   REQUIRE(s.turns == 1);
@@ -332,7 +339,7 @@ TEST_CASE("there is no erase decision without another usable double", "[knight_f
   State one = new_state(game);
   make_unusable(one, {"b2", "c3", "d4", "f6", "g7", "h8", "i9", "j10"});
   play(game, one, {"a1"});
-  REQUIRE(legal(game, one) == with_pass(actions({"e5"})));
+  REQUIRE(legal(game, one) == with_pass(actions(game, one, {"e5"})));
 }
 
 TEST_CASE("a knight's square is never a target nor an erasable double", "[knight_fight]") {
@@ -340,23 +347,25 @@ TEST_CASE("a knight's square is never a target nor an erasable double", "[knight
   State s = new_state(game);
   play(game, s, {"a1", "pass", "j10"});  // both knights on doubles
   REQUIRE(game.current_player(s) == 1);
-  REQUIRE(legal(game, s) == with_pass(actions({"b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9"})));
+  REQUIRE(legal(game, s) ==
+          with_pass(actions(game, s, {"b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9"})));
 
   // White on e4 could leap to f6 but for Black's knight standing there.
   const State leap = position(game, "e4", "f6");
-  REQUIRE(legal(game, leap) == actions({"d6", "g5", "c5", "g3", "c3", "f2", "d2"}));
+  REQUIRE(legal(game, leap) == actions(game, leap, {"d6", "g5", "c5", "g3", "c3", "f2", "d2"}));
 }
 
 TEST_CASE("a leap lands only on usable squares the opponent does not attack", "[knight_fight]") {
   const KnightFight game = make_game();
   State s = position(game, "e4", "g8");  // g8 attacks f6
   make_unusable(s, {"d6"});              // visited or erased earlier
-  REQUIRE(legal(game, s) == actions({"g5", "c5", "g3", "c3", "f2", "d2"}));
+  REQUIRE(legal(game, s) == actions(game, s, {"g5", "c5", "g3", "c3", "f2", "d2"}));
 
   State left = new_state(game);
   play(game, left, {"c1", "d10", "e2", "e8"});
   REQUIRE_FALSE(usable(left, "c1"));
-  REQUIRE(legal(game, left) == actions({"g1", "c3", "g3", "d4", "f4"}));  // not back to c1
+  REQUIRE(legal(game, left) ==
+          actions(game, left, {"g1", "c3", "g3", "d4", "f4"}));  // not back to c1
 }
 
 TEST_CASE("the game ends when a player has no legal leap after a turn", "[knight_fight]") {
@@ -421,7 +430,7 @@ TEST_CASE("the end test runs after the erase decision", "[knight_fight]") {
   State passed = s;
   play(game, passed, {"pass"});
   REQUIRE_FALSE(game.terminal(passed));
-  REQUIRE(legal(game, passed) == actions({"h8"}));
+  REQUIRE(legal(game, passed) == actions(game, passed, {"h8"}));
 }
 
 TEST_CASE("returns: +1/-1 for the higher score, 0/0 for a draw", "[knight_fight]") {
@@ -530,7 +539,7 @@ TEST_CASE("a random layout is a permutation drawn from the seed", "[knight_fight
 
 TEST_CASE("action strings name squares and pass", "[knight_fight]") {
   const KnightFight game = make_game();
-  const State s = new_state(game);
+  const State s = new_state(game);  // White to move: actions are the squares themselves
   REQUIRE(game.string_to_action(s, "a1") == 0);
   REQUIRE(game.string_to_action(s, "c1") == 2);
   REQUIRE(game.string_to_action(s, "j10") == 99);
@@ -544,6 +553,133 @@ TEST_CASE("action strings name squares and pass", "[knight_fight]") {
   }
   const auto state = load_game(kIdentity)->new_initial_state(0);
   REQUIRE_THROWS_WITH(state->string_to_action("z3"), Contains("is not an action"));
+}
+
+TEST_CASE("actions are in the mover's frame: ranks mirrored for Black", "[knight_fight]") {
+  const KnightFight game = make_game();
+  State s = new_state(game);
+  // White: action a is square a.
+  REQUIRE(game.string_to_action(s, "j10") == 99);
+  REQUIRE(game.action_to_string(s, 99) == "j10");
+  REQUIRE(game.string_to_action(s, "e4") == 34);
+  REQUIRE(legal(game, s) == std::vector<Action>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+
+  play(game, s, {"c1"});
+  REQUIRE(game.current_player(s) == 1);
+  // Black: action a is row a / 10, column a % 10 of Black's view, square
+  // (9 - a / 10) * 10 + a % 10; strings still name the real square.
+  REQUIRE(game.string_to_action(s, "j10") == 9);
+  REQUIRE(game.string_to_action(s, "a10") == 0);
+  REQUIRE(game.string_to_action(s, "a1") == 90);
+  REQUIRE(game.string_to_action(s, "e4") == 64);
+  REQUIRE(game.string_to_action(s, "pass") == KnightFight::kPass);
+  REQUIRE(game.action_to_string(s, 9) == "j10");
+  REQUIRE(game.action_to_string(s, 0) == "a10");
+  REQUIRE(game.action_to_string(s, 90) == "a1");
+  REQUIRE(game.action_to_string(s, KnightFight::kPass) == "pass");
+  for (int action = 0; action < KnightFight::kNumSquares; ++action) {
+    INFO("action " << action);
+    const std::string name = game.action_to_string(s, action);
+    REQUIRE(square(name) == (9 - action / 10) * 10 + action % 10);
+    REQUIRE(game.string_to_action(s, name) == action);
+  }
+
+  // Black's placements are on its back rank, row 0 of its view.
+  REQUIRE(legal(game, s) == std::vector<Action>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  std::vector<uint8_t> mask(KnightFight::kNumActions);
+  game.legal_mask(s, mask.data());
+  for (int action = 0; action < KnightFight::kNumActions; ++action)
+    REQUIRE(mask[action] == (action < 10));
+  game.apply(s, 3);  // d10 (93)
+  REQUIRE(s.knight[1] == square("d10"));
+  REQUIRE(s.score[1] == 93);
+  REQUIRE_FALSE(usable(s, "j4"));  // 39, the mirror
+
+  // Black's leaps from f6 (White on e4, which attacks none of them): e8 g8 d7 h7 d5 h5 g4.
+  State leap = position(game, "e4", "f6");
+  leap.to_move = 1;
+  REQUIRE(legal(game, leap) == std::vector<Action>{24, 26, 33, 37, 53, 57, 66});
+  game.apply(leap, 57);
+  REQUIRE(leap.knight[1] == square("h5"));
+  REQUIRE(leap.score[1] == 47);
+
+  // Black's erase decision: the doubles a1 (00) .. i9 (88) are Black's actions 90 .. 18.
+  State erase = new_state(game);
+  play(game, erase, {"c1", "j10"});  // 99, a double
+  REQUIRE(game.current_player(erase) == 1);
+  REQUIRE(legal(game, erase) ==
+          std::vector<Action>{18, 27, 36, 45, 54, 63, 72, 81, 90, KnightFight::kPass});
+  game.apply(erase, 90);
+  REQUIRE_FALSE(usable(erase, "a1"));
+  REQUIRE(usable(erase, "a10"));
+  REQUIRE(game.current_player(erase) == 0);
+}
+
+TEST_CASE("flip_ranks and flip_square mirror the ranks", "[knight_fight]") {
+  using knight_fight::flip_ranks;
+  using knight_fight::flip_square;
+  REQUIRE(flip_square(square("c1")) == square("c10"));
+  REQUIRE(flip_square(square("j10")) == square("j1"));
+  REQUIRE(flip_square(square("e5")) == square("e6"));
+  REQUIRE(flip_ranks(bit128(square("c1")) | bit128(square("e5"))) ==
+          (bit128(square("c10")) | bit128(square("e6"))));
+  REQUIRE(flip_ranks(~Bits128{0}) == knight_fight::kAllSquares);  // bits off the board drop
+  Rng rng(3);
+  for (int i = 0; i < 2000; ++i) {
+    const Bits128 b = (Bits128{rng.next()} << 64 | rng.next()) & knight_fight::kAllSquares;
+    Bits128 expected = 0;
+    for_each_bit(b, [&](int sq) { expected |= bit128(flip_square(sq)); });
+    REQUIRE(flip_ranks(b) == expected);
+    REQUIRE(flip_ranks(expected) == b);
+  }
+}
+
+TEST_CASE("the legal mask reads off the mover's observation at the same cells", "[knight_fight]") {
+  // Leaps: own attacks AND usable minus opponent attacks (planes 6, 2 and 5); placements:
+  // the own back rank (row 0) the same way; erases: usable doubles (planes 2 and 4).
+  const KnightFight game = make_game("knight_fight()");
+  const auto cell = [](const std::vector<float>& obs, int plane, int index) {
+    return obs[plane * KnightFight::kNumSquares + index] == 1.0f;
+  };
+  Rng rng(11);
+  std::array<std::array<int, 3>, 2> checked{};  // [player][placement, leap, erase]
+  for (int g = 0; g < 30; ++g) {
+    State s;
+    game.init(s, rng);
+    while (!game.terminal(s)) {
+      const int player = game.current_player(s);
+      const std::vector<float> obs = observe(game, s, player);
+      std::vector<uint8_t> mask(KnightFight::kNumActions);
+      game.legal_mask(s, mask.data());
+      const int kind = s.pending_erase ? 2 : s.knight[player] >= 0 ? 1 : 0;
+      std::vector<uint8_t> expected(KnightFight::kNumActions);
+      std::vector<Action> from_mask;
+      for (int index = 0; index < KnightFight::kNumSquares; ++index) {
+        const bool usable_cell = cell(obs, KnightFight::kPlaneUsable, index);
+        expected[index] =
+            kind == 2 ? usable_cell && cell(obs, KnightFight::kPlaneDouble, index)
+                      : usable_cell && !cell(obs, KnightFight::kPlaneOpponentAttacks, index) &&
+                            (kind == 1 ? cell(obs, KnightFight::kPlaneOwnAttacks, index)
+                                       : index < KnightFight::kSize);
+        if (mask[index]) from_mask.push_back(index);
+      }
+      expected[KnightFight::kPass] = kind == 2;
+      if (mask[KnightFight::kPass]) from_mask.push_back(KnightFight::kPass);
+      if (mask != expected) {
+        INFO("player " << player << ", decision " << kind << "\n" << game.render(s));
+        REQUIRE(mask == expected);
+      }
+      const std::vector<Action> moves = legal(game, s);
+      REQUIRE(moves == from_mask);
+      ++checked[player][kind];
+      game.apply(s, moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+    }
+  }
+  for (int player = 0; player < 2; ++player)
+    for (int kind = 0; kind < 3; ++kind) {
+      INFO("player " << player << ", decision " << kind);
+      REQUIRE(checked[player][kind] > 0);
+    }
 }
 
 TEST_CASE("observation planes show the board from the observer's side", "[knight_fight]") {

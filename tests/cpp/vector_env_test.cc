@@ -119,7 +119,7 @@ TEST_CASE("an illegal or out-of-range action throws naming the env and changes n
   const Snapshot before = snapshot(*env);
 
   std::vector<Action> bad = actions;
-  bad[1] = 95;  // j10 is not on White's first rank
+  bad[1] = 95;  // f10 is not on White's first rank
   REQUIRE_THROWS_WITH(env->step(bad.data()), Contains("env 1: action 95 (f10) is not legal"));
   REQUIRE(snapshot(*env) == before);
   bad = actions;

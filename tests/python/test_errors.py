@@ -117,8 +117,8 @@ def state():
 
 def test_illegal_single_state_action_raises_and_changes_nothing(state):
     before = state.serialize()
-    with pytest.raises(ValueError, match=r"action 50 \(a6\) is not legal"):
-        state.apply_action(50)  # Black must place on rank 10
+    with pytest.raises(ValueError, match=r"action 50 \(a5\) is not legal"):
+        state.apply_action(50)  # Black's row 5 (a5); Black must place on rank 10
     assert state.serialize() == before
 
 
@@ -133,7 +133,7 @@ def test_out_of_range_single_state_action_raises_and_changes_nothing(state, acti
 def test_applying_to_a_finished_game_raises_and_changes_nothing():
     state = knightgym.load_game("knight_fight(layout=identity,max_plies=2)").new_initial_state()
     state.apply_action(2)   # White on c1
-    state.apply_action(90)  # Black on a10: the second and last turn
+    state.apply_action(0)   # Black on a10 (row 0 of Black's view): the second and last turn
     assert state.is_terminal()
     before = state.serialize()
     with pytest.raises(ValueError, match="the game is over"):

@@ -1,5 +1,6 @@
 """The OpenSpiel-like single-state API on Knight Fight. With layout=identity square i
-holds number i: a1 = 00, c1 = 02, a3 = 20, a10 = 90, j10 = 99."""
+holds number i: a1 = 00, c1 = 02, a3 = 20, a10 = 90, j10 = 99. Actions are in the mover's
+frame: square i for White, the square of rank 10 - i // 10 and file i % 10 for Black."""
 
 import copy
 import pickle
@@ -64,7 +65,27 @@ def test_a_placement_scores_its_number_and_erases_its_mirror(game):
 def test_black_then_places_on_rank_10(game):
     state = play(game.new_initial_state(), "c1")
     assert state.current_player() == 1
-    assert state.legal_actions() == list(range(90, 100))
+    assert state.legal_actions() == list(range(10))  # row 0 of Black's view
+    assert [state.action_to_string(a) for a in state.legal_actions()] == [
+        f"{file}10" for file in "abcdefghij"]
+
+
+@pytest.mark.parametrize("name, action", [("a10", 0), ("j10", 9), ("a9", 10), ("c1", 92),
+                                          ("j1", 99), ("pass", PASS)])
+def test_black_actions_mirror_the_ranks_and_strings_name_the_square(game, name, action):
+    state = play(game.new_initial_state(), "c1")
+    assert state.string_to_action(name) == action
+    assert state.action_to_string(action) == name
+
+
+def test_black_legal_leaps_are_the_observed_own_attacks_on_safe_usable_cells(game):
+    state = play(game.new_initial_state(), "c1", "d10", "e2")
+    assert state.current_player() == 1
+    view = state.observation_tensor()
+    safe = (view[OWN_ATTACKS] == 1) & (view[USABLE] == 1) & (view[OPPONENT_ATTACKS] == 0)
+    assert state.legal_actions() == np.flatnonzero(safe).tolist()
+    assert np.array_equal(state.legal_actions_mask()[:100], safe.ravel())
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["b9", "f9", "c8", "e8"]
 
 
 def test_leaps_go_a_knights_move_to_usable_squares(game):
@@ -114,7 +135,7 @@ def test_declining_to_erase_a_double_erases_nothing(game):
 def test_without_double_erase_a_double_ends_the_turn_at_once():
     state = play(identity_game(double_erase="off").new_initial_state(), "a1")
     assert state.current_player() == 1
-    assert state.legal_actions() == list(range(90, 100))
+    assert state.legal_actions() == list(range(10))  # rank 10, Black's row 0
 
 
 def test_no_erase_decision_when_no_other_double_is_usable(game):

@@ -40,13 +40,24 @@ inline constexpr auto kKnightAttacks = [] {
   return table;
 }();
 
-// The board seen from the other side: rank r becomes rank 9 - r, files unchanged.
+// The square seen from the other side: rank r becomes rank 9 - r, file unchanged.
+constexpr int flip_square(int square) {
+  return make_square(kSize - 1 - rank_of(square), file_of(square));
+}
+
+// The board seen from the other side: rank r becomes rank 9 - r, files unchanged. Two
+// steps without a loop: swap the halves of five ranks, then within each half swap ranks
+// 0 and 4 and ranks 1 and 3 (bits beyond the board are dropped).
 constexpr Bits128 flip_ranks(Bits128 b) {
-  constexpr Bits128 kRankBits = (Bits128{1} << kSize) - 1;
-  Bits128 out = 0;
-  for (int rank = 0; rank < kSize; ++rank)
-    out |= ((b >> (rank * kSize)) & kRankBits) << ((kSize - 1 - rank) * kSize);
-  return out;
+  constexpr int kHalf = 5 * kSize;
+  constexpr Bits128 kLowHalf = (Bits128{1} << kHalf) - 1;
+  // Rank 0 of each half (ranks 0 and 5), rank 1 (1 and 6) and rank 2 (2 and 7).
+  constexpr Bits128 kRank0 = ((Bits128{1} << kSize) - 1) * ((Bits128{1} << kHalf) + 1);
+  constexpr Bits128 kRank1 = kRank0 << kSize, kRank2 = kRank0 << (2 * kSize);
+  b &= kAllSquares;
+  b = b >> kHalf | (b & kLowHalf) << kHalf;
+  return (b & kRank2) | (b & kRank0) << (4 * kSize) | (b >> (4 * kSize) & kRank0) |
+         (b & kRank1) << (2 * kSize) | (b >> (2 * kSize) & kRank1);
 }
 
 // "a1" .. "j10".

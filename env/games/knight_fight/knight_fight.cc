@@ -116,13 +116,14 @@ void KnightFight::observe(const State& s, int player, float* out) const {
   fill(kPlaneProgress, static_cast<float>(s.turns) / static_cast<float>(params_.max_plies));
 }
 
-std::string KnightFight::action_to_string(const State&, Action action) const {
-  return action == kPass ? "pass" : square_name(action);
+// Strings name the real square; actions are in the mover's frame.
+std::string KnightFight::action_to_string(const State& s, Action action) const {
+  return action == kPass ? "pass" : square_name(to_square(s, action));
 }
 
-Action KnightFight::string_to_action(const State&, std::string_view text) const {
+Action KnightFight::string_to_action(const State& s, std::string_view text) const {
   if (text == "pass") return kPass;
-  if (const auto square = parse_square(text)) return *square;
+  if (const auto square = parse_square(text)) return to_square(s, *square);
   throw std::invalid_argument("knight_fight: '" + std::string(text) +
                               "' is not an action: expected a square a1..j10 or 'pass'");
 }

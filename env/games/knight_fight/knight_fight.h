@@ -9,10 +9,14 @@
 //   max_plies        int (default 200): turns (placements and leaps) before truncation.
 //   layout           random | identity | 200 digits (default random): the numbers.
 //
-// Actions (101):   0..99  the square (placement, leap target or double to erase)
-//                  100    pass: decline to erase a double (double_erase=optional)
-// Observation:     10 planes of 10x10 from the observer's side, ranks flipped for
-//                  Black (see kPlane* below and docs/rules/knight_fight.md).
+// Actions (101), in the mover's frame (ranks mirrored for Black), like the observation:
+//   a = 0..99  the square in row a / 10, column a % 10 of the mover's view (placement,
+//              leap target or double to erase): square a for White, square
+//              (9 - a / 10) * 10 + a % 10 for Black. Strings name the real square
+//              (a1..j10) whoever moves.
+//   100        pass: decline to erase a double (double_erase=optional)
+// Observation: 10 planes of 10x10 from the observer's side, ranks flipped for Black
+// (see kPlane* below and docs/rules/knight_fight.md).
 #pragma once
 
 #include <array>
@@ -95,28 +99,29 @@ class KnightFight {
 
   int legal_actions(const State& s, Action* out) const {
     int n = 0;
-    for_each_bit(legal_squares(s), [&](int square) { out[n++] = square; });
+    for_each_bit(legal_set(s), [&](int action) { out[n++] = action; });
     if (pass_legal(s)) out[n++] = kPass;
     return n;
   }
 
   void legal_mask(const State& s, uint8_t* mask) const {
-    write_mask(legal_squares(s), kNumSquares, mask);
+    write_mask(legal_set(s), kNumSquares, mask);
     mask[kPass] = pass_legal(s);
   }
 
   void apply(State& s, Action action) const {
     if (s.pending_erase) {
-      if (action != kPass) s.usable &= ~bit128(action);
+      if (action != kPass) s.usable &= ~bit128(to_square(s, action));
       s.pending_erase = 0;
       end_turn(s);
       return;
     }
     const int player = s.to_move;
+    const int square = to_square(s, action);
     const bool placement = s.knight[player] < 0;
-    const int number = s.number[action];
-    s.knight[player] = static_cast<int8_t>(action);
-    s.usable &= ~bit128(action);
+    const int number = s.number[square];
+    s.knight[player] = static_cast<int8_t>(square);
+    s.usable &= ~bit128(square);
     s.score[player] = static_cast<int16_t>(s.score[player] + number);
     if (!is_double(number)) {
       if (placement || params_.mirror_on_moves) s.usable &= ~bit128(s.square_of[mirror(number)]);
@@ -141,8 +146,9 @@ class KnightFight {
   std::string serialize(const State& s) const;
   State deserialize(std::string_view text) const;
 
-  // Where `player` may land now: placements before the knight is on the board, leaps
-  // after. Knights' own squares are never usable, so they are excluded already.
+  // Where `player` may land now (absolute squares): placements before the knight is on
+  // the board, leaps after. Knights' own squares are never usable, so they are excluded
+  // already.
   static Bits128 targets(const State& s, int player) {
     const Bits128 opponent_attacks = attacks(s, 1 - player);
     if (s.knight[player] >= 0)
@@ -161,9 +167,18 @@ class KnightFight {
     return s.knight[player] >= 0 ? knight_fight::kKnightAttacks[s.knight[player]] : Bits128{0};
   }
 
-  static Bits128 legal_squares(const State& s) {
+  // The absolute square of an action 0..99 in the mover's frame, and the action of a
+  // square (mirroring the ranks is its own inverse).
+  static int to_square(const State& s, int action) {
+    return s.to_move ? knight_fight::flip_square(action) : action;
+  }
+
+  // The legal squares in the mover's frame (bit a = action a), empty once over: one
+  // flip of the set for Black.
+  static Bits128 legal_set(const State& s) {
     if (s.over) return 0;
-    return s.pending_erase ? s.usable & s.doubles : targets(s, s.to_move);
+    const Bits128 squares = s.pending_erase ? s.usable & s.doubles : targets(s, s.to_move);
+    return s.to_move ? knight_fight::flip_ranks(squares) : squares;
   }
 
   bool pass_legal(const State& s) const {
