@@ -23,8 +23,11 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+# The main job: train Knight Fight for a few minutes, play it against random and MCTS,
+# write out/report.md with its training curves (tools/main_job.py).
+MAIN_MINUTES ?= 5
 run: build
-	$(BUILD)/knightgym demo
+	$(PYTHON) tools/main_job.py --build $(BUILD) --out out --minutes $(MAIN_MINUTES)
 
 test: build format-check
 	KNIGHTGYM_CONFORMANCE_GAMES=$(CONFORMANCE_GAMES) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/opponent_env.h"
 #include "bindings/bindings.h"
 #include "env/registry/registry.h"
 
@@ -18,11 +19,11 @@ namespace knightgym::python {
 namespace {
 
 // A read-only numpy view of `data` whose base keeps the environment alive.
-template <class T>
-py::array view(const std::shared_ptr<AnyVectorEnv>& env, const T* data,
-               std::vector<py::ssize_t> shape, const py::dtype& dtype) {
-  py::capsule owner(new std::shared_ptr<AnyVectorEnv>(env),
-                    [](void* p) { delete static_cast<std::shared_ptr<AnyVectorEnv>*>(p); });
+template <class Env, class T>
+py::array view(const std::shared_ptr<Env>& env, const T* data, std::vector<py::ssize_t> shape,
+               const py::dtype& dtype) {
+  py::capsule owner(new std::shared_ptr<Env>(env),
+                    [](void* p) { delete static_cast<std::shared_ptr<Env>*>(p); });
   py::array array(dtype, shape, {}, data, owner);
   array.attr("setflags")(py::arg("write") = false);
   return array;
@@ -33,6 +34,42 @@ std::string shape_string(const py::array& array) {
   for (py::ssize_t d = 0; d < array.ndim(); ++d)
     out += (d ? ", " : "") + std::to_string(array.shape(d));
   return out + (array.ndim() == 1 ? ",)" : ")");
+}
+
+// The actions as int32 [num_envs]: an int32 array is used in place (the caller holds
+// it), anything else of an integer dtype is copied into `buffer`. Raises TypeError or
+// ValueError. Range and legality are C++'s to check, except for a value that int32
+// cannot hold: that is an error here unless the environment resets on this step (its
+// flag is set) and so ignores its action.
+const Action* checked_action_array(const py::handle& actions, int num_envs, int num_actions,
+                                   const uint8_t* terminated, const uint8_t* truncated,
+                                   std::vector<Action>& buffer) {
+  const py::array array = py::array::ensure(actions);
+  if (!array) throw py::type_error("actions must be an array of integers");
+  const char kind = array.dtype().kind();
+  if (kind != 'i' && kind != 'u')
+    throw py::type_error("actions must be integers, got dtype " +
+                         py::str(array.dtype()).cast<std::string>());
+  if (array.ndim() != 1 || array.shape(0) != num_envs)
+    throw py::value_error("actions must have shape (" + std::to_string(num_envs) + ",), got " +
+                          shape_string(array));
+  if (py::isinstance<py::array>(actions) && array.dtype().is(py::dtype::of<int32_t>()) &&
+      (array.flags() & py::array::c_style))
+    return static_cast<const Action*>(array.data());
+  const auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
+  buffer.resize(num_envs);
+  for (py::ssize_t i = 0; i < wide.shape(0); ++i) {
+    const int64_t a = wide.at(i);
+    const bool fits = a >= std::numeric_limits<Action>::min() &&
+                      a <= std::numeric_limits<Action>::max() && !(kind == 'u' && a < 0);
+    const bool resets = terminated[i] || truncated[i];
+    if (!fits && !resets)
+      throw py::value_error("env " + std::to_string(i) + ": action " +
+                            py::str(array[py::int_(i)]).cast<std::string>() +
+                            " is out of range [0, " + std::to_string(num_actions) + ")");
+    buffer[i] = fits ? static_cast<Action>(a) : 0;
+  }
+  return buffer.data();
 }
 
 class PyVectorEnv {
@@ -95,39 +132,9 @@ class PyVectorEnv {
     return out;
   }
 
-  // The actions as int32 [num_envs]: an int32 array is used in place (the caller holds
-  // it), anything else of an integer dtype is copied. Raises TypeError or ValueError.
-  // Range and legality are C++'s to check, except for a value that int32 cannot hold:
-  // that is an error here unless the environment resets on this step (its flag is set)
-  // and so ignores its action.
   const Action* checked_actions(const py::handle& actions) {
-    const py::array array = py::array::ensure(actions);
-    if (!array) throw py::type_error("actions must be an array of integers");
-    const char kind = array.dtype().kind();
-    if (kind != 'i' && kind != 'u')
-      throw py::type_error("actions must be integers, got dtype " +
-                           py::str(array.dtype()).cast<std::string>());
-    if (array.ndim() != 1 || array.shape(0) != env_->num_envs())
-      throw py::value_error("actions must have shape (" + std::to_string(env_->num_envs()) +
-                            ",), got " + shape_string(array));
-    if (py::isinstance<py::array>(actions) && array.dtype().is(py::dtype::of<int32_t>()) &&
-        (array.flags() & py::array::c_style))
-      return static_cast<const Action*>(array.data());
-    const auto wide =
-        py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
-    for (py::ssize_t i = 0; i < wide.shape(0); ++i) {
-      const int64_t a = wide.at(i);
-      const bool fits = a >= std::numeric_limits<Action>::min() &&
-                        a <= std::numeric_limits<Action>::max() && !(kind == 'u' && a < 0);
-      const bool resets = env_->terminated()[i] || env_->truncated()[i];
-      if (!fits && !resets)
-        throw py::value_error("env " + std::to_string(i) + ": action " +
-                              py::str(array[py::int_(i)]).cast<std::string>() +
-                              " is out of range [0, " +
-                              std::to_string(env_->game().info().num_actions) + ")");
-      actions_[i] = fits ? static_cast<Action>(a) : 0;
-    }
-    return actions_.data();
+    return checked_action_array(actions, env_->num_envs(), env_->game().info().num_actions,
+                                env_->terminated(), env_->truncated(), actions_);
   }
 
   std::shared_ptr<AnyVectorEnv> env_;
@@ -135,9 +142,78 @@ class PyVectorEnv {
   py::array observation_, action_mask_, rewards_, terminated_, truncated_, current_player_;
 };
 
+// The single-agent view: the learner's seat against a C++ agent (agents/opponent_env.h).
+class PyOpponentEnv {
+ public:
+  PyOpponentEnv(const std::string& spec, int num_envs, const std::string& opponent, uint64_t seed)
+      : game_(load_game(std::string_view(spec))) {
+    {
+      py::gil_scoped_release release;  // an az opponent may load a network
+      env_ = make_opponent_env(*game_, opponent, num_envs, seed);
+    }
+    const GameInfo& info = env_->info();
+    const Shape& shape = info.observation_shape;
+    const py::ssize_t n = env_->num_envs();
+    observation_ = view(env_, env_->observations(), {n, shape.channels, shape.height, shape.width},
+                        py::dtype::of<float>());
+    action_mask_ = view(env_, env_->masks(), {n, info.num_actions}, py::dtype::of<bool>());
+    rewards_ = view(env_, env_->rewards(), {n}, py::dtype::of<float>());
+    terminated_ = view(env_, env_->terminated(), {n}, py::dtype::of<bool>());
+    truncated_ = view(env_, env_->truncated(), {n}, py::dtype::of<bool>());
+    seats_ = view(env_, env_->seats(), {n}, py::dtype::of<int32_t>());
+  }
+
+  py::tuple reset(std::optional<uint64_t> seed) {
+    {
+      py::gil_scoped_release release;
+      env_->reset(seed);
+    }
+    return py::make_tuple(observations(), info());
+  }
+
+  py::tuple step(const py::handle& actions) {
+    const Action* data = checked_action_array(actions, env_->num_envs(), env_->info().num_actions,
+                                              env_->terminated(), env_->truncated(), actions_);
+    {
+      py::gil_scoped_release release;
+      env_->step(data);
+    }
+    return py::make_tuple(observations(), rewards_, terminated_, truncated_, info());
+  }
+
+  std::shared_ptr<AnyGame> game() const { return std::const_pointer_cast<AnyGame>(game_); }
+  int num_envs() const { return env_->num_envs(); }
+
+ private:
+  py::dict observations() const {
+    py::dict out;
+    out["observation"] = observation_;
+    out["action_mask"] = action_mask_;
+    return out;
+  }
+  py::dict info() const {
+    py::dict out;
+    out["seat"] = seats_;
+    return out;
+  }
+
+  std::shared_ptr<const AnyGame> game_;
+  std::shared_ptr<AnyOpponentEnv> env_;
+  std::vector<Action> actions_;
+  py::array observation_, action_mask_, rewards_, terminated_, truncated_, seats_;
+};
+
 }  // namespace
 
 void init_vector_env(py::module_& m) {
+  py::class_<PyOpponentEnv>(m, "OpponentEnv")
+      .def(py::init<const std::string&, int, const std::string&, uint64_t>(), py::arg("spec"),
+           py::arg("num_envs"), py::arg("opponent"), py::arg("seed"))
+      .def("reset", &PyOpponentEnv::reset, py::arg("seed") = py::none())
+      .def("step", &PyOpponentEnv::step, py::arg("actions"))
+      .def_property_readonly("game", &PyOpponentEnv::game)
+      .def_property_readonly("num_envs", &PyOpponentEnv::num_envs);
+
   py::class_<PyVectorEnv>(m, "VectorEnv")
       .def(py::init<const std::string&, int, int, uint64_t>(), py::arg("spec"), py::arg("num_envs"),
            py::arg("num_threads"), py::arg("seed"))

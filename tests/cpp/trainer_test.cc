@@ -349,6 +349,7 @@ TEST_CASE("train CLI: SIGTERM saves a checkpoint and exits; bad flags are refuse
   const std::string dir = temporary_dir("cli_term");
   const std::string config = dir + ".cfg", log = dir + ".log";
   std::ofstream(config) << tiny_config(1000).spec;
+  fs::remove(log);
   const pid_t pid =
       start_training({"tailten", "--out", dir, "--minutes", "10", "--config", config}, log);
   std::this_thread::sleep_for(std::chrono::seconds(3));
@@ -371,6 +372,18 @@ TEST_CASE("train CLI: SIGTERM saves a checkpoint and exits; bad flags are refuse
   CHECK_THAT(all, Contains("already holds a run"));
   CHECK_THAT(all, Contains("give --minutes M or --steps S"));
   CHECK_THAT(all, Contains("--config is for new runs"));
+}
+
+TEST_CASE("train CLI: --print-config writes a settings file that reads back", "[trainer]") {
+  const std::string path = temporary_dir("print_config") + ".cfg";
+  fs::remove(path);
+  const pid_t pid = start_training({"knightmate", "--print-config"}, path);
+  REQUIRE(wait_for(pid) == 0);
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Contains("channels=64"));
+  CHECK_THAT(text, Contains("# residual blocks of the network"));
+  REQUIRE(read_train_config("knightmate", text).spec == read_train_config("knightmate", "").spec);
 }
 
 // -------------------------------------------------------------------- it learns

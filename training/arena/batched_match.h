@@ -2,7 +2,8 @@
 // for all the games where it is to move with one act_batch, so an AlphaZero agent sends
 // one evaluator batch per round of simulations instead of one position at a time. Seats
 // rotate as in play_arena (game g seats agent (seat + g) mod k) and every k consecutive
-// games start from the same position; the result depends only on the seed.
+// games start from the same position; the result depends only on the seed. Games are
+// numbered from `first`, so a long series can be played in chunks.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,7 @@ namespace knightgym {
 
 template <Game G>
 std::vector<GameRecord> play_batched(const G& game, std::span<Agent<G>* const> agents,
-                                     int64_t games, uint64_t seed) {
+                                     int64_t games, uint64_t seed, int64_t first = 0) {
   using State = typename G::State;
   const int k = static_cast<int>(agents.size());
   const int players = game.info().num_players;
@@ -24,8 +25,8 @@ std::vector<GameRecord> play_batched(const G& game, std::span<Agent<G>* const> a
   std::vector<State> states(games);
   for (int64_t g = 0; g < games; ++g) {
     for (int seat = 0; seat < players; ++seat)
-      records[g].agent_of_seat.push_back(static_cast<int>((seat + g) % k));
-    Rng rng(derive_seed(seed ^ 0x5eedull, static_cast<uint64_t>(g / k)));
+      records[g].agent_of_seat.push_back(static_cast<int>((seat + first + g) % k));
+    Rng rng(derive_seed(seed ^ 0x5eedull, static_cast<uint64_t>((first + g) / k)));
     game.init(states[g], rng);
   }
   std::vector<int64_t> waiting;

@@ -1,15 +1,56 @@
 // knightgym play: seat-rotated games between agents, with each agent's score and its 95%
-// interval, draws, truncations and game lengths.
+// interval, draws, truncations and game lengths. Games run on threads, one position at a
+// time per agent, or with --batch B, B games at once on one thread, every agent deciding
+// for all its games together (one network batch per round of simulations).
 #include <unistd.h>
 #include <cstdio>
 #include <string>
 
-#include "env/registry/registry.h"
+#include "agents/make_agent.h"
+#include "env/core/atomic_file.h"
+#include "env/registry/game_list.h"
 #include "training/arena/arena.h"
+#include "training/arena/batched_match.h"
 #include "training/cli/args.h"
 #include "training/cli/commands.h"
 
 namespace knightgym::cli {
+namespace {
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::vector<GameRecord> play_in_batches(
+    const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
+    const ArenaOptions& options, int64_t batch, const std::function<void(int64_t)>& progress) {
+  std::vector<GameRecord> records;
+  Games::visit(game, [&](const auto& rules) {
+    using G = std::decay_t<decltype(rules)>;
+    std::vector<std::unique_ptr<Agent<G>>> typed;
+    std::vector<Agent<G>*> seated;
+    for (size_t a = 0; a < agents.size(); ++a) {
+      const AgentConfig& config = agents[a]->config();
+      typed.push_back(make_agent(rules, config, make_evaluator(config, game.info(), game.spec()),
+                                 derive_seed(options.seed, a + 1)));
+      seated.push_back(typed.back().get());
+    }
+    for (int64_t first = 0; first < options.games; first += batch) {
+      const auto chunk = play_batched(rules, std::span<Agent<G>* const>(seated),
+                                      std::min(batch, options.games - first), options.seed, first);
+      records.insert(records.end(), chunk.begin(), chunk.end());
+      if (progress) progress(static_cast<int64_t>(records.size()));
+    }
+  });
+  return records;
+}
+
+}  // namespace
 
 int play_command(Args& args) {
   if (args.positional().size() != 1)
@@ -21,7 +62,11 @@ int play_command(Args& args) {
   options.games = args.get_int("games", 100, 1);
   options.threads = static_cast<int>(args.get_int("threads", 1, 1));
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
+  const int64_t batch = args.get_int("batch", 0, 0);
+  const std::string json = args.get_string("json", "");
   args.finish();
+  if (batch > 0 && options.threads > 1)
+    throw std::invalid_argument("--batch plays on one thread: leave out --threads");
 
   const std::vector<std::string> specs = split_agent_specs(agent_list);
   std::vector<std::shared_ptr<const AgentFactory>> agents;
@@ -34,7 +79,9 @@ int play_command(Args& args) {
       std::fprintf(stderr, "\r%lld/%lld games", static_cast<long long>(done),
                    static_cast<long long>(options.games));
   };
-  const std::vector<GameRecord> records = play_arena(*game, agents, options, progress);
+  const std::vector<GameRecord> records =
+      batch > 0 ? play_in_batches(*game, agents, options, batch, progress)
+                : play_arena(*game, agents, options, progress);
   if (terminal) std::fputs("\n", stderr);
 
   const auto scores = score_agents(records, static_cast<int>(agents.size()));
@@ -66,6 +113,25 @@ int play_command(Args& args) {
               static_cast<double>(decisions) / static_cast<double>(records.size()));
   std::printf("\nagents in full:\n");
   for (const auto& agent : agents) std::printf("  %s\n", agent->config().spec.c_str());
+  if (!json.empty()) {
+    std::string text =
+        "{\"game\": " + json_string(game->spec()) +
+        ", \"games\": " + std::to_string(options.games) +
+        ", \"seed\": " + std::to_string(options.seed) + ", \"draws\": " + std::to_string(draws) +
+        ", \"truncated\": " + std::to_string(truncated) +
+        ", \"mean_length\": " + std::to_string(static_cast<double>(decisions) / records.size()) +
+        ", \"agents\": [";
+    for (size_t a = 0; a < agents.size(); ++a) {
+      const AgentScore& s = scores[a];
+      text += std::string(a ? ", " : "") + "{\"spec\": " + json_string(agents[a]->config().spec) +
+              ", \"games\": " + std::to_string(s.games) + ", \"wins\": " + std::to_string(s.wins) +
+              ", \"draws\": " + std::to_string(s.draws) +
+              ", \"losses\": " + std::to_string(s.losses) +
+              ", \"score\": " + std::to_string(s.score) +
+              ", \"half_width\": " + std::to_string(s.half_width) + "}";
+    }
+    write_file_atomically(json, text + "]}\n");
+  }
   return 0;
 }
 

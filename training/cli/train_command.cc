@@ -68,10 +68,13 @@ int train_command(Args& args) {
   const std::string config_file = args.get_string("config", "");
   args.finish();
 
-  if (print_config) {
-    std::fputs(
-        read_train_config(name, config_file.empty() ? "" : read_settings(config_file)).spec.c_str(),
-        stdout);
+  if (print_config) {  // a valid settings file, each line with its doc as a comment
+    const TrainConfig config =
+        read_train_config(name, config_file.empty() ? "" : read_settings(config_file));
+    for (const ParamInfo& p : config.params) {
+      const std::string line = p.name + "=" + p.value;
+      std::printf("%-26s # %s\n", line.c_str(), p.doc.c_str());
+    }
     return 0;
   }
   if (out.empty()) throw std::invalid_argument("--out DIR is required");

@@ -119,14 +119,8 @@ TrainConfig read_train_config(std::string_view game, std::string_view settings) 
   read(reader, config);
   reader.finish();
   for (const ParamInfo& info : reader.infos()) config.spec += info.name + "=" + info.value + "\n";
+  config.params = reader.infos();
   return config;
-}
-
-std::vector<ParamInfo> train_params(std::string_view game) {
-  TrainConfig config = game_defaults(game);
-  ParamReader reader(Spec{"train", {}});
-  read(reader, config);
-  return reader.infos();
 }
 
 }  // namespace knightgym

@@ -34,15 +34,13 @@ struct TrainConfig {
   int keep = 3;                 // checkpoints kept
   int log_seconds = 10;         // metrics row period
   uint64_t seed = 0;
-  int threads = 0;   // LibTorch intra-op threads (0: its default)
-  std::string spec;  // canonical: every setting spelled out, one per line
+  int threads = 0;                // LibTorch intra-op threads (0: its default)
+  std::string spec;               // canonical: every setting spelled out, one per line
+  std::vector<ParamInfo> params;  // every setting with its value, default and doc
 };
 
 // Defaults for `game` (its registry name) overridden by `settings`, "key=value" lines
 // (blank lines and # comments ignored). Throws std::invalid_argument naming the problem.
 TrainConfig read_train_config(std::string_view game, std::string_view settings);
-
-// Every setting with its default for `game` and its doc (knightgym train --help).
-std::vector<ParamInfo> train_params(std::string_view game);
 
 }  // namespace knightgym

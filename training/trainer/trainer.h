@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,7 +61,8 @@ class Trainer {
       restore();
     else
       dir_.write_config(game_spec_, config_.spec);
-    if (counters_["generation"] == 0) learner_.export_model(dir_.file("best.pt"));
+    // The first "best" is the untrained network, for the first evaluation to beat.
+    if (!std::filesystem::exists(dir_.file("best.pt"))) learner_.export_model(dir_.file("best.pt"));
     metrics_ = std::make_unique<MetricsLog>(dir_.file("metrics.csv"), columns(),
                                             resume ? counters_["steps"] : -1);
     const Shape& s = info_.observation_shape;

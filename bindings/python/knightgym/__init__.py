@@ -7,6 +7,12 @@ Vector envs (Gymnasium-like, next-step auto-reset)::
     obs, info = env.reset()
     obs, rewards, terminated, truncated, info = env.step(env.sample_actions())
 
+A single-agent view whose other seats a C++ agent plays (seats rotated across envs)::
+
+    env = knightgym.make("tailten", num_envs=64, opponent="mcts:sims=50", seed=0)
+    obs, info = env.reset()                     # info["seat"]: the learner's seat per env
+    obs, rewards, terminated, truncated, info = env.step(actions)   # rewards [N]
+
 Single states (OpenSpiel-like)::
 
     game = knightgym.load_game("knight_fight(layout=identity)")
@@ -38,7 +44,7 @@ import sys
 from knightgym._knightgym import Game, State, games, load_game
 from knightgym import _knightgym
 from knightgym._knightgym import agents, knightmate, knights_challenge, tailten
-from knightgym.vector_env import VectorEnv, make, make_spec
+from knightgym.vector_env import OpponentEnv, VectorEnv, make, make_spec
 
 # The compiled submodules under their public names, so that `import knightgym.knightmate`
 # and `from knightgym.knightmate import perft` work as for a file of the package.
@@ -46,5 +52,5 @@ for _submodule in (agents, knightmate, knights_challenge, tailten):
     _submodule.__name__ = __name__ + "." + _submodule.__name__.rsplit(".", 1)[-1]
     sys.modules[_submodule.__name__] = _submodule
 
-__all__ = ["Game", "State", "VectorEnv", "agents", "games", "knightmate", "knights_challenge",
+__all__ = ["Game", "OpponentEnv", "State", "VectorEnv", "agents", "games", "knightmate", "knights_challenge",
            "load_game", "make", "make_spec", "tailten"]

@@ -64,7 +64,50 @@ class VectorEnv:
         return f"<knightgym.VectorEnv {self.spec} x{self.num_envs}, {self.num_threads} threads>"
 
 
-def make(spec, num_envs=1, num_threads=1, seed=0, **params):
+class OpponentEnv:
+    """N environments in which the learner plays one seat and a built-in C++ agent plays
+    the others: a single-agent vector env. Environment i gives the learner seat
+    i mod num_players (info["seat"]), so the seats are rotated across the batch.
+
+    reset(seed=None) -> (obs, info); step(actions) -> (obs, rewards, terminated,
+    truncated, info), with obs = {"observation": float32 [N, C, H, W], "action_mask":
+    bool [N, A]} from the learner's seat, rewards float32 [N] (the learner's return when
+    its game ends, else 0), terminated and truncated bool [N], info = {"seat": int32 [N]}.
+    After each learner action the opponent moves until it is the learner's turn again;
+    it decides for all environments together (one network batch per simulation round
+    for az opponents). Same views and next-step auto-reset as VectorEnv.
+    """
+
+    def __init__(self, spec, num_envs=1, opponent="random", seed=0):
+        self._env = _knightgym.OpponentEnv(spec, num_envs, opponent, seed)
+        game = self._env.game
+        self.game = game
+        self.spec = game.spec
+        self.opponent = opponent
+        self.num_envs = num_envs
+        self.num_players = game.num_players
+        self.num_actions = game.num_actions
+        self.observation_shape = game.observation_shape
+
+    def reset(self, seed=None):
+        """Starts new episodes everywhere (the opponent moves first where it is to)."""
+        return self._env.reset(seed)
+
+    def step(self, actions):
+        """Applies the learner's action per environment, then the opponent's replies."""
+        return self._env.step(actions)
+
+    def __repr__(self):
+        return f"<knightgym.OpponentEnv {self.spec} x{self.num_envs} against {self.opponent}>"
+
+
+def make(spec, num_envs=1, num_threads=1, seed=0, opponent=None, **params):
     """A VectorEnv of the game `spec` ("knight_fight(double_erase=forced)"), with keyword
-    parameters added to (or overriding) those of the spec string."""
+    parameters added to (or overriding) those of the spec string. With an opponent (an
+    agent spec: "random", "greedy", "mcts:sims=50", "az:model=PATH"), the single-agent
+    OpponentEnv instead, whose other seats that agent plays in C++."""
+    if opponent is not None:
+        if num_threads != 1:
+            raise ValueError("num_threads: an OpponentEnv steps on one thread")
+        return OpponentEnv(make_spec(spec, **params), num_envs, opponent, seed)
     return VectorEnv(make_spec(spec, **params), num_envs, num_threads, seed)

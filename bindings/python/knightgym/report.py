@@ -1,0 +1,117 @@
+"""Reports on training runs: curves from a run's metrics.csv, and a Markdown summary.
+
+    python -m knightgym.report RUN_DIR [--out REPORT.md] [--match FILE.json ...]
+
+writes RUN_DIR/training.png and a report with the run's settings, its last metrics and
+the matches given (JSON files from `knightgym play --json`).
+"""
+
+import argparse
+import csv
+import json
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display needed
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read_metrics(path):
+    """metrics.csv as {column: [float or None]}, in row order."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    columns = rows[0].keys() if rows else []
+    return {c: [float(r[c]) if r[c] != "" else None for r in rows] for c in columns}
+
+
+def plot_training(metrics, png_path, title):
+    """Losses, policy entropy and evaluation scores against training minutes."""
+    minutes = [s / 60 for s in metrics["seconds"]]
+    fig, (losses, scores) = plt.subplots(1, 2, figsize=(11, 4))
+    for column, label in (("policy_loss", "policy loss"), ("value_loss", "value loss"),
+                          ("entropy", "policy entropy")):
+        points = [(m, v) for m, v in zip(minutes, metrics[column]) if v is not None]
+        if points:
+            losses.plot(*zip(*points), label=label)
+    losses.set_xlabel("minutes")
+    losses.set_title("learner")
+    losses.legend()
+    for column in metrics:
+        if not column.startswith("score_vs_"):
+            continue
+        points = [(m, v) for m, v in zip(minutes, metrics[column]) if v is not None]
+        if points:
+            scores.plot(*zip(*points), marker="o", label=column[len("score_vs_"):])
+    scores.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    scores.set_ylim(0, 1)
+    scores.set_xlabel("minutes")
+    scores.set_title("score of the trained agent")
+    scores.legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=100)
+    plt.close(fig)
+
+
+def _last(values):
+    present = [v for v in values if v is not None]
+    return present[-1] if present else None
+
+
+def write_report(run_dir, report_path, matches=()):
+    """Writes the Markdown report (and the plot beside the run); returns its text."""
+    metrics = read_metrics(os.path.join(run_dir, "metrics.csv"))
+    with open(os.path.join(run_dir, "config.txt")) as f:
+        config = f.read()
+    game = config.splitlines()[0][len("game="):]
+    png = os.path.join(os.path.dirname(os.path.abspath(report_path)), "training.png")
+    plot_training(metrics, png, game)
+
+    lines = [f"# Training report: {game}", ""]
+    if metrics["step"]:
+        lines += [
+            f"- {int(metrics['step'][-1])} optimizer steps, {int(metrics['samples'][-1])} "
+            f"samples, {int(metrics['games'][-1])} self-play games "
+            f"({int(metrics['decisions'][-1])} decisions) in {metrics['seconds'][-1] / 60:.1f} "
+            "minutes",
+            f"- self-play: {_last(metrics['selfplay_pos_per_s']):.0f} positions/s, "
+            f"{_last(metrics['evaluations_per_s']):.0f} network evaluations/s (last period)",
+            f"- last losses: policy {_last(metrics['policy_loss']):.3f}, value "
+            f"{_last(metrics['value_loss']):.3f}; policy entropy {_last(metrics['entropy']):.3f}",
+            "",
+        ]
+    lines += ["![training curves](training.png)", ""]
+    if matches:
+        lines += ["## Matches", "",
+                  "| agent | opponent | games | wins | draws | losses | score (95%) |",
+                  "|---|---|---|---|---|---|---|"]
+        for path in matches:
+            with open(path) as f:
+                match = json.load(f)
+            first, second = match["agents"][0], match["agents"][1]
+            lines.append(
+                f"| {first['spec'].split(',')[0]} | {second['spec'].split(',')[0]} | "
+                f"{first['games']} | {first['wins']} | {first['draws']} | {first['losses']} | "
+                f"{100 * first['score']:.1f}% ± {100 * first['half_width']:.1f}% |")
+        lines.append("")
+    lines += ["## Settings", "", "```", config.rstrip(), "```", ""]
+    text = "\n".join(lines)
+    with open(report_path, "w") as f:
+        f.write(text)
+    return text
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run_dir")
+    parser.add_argument("--out", default=None, help="report path (default RUN_DIR/report.md)")
+    parser.add_argument("--match", action="append", default=[], help="knightgym play --json file")
+    args = parser.parse_args(argv)
+    out = args.out or os.path.join(args.run_dir, "report.md")
+    write_report(args.run_dir, out, args.match)
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

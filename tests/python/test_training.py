@@ -1,0 +1,90 @@
+"""Training from the command line, seen from Python: the exported TorchScript model loads
+with torch.jit.load and maps observations to (policy logits, values); az agents play it;
+the report module plots a run and writes its Markdown."""
+
+import json
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+import torch
+
+import knightgym
+from knightgym.report import read_metrics, write_report
+
+CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
+GAME = "tailten"
+TINY = ("blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\neval_seconds=0\n"
+        "eval_games=4\neval_sims=2\nbaselines=random\nlog_seconds=1\n")
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    base = tmp_path_factory.mktemp("train")
+    config = base / "tiny.cfg"
+    config.write_text(TINY)
+    out = base / "run"
+    subprocess.run([str(CLI), "train", GAME, "--out", str(out), "--steps", "12", "--config",
+                    str(config)], check=True, capture_output=True)
+    return out
+
+
+def observations(game, n, seed=0):
+    """Observations of the player to move in n positions of random play."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(seed=seed)
+    rows = []
+    while len(rows) < n:
+        if state.is_terminal():
+            state = game.new_initial_state(seed=seed + len(rows))
+        rows.append(state.observation_tensor())
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return np.stack(rows)
+
+
+def test_exported_model_loads_in_python_and_maps_observations(run_dir):
+    game = knightgym.load_game(GAME)
+    model = torch.jit.load(str(run_dir / "model.pt"))
+    assert model.game_spec == game.spec
+    assert model.num_actions == game.num_actions
+    batch = torch.from_numpy(observations(game, 5))
+    with torch.no_grad():
+        logits, values = model(batch)
+    assert logits.shape == (5, game.num_actions)
+    assert values.shape == (5, game.num_players)
+    assert torch.all(values.abs() <= 1)
+    assert torch.isfinite(logits).all()
+    # The best network so far is the same kind of file.
+    best = torch.jit.load(str(run_dir / "best.pt"))
+    assert best(batch)[0].shape == logits.shape
+
+
+def test_exported_model_plays_as_an_az_agent(run_dir):
+    game = knightgym.load_game(GAME)
+    agent = knightgym.agents.make(f"az:model={run_dir / 'model.pt'},sims=4", game, seed=1)
+    state = game.new_initial_state(seed=3)
+    while not state.is_terminal():
+        action = agent.act(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    with pytest.raises(ValueError, match="was made for tailten"):
+        knightgym.agents.make(f"az:model={run_dir / 'model.pt'}",
+                              knightgym.load_game("tailten(ringforts=20)"))
+
+
+def test_report_plots_the_run_and_lists_matches(run_dir, tmp_path):
+    metrics = read_metrics(run_dir / "metrics.csv")
+    assert metrics["step"][-1] == 12
+    assert all(v is None or v >= 0 for v in metrics["policy_loss"])
+    match = tmp_path / "vs_random.json"
+    subprocess.run([str(CLI), "play", GAME, "--agents",
+                    f"az:model={run_dir / 'model.pt'},sims=2,random", "--games", "4", "--batch",
+                    "4", "--json", str(match)], check=True, capture_output=True)
+    played = json.loads(match.read_text())
+    assert played["games"] == 4 and len(played["agents"]) == 2
+    assert played["agents"][0]["games"] == 4
+    text = write_report(str(run_dir), str(tmp_path / "report.md"), [str(match)])
+    assert text.startswith("# Training report: tailten(")
+    assert "| az:model=" in text and "| random | 4 |" in text
+    assert (tmp_path / "training.png").stat().st_size > 10000

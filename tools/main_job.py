@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""The main job (`make run`): train a Knight Fight agent for a few minutes, play it
+against `random` and against `mcts`, and write out/report.md with its training curves.
+
+    tools/main_job.py [--build build] [--out out] [--game knight_fight] [--minutes 5]
+
+A previous run in OUT/run is replaced. Progress shows on the terminal as it goes.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+
+def run(command):
+    print("$ " + " ".join(command), flush=True)
+    subprocess.run(command, check=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--out", default="out")
+    parser.add_argument("--game", default="knight_fight")
+    parser.add_argument("--minutes", type=float, default=5)
+    parser.add_argument("--games", type=int, default=100, help="games per match")
+    parser.add_argument("--mcts", default="mcts:sims=200", help="the MCTS opponent")
+    parser.add_argument("--sims", type=int, default=64, help="simulations of the trained agent")
+    args = parser.parse_args()
+
+    start = time.monotonic()
+    cli = os.path.join(args.build, "knightgym")
+    run_dir = os.path.join(args.out, "run")
+    shutil.rmtree(run_dir, ignore_errors=True)
+    os.makedirs(args.out, exist_ok=True)
+    run([cli, "train", args.game, "--out", run_dir, "--minutes", str(args.minutes)])
+
+    agent = f"az:model={run_dir}/model.pt,sims={args.sims}"
+    matches = []
+    for opponent, name in (("random", "random"), (args.mcts, "mcts")):
+        path = os.path.join(args.out, f"vs_{name}.json")
+        run([cli, "play", args.game, "--agents", f"{agent},{opponent}", "--games",
+             str(args.games), "--batch", str(args.games), "--json", path])
+        matches.append(path)
+
+    sys.path.insert(0, os.path.join(args.build, "python"))
+    from knightgym.report import write_report
+
+    report = os.path.join(args.out, "report.md")
+    write_report(run_dir, report, matches)
+    print(f"\nwrote {report} and {os.path.join(args.out, 'training.png')} "
+          f"in {(time.monotonic() - start) / 60:.1f} minutes")
+
+
+if __name__ == "__main__":
+    main()
