@@ -21,24 +21,35 @@ import knightgym
 
 
 class ActorCritic(nn.Module):
-    """A small convolutional trunk, a policy logit per action and a value in [-1, 1]."""
+    """A small convolutional trunk, a policy logit per action and a value in [-1, 1].
+
+    Where the first H x W actions are the board's cells (Knight Fight: the squares in the
+    mover's frame, then `pass`), a 1x1 convolution adds a logit per cell: the same
+    weights on every square, so "land on high numbers" is learnt once, not 100 times.
+    """
 
     def __init__(self, observation_shape, num_actions, channels=32):
         super().__init__()
         c, h, w = observation_shape
+        self.cells = h * w if num_actions in (h * w, h * w + 1) else 0
         self.trunk = nn.Sequential(
             nn.Conv2d(c, channels, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU(),
-            nn.Flatten())
+            nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU())
+        self.cell_policy = nn.Conv2d(channels, 1, 1) if self.cells else None
         self.policy = nn.Linear(channels * h * w, num_actions)
         self.value = nn.Sequential(nn.Linear(channels * h * w, 64), nn.ReLU(),
                                    nn.Linear(64, 1), nn.Tanh())
 
     def forward(self, observations, masks):
-        x = self.trunk(observations)
+        features = self.trunk(observations)
+        x = features.flatten(1)
+        logits = self.policy(x)
+        if self.cells:
+            cell_logits = self.cell_policy(features).flatten(1)
+            logits = torch.cat([logits[:, :self.cells] + cell_logits, logits[:, self.cells:]], 1)
         # Rows with no legal action (a finished game, whose action is ignored) stay uniform.
         masks = masks | ~masks.any(dim=1, keepdim=True)
-        logits = self.policy(x).masked_fill(~masks, -1e9)
+        logits = logits.masked_fill(~masks, -1e9)
         return torch.distributions.Categorical(logits=logits), self.value(x).squeeze(1)
 
 

@@ -28,7 +28,8 @@ def main():
     parser.add_argument("--minutes", type=float, default=5)
     parser.add_argument("--games", type=int, default=100, help="games per match")
     parser.add_argument("--mcts", default="mcts:sims=200", help="the MCTS opponent")
-    parser.add_argument("--sims", type=int, default=64, help="simulations of the trained agent")
+    parser.add_argument("--sims", type=int, default=200,
+                        help="simulations of the trained agent (as many as MCTS)")
     args = parser.parse_args()
 
     start = time.monotonic()

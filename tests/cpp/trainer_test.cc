@@ -48,7 +48,9 @@ std::vector<std::string> lines_of(const std::string& path) {
 TEST_CASE("train settings: per-game defaults, overrides, and errors that name the key",
           "[trainer]") {
   const TrainConfig kf = read_train_config("knight_fight", "");
-  CHECK(kf.net.blocks == 4);
+  CHECK(kf.net.blocks == 2);
+  CHECK(kf.search.sims == 16);
+  CHECK(read_train_config("tailten", "").net.blocks == 4);
   CHECK(kf.search.gumbel);
   CHECK(kf.baselines == std::vector<std::string>{"mcts:sims=200"});
   CHECK(read_train_config("knightmate", "").net.channels == 64);
@@ -320,18 +322,26 @@ TEST_CASE("train CLI: SIGKILL at random moments, then --resume, loses at most a 
   const std::vector<std::string> again = {"tailten", "--out", dir, "--steps", "100000", "--resume"};
   Rng rng(3);
   int64_t last_steps = -1;
+  const auto newest_steps = [&] {
+    RunDirectory run(dir);
+    if (run.checkpoints().empty()) return int64_t{-1};
+    Learner learner(Tailten().info(), "tailten(first_player=0,ringforts=30,max_plies=200)",
+                    NetConfig{1, 8}, 0, {}, "cpu");
+    return learner.load_checkpoint(run.checkpoints().front()).at("steps");
+  };
   for (int round = 0; round < 5; ++round) {
     const pid_t pid = start_training(round == 0 ? first : again, log);
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500 + rng.below(1500)));
+    // Once the run has written a checkpoint of its own, kill it at a random moment of the
+    // next second or so: often while it writes a file (one a second, a few ms each).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (newest_steps() <= last_steps && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(rng.below(1300)));
     kill(pid, SIGKILL);
     REQUIRE(wait_for(pid) == 128 + SIGKILL);
     // Whatever the kill interrupted, the newest checkpoint loads, and steps only grow.
-    RunDirectory run(dir);
-    if (run.checkpoints().empty()) continue;
-    Learner learner(Tailten().info(), "tailten(first_player=0,ringforts=30,max_plies=200)",
-                    NetConfig{1, 8}, 0, {}, "cpu");
-    const int64_t steps = learner.load_checkpoint(run.checkpoints().front()).at("steps");
-    REQUIRE(steps >= last_steps);
+    const int64_t steps = newest_steps();
+    REQUIRE(steps > last_steps);
     last_steps = steps;
   }
   REQUIRE(last_steps > 0);
@@ -388,7 +398,8 @@ TEST_CASE("train CLI: --print-config writes a settings file that reads back", "[
 
 // -------------------------------------------------------------------- it learns
 
-TEST_CASE("trainer: a short run on a tiny setting learns to beat random play", "[trainer]") {
+TEST_CASE("trainer: a short run on a tiny setting learns to beat random play",
+          "[trainer][learning]") {
   const Tailten game;
   const std::string spec = "tailten(first_player=0,ringforts=30,max_plies=200)";
   const std::string dir = temporary_dir("trainer_learns");

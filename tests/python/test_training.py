@@ -86,5 +86,5 @@ def test_report_plots_the_run_and_lists_matches(run_dir, tmp_path):
     assert played["agents"][0]["games"] == 4
     text = write_report(str(run_dir), str(tmp_path / "report.md"), [str(match)])
     assert text.startswith("# Training report: tailten(")
-    assert "| az:model=" in text and "| random | 4 |" in text
+    assert "| az (model.pt, 2 sims) | random | 4 |" in text
     assert (tmp_path / "training.png").stat().st_size > 10000

@@ -10,6 +10,7 @@ import argparse
 import csv
 import json
 import os
+import statistics
 
 import matplotlib
 
@@ -59,6 +60,19 @@ def _last(values):
     return present[-1] if present else None
 
 
+def _median(values):
+    present = [v for v in values if v is not None]
+    return statistics.median(present) if present else float("nan")
+
+
+def _agent(spec):
+    """A short name: the kind, and for a network agent its model file and simulations."""
+    items = dict(item.split("=", 1) for item in spec.split(":", 1)[-1].split(",") if "=" in item)
+    if spec.startswith("az:"):
+        return f"az ({os.path.basename(items.get('model', '?'))}, {items.get('sims', '?')} sims)"
+    return spec.split(",")[0]
+
+
 def write_report(run_dir, report_path, matches=()):
     """Writes the Markdown report (and the plot beside the run); returns its text."""
     metrics = read_metrics(os.path.join(run_dir, "metrics.csv"))
@@ -75,8 +89,9 @@ def write_report(run_dir, report_path, matches=()):
             f"samples, {int(metrics['games'][-1])} self-play games "
             f"({int(metrics['decisions'][-1])} decisions) in {metrics['seconds'][-1] / 60:.1f} "
             "minutes",
-            f"- self-play: {_last(metrics['selfplay_pos_per_s']):.0f} positions/s, "
-            f"{_last(metrics['evaluations_per_s']):.0f} network evaluations/s (last period)",
+            f"- self-play: {_median(metrics['selfplay_pos_per_s']):.0f} positions/s, "
+            f"{_median(metrics['evaluations_per_s']):.0f} network evaluations/s (median over "
+            "the run's periods)",
             f"- last losses: policy {_last(metrics['policy_loss']):.3f}, value "
             f"{_last(metrics['value_loss']):.3f}; policy entropy {_last(metrics['entropy']):.3f}",
             "",
@@ -91,7 +106,7 @@ def write_report(run_dir, report_path, matches=()):
                 match = json.load(f)
             first, second = match["agents"][0], match["agents"][1]
             lines.append(
-                f"| {first['spec'].split(',')[0]} | {second['spec'].split(',')[0]} | "
+                f"| {_agent(first['spec'])} | {_agent(second['spec'])} | "
                 f"{first['games']} | {first['wins']} | {first['draws']} | {first['losses']} | "
                 f"{100 * first['score']:.1f}% ± {100 * first['half_width']:.1f}% |")
         lines.append("")
