@@ -9,7 +9,9 @@
 // reward (its return once the game is over, else 0), terminated and truncated, with
 // next-step auto-reset: the step after the end of an episode ignores that environment's
 // action and starts a new one (should the opponents end a game before the learner's first
-// turn, that shows as an ended episode too). Results depend only on the seed.
+// turn, that shows as an ended episode too). Results depend only on the seeds: the
+// episodes' streams are re-derived by reset(seed), the opponent's own stream is seeded
+// once, when the environment is made.
 #pragma once
 
 #include <memory>
