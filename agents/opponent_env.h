@@ -23,6 +23,7 @@
 #include "agents/agent.h"
 #include "env/core/rng.h"
 #include "env/registry/any_game.h"
+#include "env/vector/check_actions.h"
 
 namespace knightgym {
 
@@ -76,7 +77,7 @@ class OpponentEnv final : public AnyOpponentEnv {
   }
 
   void step(const Action* actions) override {
-    validate(actions);
+    check_actions(game_, states_.data(), masks_.data(), needs_reset_.data(), num_envs(), actions);
     for (int i = 0; i < num_envs(); ++i) {
       if (needs_reset_[i]) {
         start_episode(i);
@@ -99,21 +100,6 @@ class OpponentEnv final : public AnyOpponentEnv {
     if (num_envs < 1)
       throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(num_envs));
     return num_envs;
-  }
-
-  void validate(const Action* actions) const {
-    for (int i = 0; i < num_envs(); ++i) {
-      if (needs_reset_[i]) continue;
-      const Action a = actions[i];
-      if (a < 0 || a >= info_.num_actions)
-        throw std::invalid_argument("env " + std::to_string(i) + ": action " + std::to_string(a) +
-                                    " is out of range [0, " + std::to_string(info_.num_actions) +
-                                    ")");
-      if (!masks_[static_cast<size_t>(i) * info_.num_actions + a])
-        throw std::invalid_argument("env " + std::to_string(i) + ": action " + std::to_string(a) +
-                                    " (" + game_.action_to_string(states_[i], a) +
-                                    ") is not legal");
-    }
   }
 
   void start_episode(int i) {

@@ -31,6 +31,7 @@
 #include "env/core/game.h"
 #include "env/core/sample.h"
 #include "env/vector/aligned_array.h"
+#include "env/vector/check_actions.h"
 #include "env/vector/thread_pool.h"
 
 namespace knightgym {
@@ -86,7 +87,7 @@ class VectorEnv {
   // Applies actions[i] to environment i. Throws std::invalid_argument naming the first
   // environment whose action is out of range or illegal; then nothing has changed.
   void step(const Action* actions) {
-    validate(actions);
+    check_actions(game_, states_.data(), masks_.data(), needs_reset_.data(), num_envs_, actions);
     for_each_env([this, actions](int i) {
       if (needs_reset_[i]) {
         start_episode(i);
@@ -148,21 +149,6 @@ class VectorEnv {
       throw std::invalid_argument(std::string(G::kName) +
                                   ": the game is over in its initial state, so a vector env "
                                   "cannot play it");
-  }
-
-  void validate(const Action* actions) const {
-    for (int i = 0; i < num_envs_; ++i) {
-      if (needs_reset_[i]) continue;
-      const Action a = actions[i];
-      if (a < 0 || a >= info_.num_actions)
-        throw std::invalid_argument("env " + std::to_string(i) + ": action " + std::to_string(a) +
-                                    " is out of range [0, " + std::to_string(info_.num_actions) +
-                                    ")");
-      if (!masks_[static_cast<size_t>(i) * info_.num_actions + a])
-        throw std::invalid_argument("env " + std::to_string(i) + ": action " + std::to_string(a) +
-                                    " (" + game_.action_to_string(states_[i], a) +
-                                    ") is not legal");
-    }
   }
 
   void start_episode(int i) {

@@ -12,6 +12,7 @@
 #include "env/core/sample.h"
 #include "env/games/tailten/tailten.h"
 #include "env/registry/registry.h"
+#include "tests/cpp/test_files.h"
 #include "training/learner/learner.h"
 
 namespace knightgym {
@@ -19,18 +20,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
-
-std::string temporary_dir(const std::string& name) {
-  const std::string dir = (fs::temp_directory_path() / ("knightgym_" + name)).string();
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using testing::read_bytes;
+using testing::temporary_dir;
 
 // Positions of random Tailten games with a target policy (uniform over the legal
 // actions) and target values (the game's result from the mover's side).

@@ -22,6 +22,7 @@
 #include "env/core/atomic_file.h"
 #include "env/core/sample.h"
 #include "env/registry/game_list.h"
+#include "tests/cpp/test_files.h"
 #include "training/trainer/trainer.h"
 
 namespace knightgym {
@@ -29,19 +30,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
-
-std::string temporary_dir(const std::string& name) {
-  const std::string dir = (fs::temp_directory_path() / ("knightgym_" + name)).string();
-  fs::remove_all(dir);
-  return dir;
-}
-
-std::vector<std::string> lines_of(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
+using testing::lines_of;
+using testing::read_bytes;
+using testing::temporary_dir;
 
 // ---------------------------------------------------------------------------- settings
 
@@ -276,8 +267,7 @@ TEST_CASE("trainer: the newest checkpoint that loads wins; half-written files ar
   RunDirectory run(dir);
   // What a kill in the middle of writing step 11 leaves: its temporary, half written;
   // and a newer checkpoint that is torn (as after a disk fault).
-  std::ifstream good(run.checkpoint(10), std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(good)), std::istreambuf_iterator<char>());
+  const std::string bytes = read_bytes(run.checkpoint(10));
   std::ofstream(run.checkpoint(11) + ".tmp4242", std::ios::binary)
       << bytes.substr(0, bytes.size() / 3);
   std::ofstream(run.checkpoint(12), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
@@ -366,9 +356,8 @@ TEST_CASE("train CLI: SIGTERM saves a checkpoint and exits; bad flags are refuse
   kill(pid, SIGTERM);
   REQUIRE(wait_for(pid) == 128 + SIGTERM);
   REQUIRE(RunDirectory(dir).checkpoints().size() == 1);
-  std::ifstream in(log);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  CHECK_THAT(text, Contains("stopped by signal 15: checkpoint written; --resume continues"));
+  CHECK_THAT(read_bytes(log),
+             Contains("stopped by signal 15: checkpoint written; --resume continues"));
 
   const auto exit_code = [&](const std::vector<std::string>& args) {
     return wait_for(start_training(args, log));
@@ -377,8 +366,7 @@ TEST_CASE("train CLI: SIGTERM saves a checkpoint and exits; bad flags are refuse
   CHECK(exit_code({"tailten", "--out", dir + "_new"}) == 1);           // no limit
   CHECK(exit_code({"tailten", "--out", dir, "--steps", "1", "--resume", "--config", config}) == 1);
   CHECK(exit_code({"nosuchgame", "--out", dir + "_new", "--steps", "1"}) == 1);
-  std::ifstream again(log);
-  const std::string all((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+  const std::string all = read_bytes(log);
   CHECK_THAT(all, Contains("already holds a run"));
   CHECK_THAT(all, Contains("give --minutes M or --steps S"));
   CHECK_THAT(all, Contains("--config is for new runs"));
@@ -389,8 +377,7 @@ TEST_CASE("train CLI: --print-config writes a settings file that reads back", "[
   fs::remove(path);
   const pid_t pid = start_training({"knightmate", "--print-config"}, path);
   REQUIRE(wait_for(pid) == 0);
-  std::ifstream in(path);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = read_bytes(path);
   CHECK_THAT(text, Contains("channels=64"));
   CHECK_THAT(text, Contains("# residual blocks of the network"));
   REQUIRE(read_train_config("knightmate", text).spec == read_train_config("knightmate", "").spec);
