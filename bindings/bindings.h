@@ -19,5 +19,6 @@ void init_knightmate(pybind11::module_& m);         // the knightgym.knightmate 
 void init_knights_challenge(pybind11::module_& m);  // knightgym.knights_challenge
 void init_tailten(pybind11::module_& m);            // knightgym.tailten
 void init_agents(pybind11::module_& m);             // knightgym.agents
+void init_balance(pybind11::module_& m);            // run_balance, for knightgym.balance
 
 }  // namespace knightgym::python

@@ -9,4 +9,5 @@ PYBIND11_MODULE(_knightgym, m) {
   knightgym::python::init_knights_challenge(m);
   knightgym::python::init_tailten(m);
   knightgym::python::init_agents(m);
+  knightgym::python::init_balance(m);
 }

@@ -48,7 +48,7 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
   const auto worker = [&] {
     for (int64_t i; (i = next.fetch_add(1)) < options.games;) {
       try {
-        records[i] = play_one(game, agents, i, options.seed);
+        records[i] = play_one(game, agents, options.first + i, options.seed);
       } catch (...) {
         std::lock_guard lock(failure_mutex);
         if (!failure) failure = std::current_exception();
@@ -60,7 +60,7 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
   };
   if (options.threads <= 1) {
     for (int64_t i = 0; i < options.games; ++i) {
-      records[i] = play_one(game, agents, i, options.seed);
+      records[i] = play_one(game, agents, options.first + i, options.seed);
       if (progress) progress(i + 1);
     }
     return records;

@@ -26,6 +26,9 @@ struct ArenaOptions {
   int64_t games = 100;
   int threads = 1;
   uint64_t seed = 0;
+  // The number of the first game: a long series played in chunks (a sequential test
+  // stopping between them) equals the same series played at once.
+  int64_t first = 0;
 };
 
 // Plays the games; progress(finished) is called from the calling thread as games end.

@@ -1,5 +1,6 @@
 // Command-line flags after the positional arguments: "--name value" pairs, and switches
-// ("--name" alone) for the names declared as such.
+// ("--name" alone) for the names declared as such. A flag may be given more than once
+// only where the command reads all its values (get_strings).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,8 @@ class Args {
   int64_t get_int(const std::string& flag, int64_t default_value, int64_t min);
   double get_double(const std::string& flag, double default_value, double min);
   std::string get_string(const std::string& flag, const std::string& default_value);
+  // Every value of a repeatable flag, in the order given.
+  std::vector<std::string> get_strings(const std::string& flag);
   bool get_switch(const std::string& flag);
   bool has(const std::string& flag) const { return flags_.count(flag) > 0; }
   // Throws if a flag was given that no get_* asked for, naming it and the known ones.
@@ -26,7 +29,10 @@ class Args {
 
  private:
   std::vector<std::string> positional_;
-  std::map<std::string, std::string> flags_;
+  // The flag's one value; throws if it was given more than once.
+  const std::string* single(const std::string& flag);
+
+  std::map<std::string, std::vector<std::string>> flags_;
   std::vector<std::string> known_;
 };
 

@@ -14,5 +14,6 @@ int search_bench_command(Args& args);
 int play_command(Args& args);
 int uci_command(Args& args);
 int train_command(Args& args);
+int balance_command(Args& args);
 
 }  // namespace knightgym::cli

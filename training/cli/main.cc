@@ -30,7 +30,11 @@ constexpr const char* kUsage =
     "                                    (default agent mcts:sims=800)\n"
     "  train GAME --out DIR [--minutes M | --steps S] [--resume] [--device cpu|cuda]\n"
     "        [--config FILE] [--print-config]\n"
-    "                                    AlphaZero-style training; see docs/training.md\n";
+    "                                    AlphaZero-style training; see docs/training.md\n"
+    "  balance GAME [--sweep KEY=V1,V2,...]... --agents SPEC[,SPEC] [--games N]\n"
+    "          [--threads T] [--seed S] [--sprt a0=A,a1=B,alpha=X,beta=Y] [--check-every N]\n"
+    "          --out DIR [--no-plots]\n"
+    "                                    seat balance of rule sets; see docs/balance.md\n";
 
 }  // namespace
 
@@ -43,10 +47,11 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   try {
     // Switches take no value; `play --agents` does, `list --agents` does not.
-    const std::set<std::string> switches = command == "list" ? std::set<std::string>{"agents"}
-                                           : command == "train"
-                                               ? std::set<std::string>{"resume", "print-config"}
-                                               : std::set<std::string>{"divide"};
+    const std::set<std::string> switches =
+        command == "list"      ? std::set<std::string>{"agents"}
+        : command == "train"   ? std::set<std::string>{"resume", "print-config"}
+        : command == "balance" ? std::set<std::string>{"no-plots"}
+                               : std::set<std::string>{"divide"};
     Args args(argc, argv, 2, switches);
     if (command == "list") return list_command(args);
     if (command == "bench") return bench_command(args);
@@ -57,6 +62,7 @@ int main(int argc, char** argv) {
     if (command == "play") return play_command(args);
     if (command == "uci") return uci_command(args);
     if (command == "train") return train_command(args);
+    if (command == "balance") return balance_command(args);
     std::fprintf(stderr, "knightgym: unknown command '%s'\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const std::exception& error) {

@@ -1,0 +1,173 @@
+"""Rule balance: seat-rotated tournaments over a grid of rule sets (C++, multi-threaded),
+their figures as a dict, and plots.
+
+    import knightgym.balance
+    result = knightgym.balance.evaluate(
+        "knight_fight", agents="mcts:sims=16", games=2000, threads=2,
+        sweep={"double_erase": ["optional", "forced", "off"]},
+        sprt={"a1": 0.05}, out="out/kf")
+    result["rule_sets"][0]["first_seat_advantage"]   # {'mean': ..., 'low': ..., 'high': ...}
+
+`out` receives balance.json (the dict), balance.md (tables) and the plots. The same from
+the shell: `knightgym balance GAME --sweep KEY=V1,V2 --agents SPEC --games N --out DIR`,
+which draws its plots with `python -m knightgym.balance plot DIR`. docs/balance.md
+defines every figure.
+"""
+
+import json
+import math
+import os
+import sys
+
+from knightgym import _knightgym
+
+__all__ = ["evaluate", "plot"]
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value)
+    return f"[{text}]" if "," in text and not text.startswith("[") else text
+
+
+def _sweep_texts(sweep):
+    """{"key": [v1, v2]} or ["key=v1,v2"] as "key=v1,v2" texts."""
+    if sweep is None:
+        return []
+    if isinstance(sweep, str):
+        return [sweep]
+    if isinstance(sweep, dict):
+        texts = []
+        for key, values in sweep.items():
+            if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+                raise TypeError(f"sweep[{key!r}] must be a list of values, got {values!r}")
+            texts.append(f"{key}=" + ",".join(_text(v) for v in values))
+        return texts
+    return [str(s) for s in sweep]
+
+
+def _sprt_text(sprt):
+    if sprt is None or isinstance(sprt, str):
+        return sprt
+    if isinstance(sprt, dict):
+        return ",".join(f"{key}={value}" for key, value in sprt.items())
+    raise TypeError(f"sprt must be None, a str such as 'a1=0.05' or a dict, got {sprt!r}")
+
+
+def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, sprt=None,
+             check_every=100, out=None, progress=True, plots=True):
+    """Plays and measures every rule set of the grid; returns balance.json as a dict.
+
+    game: a spec ("knight_fight(max_plies=100)"); agents: a spec or a list of specs, each
+    playing every seat equally often; games: per rule set (with sprt, the most it may
+    use; a multiple of the number of agents); sweep: {key: [values]} over any game
+    parameters (a grid, the last key varying fastest); sprt: None, "a0=0,a1=0.05,
+    alpha=0.05,beta=0.05" or a dict of those; out: a folder for balance.json,
+    balance.md and, with plots=True, the PNG plots. Bad options raise ValueError naming
+    them before any game is played. The result depends on the seed only.
+    """
+    specs = agents if isinstance(agents, str) else [str(a) for a in agents]
+    text, _ = _knightgym.run_balance(
+        game, _sweep_texts(sweep), specs, int(games), int(threads), int(seed), _sprt_text(sprt),
+        int(check_every), None if out is None else os.fspath(out), bool(progress))
+    result = json.loads(text)
+    if out is not None and plots:
+        result["plots"] = plot(result, out)
+    return result
+
+
+def _rule_set_labels(result):
+    return [rule_set["label"] for rule_set in result["rule_sets"]]
+
+
+def plot(result, out):
+    """Draws seat_win_rates.png, first_seat_advantage.png and game_lengths.png into `out`
+    from a balance result (a dict, or the folder holding balance.json); returns the paths."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    if not isinstance(result, dict):
+        with open(os.path.join(os.fspath(result), "balance.json")) as f:
+            result = json.load(f)
+    os.makedirs(out, exist_ok=True)
+    sets = result["rule_sets"]
+    labels = _rule_set_labels(result)
+    players = max(s["players"] for s in sets)  # a sweep over a mode may mix 2 to 4
+    title = f"{result['game']}: " + ", ".join(result["agents"])
+    paths = []
+
+    def save(figure, name):
+        path = os.path.join(out, name)
+        figure.tight_layout()
+        figure.savefig(path + ".tmp.png", dpi=110)
+        os.replace(path + ".tmp.png", path)
+        plt.close(figure)
+        paths.append(path)
+
+    # Seat win rates with their Wilson intervals, grouped by rule set.
+    width = 0.8 / players
+    figure, axes = plt.subplots(figsize=(max(6.0, 0.9 * len(sets) * max(1, players / 2) + 2), 4.2))
+    for seat in range(players):
+        held = [i for i, s in enumerate(sets) if seat < s["players"]]
+        x = [i + (seat - (players - 1) / 2) * width for i in held]
+        rates = [sets[i]["seats"][seat]["win_rate"] for i in held]
+        low = [max(0.0, r - sets[i]["seats"][seat]["win_low"]) for r, i in zip(rates, held)]
+        high = [max(0.0, sets[i]["seats"][seat]["win_high"] - r) for r, i in zip(rates, held)]
+        axes.bar(x, rates, width, yerr=[low, high], capsize=3, label=f"seat {seat}")
+    if all(s["players"] == players for s in sets):
+        axes.axhline(1 / players, color="gray", linewidth=0.8, linestyle="--")
+    axes.set_xticks(range(len(sets)))
+    axes.set_xticklabels(labels, rotation=30 if len(sets) > 3 else 0, ha="right" if len(sets) > 3 else "center",
+                         fontsize=8)
+    axes.set_ylabel("win rate (Wilson 95%)")
+    axes.set_ylim(0, 1)
+    axes.set_title(title, fontsize=9)
+    axes.legend(fontsize=8)
+    save(figure, "seat_win_rates.png")
+
+    # The first seat's advantage per rule set with its interval.
+    figure, axes = plt.subplots(figsize=(6.5, 0.35 * len(sets) + 1.5))
+    for i, s in enumerate(sets):
+        a = s["first_seat_advantage"]
+        axes.errorbar(a["mean"], i, xerr=[[max(0.0, a["mean"] - a["low"])], [max(0.0, a["high"] - a["mean"])]], fmt="o",
+                      color="C3" if i == result["fairest"] else "C0", capsize=3)
+    axes.axvline(0, color="gray", linewidth=0.8)
+    axes.set_yticks(range(len(sets)))
+    axes.set_yticklabels(labels, fontsize=8)
+    axes.invert_yaxis()
+    axes.set_xlabel("first seat's advantage (95%); red: the fairest rule set")
+    axes.set_title(title, fontsize=9)
+    save(figure, "first_seat_advantage.png")
+
+    # Game-length histograms, one panel per rule set.
+    columns = min(4, len(sets))
+    rows = math.ceil(len(sets) / columns)
+    figure, grid = plt.subplots(rows, columns, figsize=(3.2 * columns, 2.3 * rows), squeeze=False)
+    for i, s in enumerate(sets):
+        axes = grid[i // columns][i % columns]
+        histogram = s["length"]["histogram"]
+        edges = [histogram["start"] + k * histogram["width"] for k in range(len(histogram["counts"]))]
+        axes.bar(edges, histogram["counts"], width=histogram["width"], align="edge")
+        axes.axvline(s["length"]["mean"], color="C3", linewidth=1)
+        axes.set_title(labels[i], fontsize=7)
+        axes.tick_params(labelsize=7)
+    for i in range(len(sets), rows * columns):
+        grid[i // columns][i % columns].axis("off")
+    figure.suptitle(f"{title}: decisions per game (red: mean)", fontsize=9)
+    save(figure, "game_lengths.png")
+    return paths
+
+
+def _main(argv):
+    if len(argv) != 2 or argv[0] != "plot":
+        print("usage: python -m knightgym.balance plot DIR", file=sys.stderr)
+        return 2
+    for path in plot(argv[1], argv[1]):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

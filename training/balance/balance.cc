@@ -1,0 +1,180 @@
+#include "training/balance/balance.h"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+
+#include "env/core/params.h"
+#include "env/registry/registry.h"
+
+namespace knightgym {
+namespace {
+
+// Splits at the commas outside brackets and parentheses.
+std::vector<std::string> split_top_level(const std::string& text) {
+  std::vector<std::string> items;
+  std::string item;
+  int depth = 0;
+  for (const char c : text) {
+    depth += c == '(' || c == '[' ? 1 : c == ')' || c == ']' ? -1 : 0;
+    if (c == ',' && depth == 0) {
+      items.push_back(item);
+      item.clear();
+    } else {
+      item += c;
+    }
+  }
+  items.push_back(item);
+  return items;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+Sweep parse_sweep(const std::string& text) {
+  const size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0)
+    throw std::invalid_argument("--sweep '" + text + "': expected KEY=V1,V2,...");
+  Sweep sweep{text.substr(0, equals), split_top_level(text.substr(equals + 1))};
+  for (const std::string& value : sweep.values)
+    if (value.empty()) throw std::invalid_argument("--sweep '" + text + "': an empty value");
+  for (size_t i = 0; i < sweep.values.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (sweep.values[i] == sweep.values[j])
+        throw std::invalid_argument("--sweep '" + text + "': value '" + sweep.values[i] +
+                                    "' appears twice");
+  return sweep;
+}
+
+SprtSettings parse_sprt(const std::string& text) {
+  ParamReader reader(parse_spec("sprt(" + text + ")"));
+  SprtSettings settings;
+  settings.a0 = reader.get_float("a0", settings.a0, -1, 1,
+                                 "H0: the first seat's advantage (its mean return above the mean)");
+  settings.a1 = reader.get_float("a1", settings.a1, -1, 1, "H1: the advantage, above a0");
+  settings.alpha = reader.get_float("alpha", settings.alpha, 0, 1, "P(accept H1 | H0)");
+  settings.beta = reader.get_float("beta", settings.beta, 0, 1, "P(accept H0 | H1)");
+  reader.finish();
+  check_sprt_settings(settings);
+  return settings;
+}
+
+std::vector<RuleSet> expand_grid(const std::string& game, const std::vector<Sweep>& sweeps) {
+  const Spec base = parse_spec(game);
+  for (size_t i = 0; i < sweeps.size(); ++i) {
+    if (sweeps[i].values.empty())
+      throw std::invalid_argument("--sweep " + sweeps[i].key + ": no values");
+    for (size_t j = 0; j < i; ++j)
+      if (sweeps[i].key == sweeps[j].key)
+        throw std::invalid_argument("--sweep " + sweeps[i].key + " is given twice");
+  }
+  std::vector<RuleSet> grid;
+  std::vector<size_t> index(sweeps.size(), 0);
+  while (true) {
+    Spec spec = base;
+    RuleSet rules;
+    for (size_t i = 0; i < sweeps.size(); ++i) {
+      const auto& [key, value] = std::pair{sweeps[i].key, sweeps[i].values[index[i]]};
+      rules.values.emplace_back(key, value);
+      const auto found = std::find_if(spec.params.begin(), spec.params.end(),
+                                      [&](const auto& param) { return param.first == key; });
+      if (found != spec.params.end())
+        found->second = value;
+      else
+        spec.params.emplace_back(key, value);
+    }
+    rules.spec = load_game(spec)->spec();
+    grid.push_back(std::move(rules));
+    size_t i = sweeps.size();
+    while (i > 0 && ++index[i - 1] == sweeps[i - 1].values.size()) index[--i] = 0;
+    if (i == 0) break;
+  }
+  return grid;
+}
+
+BalanceResult run_balance(const BalanceOptions& options,
+                          const std::function<void(const BalanceProgress&)>& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  const int k = static_cast<int>(options.agents.size());
+  if (k == 0) throw std::invalid_argument("balance: at least one agent is needed");
+  if (options.games < 1 || options.games % k != 0)
+    throw std::invalid_argument("balance: games (" + std::to_string(options.games) +
+                                ") must be a positive multiple of the number of agents (" +
+                                std::to_string(k) + "), so each plays every seat equally");
+  if (options.threads < 1) throw std::invalid_argument("balance: threads must be at least 1");
+  if (options.check_every < 1)
+    throw std::invalid_argument("balance: check_every must be at least 1");
+  if (options.sprt) check_sprt_settings(*options.sprt);
+
+  BalanceResult result;
+  result.options = options;
+  const std::vector<RuleSet> grid = expand_grid(options.game, options.sweeps);
+  // Every agent spec is checked against every rule set before the first game.
+  std::vector<std::vector<std::shared_ptr<const AgentFactory>>> factories;
+  for (const RuleSet& rules : grid) {
+    const auto game = load_game(rules.spec);
+    factories.emplace_back();
+    for (const std::string& spec : options.agents)
+      factories.back().push_back(std::make_shared<const AgentFactory>(spec, game));
+  }
+  for (const auto& factory : factories.front())
+    result.agent_specs.push_back(factory->config().spec);
+
+  // Looks fall on whole blocks.
+  const int64_t look = (options.check_every + k - 1) / k * k;
+  BalanceProgress status{0, static_cast<int>(grid.size()), 0,
+                         options.games * static_cast<int64_t>(grid.size())};
+  for (size_t r = 0; r < grid.size(); ++r) {
+    const auto rule_start = std::chrono::steady_clock::now();
+    const AnyGame& game = factories[r].front()->game();
+    RuleSetResult rule_set{grid[r], {}, {}, 0};
+    std::vector<GameRecord> records;
+    double sum = 0, sum_squares = 0;
+    status.rule_set = static_cast<int>(r);
+    while (static_cast<int64_t>(records.size()) < options.games) {
+      ArenaOptions arena;
+      arena.first = static_cast<int64_t>(records.size());
+      arena.games =
+          options.sprt ? std::min(look, options.games - arena.first) : options.games - arena.first;
+      arena.threads = options.threads;
+      arena.seed = options.seed;
+      const int64_t before = status.games_done;
+      const auto chunk = play_arena(game, factories[r], arena, [&](int64_t finished) {
+        status.games_done = before + finished;
+        if (progress) progress(status);
+      });
+      records.insert(records.end(), chunk.begin(), chunk.end());
+      if (!options.sprt) continue;
+      for (size_t g = arena.first; g < records.size(); g += k) {
+        double block = 0;
+        for (size_t i = g; i < g + k; ++i) block += first_seat_advantage(records[i]);
+        block /= k;
+        sum += block;
+        sum_squares += block * block;
+      }
+      const SprtState state =
+          sprt_state(*options.sprt, static_cast<int64_t>(records.size()) / k, sum, sum_squares);
+      rule_set.sprt = SprtOutcome{*options.sprt, state};
+      if (state.decision != SprtDecision::kContinue) break;
+    }
+    // A rule set the test stopped early hands its unplayed games to the plan.
+    status.games_planned -= options.games - static_cast<int64_t>(records.size());
+    rule_set.figures = measure_rule_set(records, game.info().num_players, k);
+    rule_set.seconds = seconds_since(rule_start);
+    result.rule_sets.push_back(std::move(rule_set));
+  }
+  const RuleSetFigures& reference = result.rule_sets.front().figures;
+  for (size_t r = 0; r < result.rule_sets.size(); ++r) {
+    const RuleSetFigures& figures = result.rule_sets[r].figures;
+    result.comparisons.push_back(difference(figures.advantage, reference.advantage));
+    if (figures.balance > result.rule_sets[result.fairest].figures.balance)
+      result.fairest = static_cast<int>(r);
+  }
+  result.seconds = seconds_since(start);
+  return result;
+}
+
+}  // namespace knightgym

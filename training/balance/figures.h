@@ -1,0 +1,75 @@
+// The figures of one rule set, from its games: per-seat outcomes and ranks, the first
+// seat's advantage, balance, draws and truncations, game lengths, and the agents' scores
+// and Bradley-Terry ratings.
+//
+// Outcomes of a seat in one game: a draw when every seat's return is equal, a win when
+// its return is the highest (shared highest included: both members of a winning team
+// win), a loss otherwise. Its rank is 1 + the number of seats with a higher return
+// (competition ranking: tallies 18, 10, 10, 8 rank 1, 2, 2, 4).
+//
+// The first seat's advantage in one game is r_0 - mean_s r_s: in a two-player zero-sum
+// game that is r_0, so its mean is P(seat 0 wins) - P(seat 1 wins). Games come in blocks
+// of k (the number of agents) that share a start position and rotate the agents round
+// the seats; a block's games are not independent, so intervals use block means (the
+// paired, pentanomial-style variance), and the per-game variance is reported beside it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "training/arena/arena.h"
+#include "training/balance/statistics.h"
+
+namespace knightgym {
+
+struct SeatFigures {
+  int64_t wins = 0, draws = 0, losses = 0;
+  Interval win, draw, loss;  // Wilson 95%
+  double mean_return = 0;
+  std::vector<int64_t> ranks;  // ranks[r]: games the seat finished at rank r + 1
+};
+
+struct LengthFigures {
+  MeanEstimate decisions;  // mean and sd of the decisions per game
+  double min = 0, max = 0;
+  std::array<double, 5> percentiles{};  // at kLengthPercentiles
+  int64_t bin_start = 0, bin_width = 1;
+  std::vector<int64_t> histogram;
+};
+
+inline constexpr std::array<double, 5> kLengthPercentiles{5, 25, 50, 75, 95};
+
+struct AgentFigures {
+  int64_t games = 0, wins = 0, draws = 0, losses = 0;
+  MeanEstimate score;             // (result + 1) / 2 in [0, 1], per block
+  double elo = 0, elo_error = 0;  // Bradley-Terry, mean 0 over the agents
+};
+
+struct RuleSetFigures {
+  int players = 0;
+  int block_games = 1;  // games per block: the number of agents
+  int64_t games = 0, blocks = 0;
+  std::vector<SeatFigures> seats;
+  MeanEstimate advantage;               // of the first seat, over block means
+  double advantage_game_std_error = 0;  // as if the games were independent
+  double balance = 0;                   // 1 - the largest difference between two seats' win rates
+  int64_t decisive = 0;                 // ended by the rules with a winner
+  int64_t natural_draws = 0;            // ended by the rules, all returns equal
+  int64_t truncated = 0, truncated_draws = 0;
+  LengthFigures length;
+  std::vector<AgentFigures> agents;
+  // For blocks of two two-player games: how often agent 0 scored 0, 1/2, 1, 3/2 and 2
+  // points over the pair.
+  std::optional<std::array<int64_t, 5>> pentanomial;
+};
+
+// `records` in game order, whole blocks of `num_agents` games.
+RuleSetFigures measure_rule_set(const std::vector<GameRecord>& records, int players,
+                                int num_agents);
+
+// The first seat's advantage in each game (r_0 - mean of all returns).
+double first_seat_advantage(const GameRecord& record);
+
+}  // namespace knightgym

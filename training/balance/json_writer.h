@@ -1,0 +1,117 @@
+// A small streaming JSON writer: objects, arrays, strings, numbers and booleans, with
+// the commas placed for the caller. Non-finite numbers are written as null.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace knightgym {
+
+class JsonWriter {
+ public:
+  JsonWriter& begin_object() { return open('{'); }
+  JsonWriter& end_object() { return close('}'); }
+  JsonWriter& begin_array() { return open('['); }
+  JsonWriter& end_array() { return close(']'); }
+
+  // The key of the next value in an object.
+  JsonWriter& key(std::string_view name) {
+    separate();
+    append_string(name);
+    text_ += ": ";
+    after_key_ = true;
+    return *this;
+  }
+
+  JsonWriter& value(std::string_view text) {
+    separate();
+    append_string(text);
+    return *this;
+  }
+  JsonWriter& value(const char* text) { return value(std::string_view(text)); }
+  JsonWriter& value(bool flag) {
+    separate();
+    text_ += flag ? "true" : "false";
+    return *this;
+  }
+  JsonWriter& value(int64_t number) {
+    separate();
+    text_ += std::to_string(number);
+    return *this;
+  }
+  JsonWriter& value(int number) { return value(static_cast<int64_t>(number)); }
+  JsonWriter& value(double number) {
+    separate();
+    if (!std::isfinite(number)) {
+      text_ += "null";
+    } else {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%.10g", number);
+      text_ += buffer;
+    }
+    return *this;
+  }
+  JsonWriter& null() {
+    separate();
+    text_ += "null";
+    return *this;
+  }
+
+  template <typename T>
+  JsonWriter& array(const std::vector<T>& values) {
+    begin_array();
+    for (const T& v : values) value(v);
+    return end_array();
+  }
+
+  const std::string& text() const { return text_; }
+
+ private:
+  JsonWriter& open(char bracket) {
+    separate();
+    text_ += bracket;
+    first_.push_back(true);
+    return *this;
+  }
+  JsonWriter& close(char bracket) {
+    first_.pop_back();
+    text_ += bracket;
+    return *this;
+  }
+  // A comma before every element but the first; nothing between a key and its value.
+  void separate() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (first_.empty()) return;
+    if (!first_.back()) text_ += ", ";
+    first_.back() = false;
+  }
+  void append_string(std::string_view text) {
+    text_ += '"';
+    for (const char c : text) {
+      if (c == '"' || c == '\\') {
+        text_ += '\\';
+        text_ += c;
+      } else if (static_cast<unsigned char>(c) < 0x20) {
+        char escaped[8];
+        std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+        text_ += escaped;
+      } else {
+        text_ += c;
+      }
+    }
+    text_ += '"';
+  }
+
+  std::string text_;
+  std::vector<bool> first_;
+  bool after_key_ = false;
+};
+
+}  // namespace knightgym

@@ -1,0 +1,91 @@
+// The statistics of rule balance: Wilson intervals for rates, normal intervals for
+// means, percentiles, the generalized sequential probability ratio test, and
+// Bradley-Terry ratings. Plain functions over plain numbers, so each one is tested
+// against known values.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace knightgym {
+
+inline constexpr double kZ95 = 1.959963984540054;  // the two-sided 95% normal quantile
+
+struct Interval {
+  double low = 0, high = 0;
+};
+
+// The Wilson score interval of a rate: `successes` out of `trials`. It stays inside
+// [0, 1] and is sound at 0 and n successes, unlike the normal interval.
+Interval wilson_interval(int64_t successes, int64_t trials, double z = kZ95);
+
+// A mean with its standard error and normal interval, over independent samples.
+struct MeanEstimate {
+  int64_t samples = 0;
+  double mean = 0;
+  double sd = 0;         // of one sample (n - 1 in the denominator)
+  double std_error = 0;  // sd / sqrt(n)
+  Interval interval() const { return {mean - kZ95 * std_error, mean + kZ95 * std_error}; }
+};
+
+MeanEstimate estimate_mean(std::span<const double> samples);
+
+// The difference a - b of two independent estimates, its 95% interval, and whether
+// that interval leaves out 0.
+struct Difference {
+  double value = 0, std_error = 0;
+  bool significant = false;
+  Interval interval() const { return {value - kZ95 * std_error, value + kZ95 * std_error}; }
+};
+
+Difference difference(const MeanEstimate& a, const MeanEstimate& b);
+
+// The q-th percentile (q in [0, 100]) by linear interpolation between the sorted
+// values, as numpy.percentile does. `sorted` must be sorted and not empty.
+double percentile(std::span<const double> sorted, double q);
+
+// The generalized SPRT of H0: mean = a0 against H1: mean = a1 (a0 < a1) for the mean of
+// bounded i.i.d. samples, with the normal approximation of the log-likelihood ratio and
+// the samples' own variance (as Fishtest does):
+//   LLR = n (a1 - a0) (2 mean - a0 - a1) / (2 variance).
+// H1 is accepted when LLR >= log((1 - beta) / alpha), H0 when LLR <= log(beta / (1 - alpha)):
+// alpha bounds the chance of accepting H1 when H0 holds, beta the reverse. The variance
+// of a handful of samples is no estimate (two equal samples have none), so nothing is
+// decided before kSprtMinSamples.
+struct SprtSettings {
+  double a0 = 0, a1 = 0.05;
+  double alpha = 0.05, beta = 0.05;
+};
+
+inline constexpr int64_t kSprtMinSamples = 16;
+
+enum class SprtDecision { kContinue, kAcceptH0, kAcceptH1 };
+
+struct SprtState {
+  double llr = 0, lower = 0, upper = 0;
+  SprtDecision decision = SprtDecision::kContinue;
+};
+
+// Throws std::invalid_argument unless a0 < a1 and alpha, beta are in (0, 0.5).
+void check_sprt_settings(const SprtSettings& settings);
+// From the running sums of the samples and of their squares.
+SprtState sprt_state(const SprtSettings& settings, int64_t samples, double sum, double sum_squares);
+
+// Bradley-Terry strengths from pairwise points: points[i][j] is what i scored against j
+// (a win 1, a draw 1/2 to each). P(i beats j) = 1 / (1 + exp(theta_j - theta_i)). Fitted
+// by Newton's method on the log-likelihood; `prior_draws` virtual draws between every
+// pair that met keep the fit finite when one side won every game. Strengths have mean 0;
+// standard errors come from the inverse Fisher information. Elo = theta * 400 / ln 10.
+struct BradleyTerryFit {
+  std::vector<double> theta, std_error;
+  int iterations = 0;
+  bool converged = false;
+};
+
+BradleyTerryFit fit_bradley_terry(const std::vector<std::vector<double>>& points,
+                                  double prior_draws = 0);
+
+inline constexpr double kEloPerTheta = 173.71779276130073;  // 400 / ln 10
+
+}  // namespace knightgym
