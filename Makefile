@@ -54,7 +54,7 @@ sanitize: deps
 tsan: deps
 	@$(call CONFIGURE,$(BUILD)-tsan,RelWithDebInfo) -DKNIGHTGYM_TSAN=ON -DKNIGHTGYM_PYTHON=OFF > /dev/null
 	cmake --build $(BUILD)-tsan -j $(JOBS) --target knightgym_tests
-	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tests "[vector_env],[thread_pool]"
+	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tests "[vector_env],[thread_pool],[balance]"
 
 # clang-format is checked where it is installed (it is on the project's machines).
 FORMATTED = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)

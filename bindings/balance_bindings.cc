@@ -37,14 +37,26 @@ void init_balance(py::module_& m) {
         options.seed = seed;
         if (sprt) options.sprt = parse_sprt(*sprt);
         options.check_every = check_every;
-        py::gil_scoped_release release;
-        BalanceProgressPrinter printer(stderr);
-        const BalanceResult result = run_balance(options, [&](const BalanceProgress& p) {
-          if (progress) printer(p);
-        });
-        if (progress) printer.finish();
-        if (out) write_balance_files(*out, result);
-        return std::pair{balance_json(result), balance_markdown(result)};
+        // Ctrl-C: the progress callback finds the signal and stops the run, which ends
+        // with KeyboardInterrupt and writes nothing.
+        struct Interrupted {};
+        std::optional<BalanceResult> result;
+        {
+          py::gil_scoped_release release;
+          BalanceProgressPrinter printer(stderr);
+          try {
+            result = run_balance(options, [&](const BalanceProgress& p) {
+              if (progress) printer(p);
+              py::gil_scoped_acquire acquire;
+              if (PyErr_CheckSignals() != 0) throw Interrupted{};
+            });
+          } catch (const Interrupted&) {
+          }
+          if (progress) printer.finish();
+          if (result && out) write_balance_files(*out, *result);
+        }
+        if (!result) throw py::error_already_set();
+        return std::pair{balance_json(*result), balance_markdown(*result)};
       },
       py::arg("game"), py::arg("sweeps"), py::arg("agents"), py::arg("games"), py::arg("threads"),
       py::arg("seed"), py::arg("sprt"), py::arg("check_every"), py::arg("out"), py::arg("progress"),

@@ -222,6 +222,10 @@ TEST_CASE("a balance run: the sequential test stops, threads change nothing", "[
   CHECK(one_thread.rule_sets.front().figures.length.decisions.mean ==
         rules.figures.length.decisions.mean);
 
+  // A progress callback that throws stops the run, threads and all.
+  struct Stop {};
+  CHECK_THROWS_AS(run_balance(options, [](const BalanceProgress&) { throw Stop{}; }), Stop);
+
   options.games = 3;
   options.agents = {"random", "greedy"};
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("multiple of the number of agents"));

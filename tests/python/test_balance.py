@@ -4,8 +4,12 @@ and 4-player games, sweeps mixing player counts, and bad input refused by name w
 nothing written."""
 
 import json
+import os
 import pathlib
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -172,3 +176,21 @@ def test_command_line_errors(tmp_path, args, message):
     assert done.returncode == 1
     assert message in done.stderr
     assert not (tmp_path / "X").exists()
+
+
+def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path):
+    out = tmp_path / "stopped"
+    code = ("import knightgym.balance\n"
+            "print('ready', flush=True)\n"
+            f"knightgym.balance.evaluate('knights_challenge', agents='mcts:sims=64', games=100000, "
+            f"threads=2, out={str(out)!r}, progress=False)\n")
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(knightgym.__file__).resolve().parent.parent))
+    child = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "ready\n"
+    time.sleep(1)  # inside the C++ run
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=30)
+    assert child.returncode != 0
+    assert "KeyboardInterrupt" in stderr and "in evaluate" in stderr
+    assert not out.exists()

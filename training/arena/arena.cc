@@ -68,7 +68,14 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
   std::vector<std::thread> threads;
   for (int t = 0; t < options.threads; ++t) threads.emplace_back(worker);
   while (progress && finished < options.games && !failed) {
-    progress(finished);
+    try {
+      progress(finished);
+    } catch (...) {  // a caller stopping the run: the threads finish their games first
+      std::lock_guard lock(failure_mutex);
+      failure = std::current_exception();
+      next = options.games;
+      break;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
   for (auto& thread : threads) thread.join();

@@ -32,6 +32,7 @@ struct ArenaOptions {
 };
 
 // Plays the games; progress(finished) is called from the calling thread as games end.
+// An exception from progress stops the run (after the games under way) and is rethrown.
 std::vector<GameRecord> play_arena(const AnyGame& game,
                                    const std::vector<std::shared_ptr<const AgentFactory>>& agents,
                                    const ArenaOptions& options,

@@ -77,7 +77,8 @@ std::vector<RuleSet> expand_grid(const std::string& game, const std::vector<Swee
     Spec spec = base;
     RuleSet rules;
     for (size_t i = 0; i < sweeps.size(); ++i) {
-      const auto& [key, value] = std::pair{sweeps[i].key, sweeps[i].values[index[i]]};
+      const std::string& key = sweeps[i].key;
+      const std::string& value = sweeps[i].values[index[i]];
       rules.values.emplace_back(key, value);
       const auto found = std::find_if(spec.params.begin(), spec.params.end(),
                                       [&](const auto& param) { return param.first == key; });

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "env/core/atomic_file.h"
-#include "training/balance/json_writer.h"
+#include "env/core/json_writer.h"
 
 namespace knightgym {
 namespace {

@@ -8,6 +8,7 @@
 
 #include "agents/make_agent.h"
 #include "env/core/atomic_file.h"
+#include "env/core/json_writer.h"
 #include "env/registry/game_list.h"
 #include "training/arena/arena.h"
 #include "training/arena/batched_match.h"
@@ -16,15 +17,6 @@
 
 namespace knightgym::cli {
 namespace {
-
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::vector<GameRecord> play_in_batches(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
@@ -114,23 +106,19 @@ int play_command(Args& args) {
   std::printf("\nagents in full:\n");
   for (const auto& agent : agents) std::printf("  %s\n", agent->config().spec.c_str());
   if (!json.empty()) {
-    std::string text =
-        "{\"game\": " + json_string(game->spec()) +
-        ", \"games\": " + std::to_string(options.games) +
-        ", \"seed\": " + std::to_string(options.seed) + ", \"draws\": " + std::to_string(draws) +
-        ", \"truncated\": " + std::to_string(truncated) +
-        ", \"mean_length\": " + std::to_string(static_cast<double>(decisions) / records.size()) +
-        ", \"agents\": [";
+    JsonWriter out;
+    out.begin_object().key("game").value(game->spec()).key("games").value(options.games);
+    out.key("seed").value(static_cast<int64_t>(options.seed)).key("draws").value(draws);
+    out.key("truncated").value(truncated);
+    out.key("mean_length").value(static_cast<double>(decisions) / records.size());
+    out.key("agents").begin_array();
     for (size_t a = 0; a < agents.size(); ++a) {
       const AgentScore& s = scores[a];
-      text += std::string(a ? ", " : "") + "{\"spec\": " + json_string(agents[a]->config().spec) +
-              ", \"games\": " + std::to_string(s.games) + ", \"wins\": " + std::to_string(s.wins) +
-              ", \"draws\": " + std::to_string(s.draws) +
-              ", \"losses\": " + std::to_string(s.losses) +
-              ", \"score\": " + std::to_string(s.score) +
-              ", \"half_width\": " + std::to_string(s.half_width) + "}";
+      out.begin_object().key("spec").value(agents[a]->config().spec).key("games").value(s.games);
+      out.key("wins").value(s.wins).key("draws").value(s.draws).key("losses").value(s.losses);
+      out.key("score").value(s.score).key("half_width").value(s.half_width).end_object();
     }
-    write_file_atomically(json, text + "]}\n");
+    write_file_atomically(json, out.end_array().end_object().text() + "\n");
   }
   return 0;
 }
