@@ -90,27 +90,58 @@ def summarize(out, docs):
     figure.savefig(Path(docs) / "default_rules.png", dpi=110)
     plt.close(figure)
 
-    for name in ("double_duel_extensions", "double_duel_extensions_full",
-                 "double_duel_extensions_strong", "knight_fight_erase_mirror",
-                 "knight_fight_erase_mirror_strong", "knights_challenge_modes",
-                 "tailten_first_player", "tailten_first_player_strong"):
-        result = load(out, name)
-        print(f"\n{name} ({', '.join(result['agents'])}, fairest: "
-              f"{result['rule_sets'][result['fairest']]['label']})\n")
-        print("| rule set | players | games | seat win rates % | first-seat advantage (95%) | balance "
-              "| difference from the first (95%) | sequential test | decisions per game |")
-        print("|---|---|---|---|---|---|---|---|---|")
-        for r in result["rule_sets"]:
-            versus = r["vs_first"]
-            difference = "-" if versus is None else (
-                f"{versus['difference']:+.3f} ({versus['low']:+.3f}, {versus['high']:+.3f})"
-                + (" *" if versus["significant"] else ""))
-            print(f"| {r['label']} | {r['players']} | {r['games']} | {seat_wins(r)} | "
-                  f"{interval(r['first_seat_advantage'])} | {r['balance']:.3f} | {difference} | "
-                  f"{sprt_cell(r)} | {r['length']['mean']:.1f} |")
+    # The sweeps: rule sets side by side at two strengths (or with the sequential test).
+    def side_by_side(title, names, keys, extra=None):
+        results = [load(out, name) for name in names]
+        columns = []
+        for result in results:
+            agent = result["agents"][0].split(",")[0]
+            columns += [f"{agent}: advantage (95%)", "balance", "games", "length"]
+        print(f"\n{title}\n")
+        print("| " + " | ".join(keys + columns) + " |")
+        print("|" + "---|" * (len(keys) + len(columns)))
+        for i, first in enumerate(results[0]["rule_sets"]):
+            cells = [first["values"][key] for key in keys]
+            for result in results:
+                r = result["rule_sets"][i]
+                versus = r["vs_first"]
+                mark = " *" if versus and versus["significant"] else ""
+                fairest = "**" if i == result["fairest"] else ""
+                games = str(r["games"]) + (f" ({r['sprt']['decision']})" if r["sprt"] else "")
+                cells += [interval(r["first_seat_advantage"]) + mark,
+                          f"{fairest}{r['balance']:.3f}{fairest}", games,
+                          f"{r['length']['mean']:.0f}"]
+            print("| " + " | ".join(cells) + " |")
+
+    side_by_side("Double-Duel extensions", ["double_duel_extensions_full", "double_duel_extensions_strong",
+                                            "double_duel_extensions"],
+                 ["neighbor_attack", "switch_move", "single_pawn_blocks", "double_free_pawn_moves"])
+    side_by_side("Knight Fight", ["knight_fight_erase_mirror", "knight_fight_erase_mirror_strong"],
+                 ["double_erase", "mirror_on_moves"])
+    side_by_side("Tailten", ["tailten_first_player", "tailten_first_player_strong"], ["first_player"])
+
+    result = load(out, "knights_challenge_modes")
+    print("\nKnights Challenge modes\n")
+    print("| mode | central_first | players | games | seat win rates % | draws % "
+          "| first-seat advantage (95%) | balance | sequential test | length |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for i, r in enumerate(result["rule_sets"]):
+        mark = " *" if r["vs_first"] and r["vs_first"]["significant"] else ""
+        fairest = "**" if i == result["fairest"] else ""
+        print(f"| {r['values']['mode']} | {r['values']['central_first']} | {r['players']} | "
+              f"{r['games']} | {seat_wins(r)} | {100 * r['seats'][0]['draw_rate']:.1f} | "
+              f"{interval(r['first_seat_advantage'])}{mark} | {fairest}{r['balance']:.3f}{fairest} | "
+              f"{sprt_cell(r)} | {r['length']['mean']:.0f} |")
+
+    for name in ("double_duel_extensions_full", "double_duel_extensions_strong",
+                 "knight_fight_erase_mirror", "knight_fight_erase_mirror_strong",
+                 "knights_challenge_modes", "tailten_first_player", "tailten_first_player_strong"):
         shutil.copyfile(Path(out) / name / "first_seat_advantage.png",
                         Path(docs) / f"{name}_advantage.png")
-        shutil.copyfile(Path(out) / name / "seat_win_rates.png", Path(docs) / f"{name}_seats.png")
+    shutil.copyfile(Path(out) / "knights_challenge_modes" / "seat_win_rates.png",
+                    Path(docs) / "knights_challenge_modes_seats.png")
+    shutil.copyfile(Path(out) / "knight_fight_erase_mirror" / "game_lengths.png",
+                    Path(docs) / "knight_fight_erase_mirror_lengths.png")
 
 
 def main():

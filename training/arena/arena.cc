@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -44,18 +45,22 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
   std::atomic<int64_t> next{0}, finished{0};
   std::atomic<bool> failed{false};
   std::exception_ptr failure;
-  std::mutex failure_mutex;
+  std::mutex mutex;  // guards failure; with `changed`, wakes the caller at the end
+  std::condition_variable changed;
   const auto worker = [&] {
     for (int64_t i; (i = next.fetch_add(1)) < options.games;) {
       try {
         records[i] = play_one(game, agents, options.first + i, options.seed);
       } catch (...) {
-        std::lock_guard lock(failure_mutex);
+        std::lock_guard lock(mutex);
         if (!failure) failure = std::current_exception();
         next = options.games;
         failed = true;
       }
-      ++finished;
+      if (++finished == options.games || failed) {
+        std::lock_guard lock(mutex);  // so the caller either sees the count or is woken
+        changed.notify_all();
+      }
     }
   };
   if (options.threads <= 1) {
@@ -67,16 +72,18 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
   }
   std::vector<std::thread> threads;
   for (int t = 0; t < options.threads; ++t) threads.emplace_back(worker);
-  while (progress && finished < options.games && !failed) {
+  const auto over = [&] { return finished >= options.games || failed; };
+  while (progress && !over()) {
     try {
       progress(finished);
     } catch (...) {  // a caller stopping the run: the threads finish their games first
-      std::lock_guard lock(failure_mutex);
+      std::lock_guard lock(mutex);
       failure = std::current_exception();
       next = options.games;
       break;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    std::unique_lock lock(mutex);
+    changed.wait_for(lock, std::chrono::milliseconds(250), over);
   }
   for (auto& thread : threads) thread.join();
   if (failure) std::rethrow_exception(failure);

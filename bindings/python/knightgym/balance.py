@@ -108,7 +108,7 @@ def plot(result, out):
 
     # Seat win rates with their Wilson intervals, grouped by rule set.
     width = 0.8 / players
-    figure, axes = plt.subplots(figsize=(max(6.0, 0.9 * len(sets) * max(1, players / 2) + 2), 4.2))
+    figure, axes = plt.subplots(figsize=(min(14.0, max(6.0, 0.45 * len(sets) * max(1, players / 2) + 2)), 4.5))
     for seat in range(players):
         held = [i for i, s in enumerate(sets) if seat < s["players"]]
         x = [i + (seat - (players - 1) / 2) * width for i in held]
@@ -128,7 +128,9 @@ def plot(result, out):
     save(figure, "seat_win_rates.png")
 
     # The first seat's advantage per rule set with its interval.
-    figure, axes = plt.subplots(figsize=(6.5, 0.35 * len(sets) + 1.5))
+    # Long labels (four swept keys) get their own width beside the plot.
+    label_inches = 0.065 * max(len(label) for label in labels)
+    figure, axes = plt.subplots(figsize=(4.5 + label_inches, 0.35 * len(sets) + 1.5))
     for i, s in enumerate(sets):
         a = s["first_seat_advantage"]
         axes.errorbar(a["mean"], i, xerr=[[max(0.0, a["mean"] - a["low"])], [max(0.0, a["high"] - a["mean"])]], fmt="o",
