@@ -65,8 +65,8 @@ def summarize(out, docs):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    print("| game | MCTS simulations | games | seat win rates % | draws % | first-seat advantage (95%) "
-          "| balance | decisions per game | sequential test |")
+    print("| game | MCTS simulations | games | seat win rates % | draws % "
+          "| first-seat advantage (95%) | balance | decisions per game | sequential test |")
     print("|---|---|---|---|---|---|---|---|---|")
     figure, axes = plt.subplots(figsize=(7, 3.6))
     for g, game in enumerate(GAMES):
@@ -77,8 +77,10 @@ def summarize(out, docs):
             print(f"| {game} | {sims} | {r['games']} | {seat_wins(r)} | "
                   f"{100 * r['seats'][0]['draw_rate']:.1f} | {interval(a)} | {r['balance']:.3f} | "
                   f"{r['length']['mean']:.1f} | {sprt_cell(r)} |")
-            axes.errorbar(g + (k - 1) * 0.22, a["mean"], yerr=[[a["mean"] - a["low"]], [a["high"] - a["mean"]]],
-                          fmt="o", color=f"C{k}", capsize=3, label=f"{sims} simulations" if g == 0 else None)
+            axes.errorbar(g + (k - 1) * 0.22, a["mean"],
+                          yerr=[[a["mean"] - a["low"]], [a["high"] - a["mean"]]], fmt="o",
+                          color=f"C{k}", capsize=3,
+                          label=f"{sims} simulations" if g == 0 else None)
     axes.axhline(0, color="gray", linewidth=0.8)
     axes.set_xticks(range(len(GAMES)))
     axes.set_xticklabels(GAMES, fontsize=8)
@@ -113,12 +115,14 @@ def summarize(out, docs):
                           f"{r['length']['mean']:.0f}"]
             print("| " + " | ".join(cells) + " |")
 
-    side_by_side("Double-Duel extensions", ["double_duel_extensions_full", "double_duel_extensions_strong",
-                                            "double_duel_extensions"],
+    side_by_side("Double-Duel extensions",
+                 ["double_duel_extensions_full", "double_duel_extensions_strong",
+                  "double_duel_extensions"],
                  ["neighbor_attack", "switch_move", "single_pawn_blocks", "double_free_pawn_moves"])
     side_by_side("Knight Fight", ["knight_fight_erase_mirror", "knight_fight_erase_mirror_strong"],
                  ["double_erase", "mirror_on_moves"])
-    side_by_side("Tailten", ["tailten_first_player", "tailten_first_player_strong"], ["first_player"])
+    side_by_side("Tailten", ["tailten_first_player", "tailten_first_player_strong"],
+                 ["first_player"])
 
     result = load(out, "knights_challenge_modes")
     print("\nKnights Challenge modes\n")
@@ -130,7 +134,8 @@ def summarize(out, docs):
         fairest = "**" if i == result["fairest"] else ""
         print(f"| {r['values']['mode']} | {r['values']['central_first']} | {r['players']} | "
               f"{r['games']} | {seat_wins(r)} | {100 * r['seats'][0]['draw_rate']:.1f} | "
-              f"{interval(r['first_seat_advantage'])}{mark} | {fairest}{r['balance']:.3f}{fairest} | "
+              f"{interval(r['first_seat_advantage'])}{mark} | "
+              f"{fairest}{r['balance']:.3f}{fairest} | "
               f"{sprt_cell(r)} | {r['length']['mean']:.0f} |")
 
     for name in ("double_duel_extensions_full", "double_duel_extensions_strong",

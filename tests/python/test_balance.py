@@ -30,7 +30,8 @@ SEAT_FIELDS = {
 def without_seconds(value):
     """The result with its timings left out: those are the only figures that vary."""
     if isinstance(value, dict):
-        return {k: without_seconds(v) for k, v in value.items() if k not in ("seconds", "threads", "plots")}
+        return {k: without_seconds(v) for k, v in value.items()
+                if k not in ("seconds", "threads", "plots")}
     if isinstance(value, list):
         return [without_seconds(v) for v in value]
     return value
@@ -68,7 +69,8 @@ def test_files_and_json_fields(knight_fight_run):
         assert rule_set["games"] % 20 == 0 and rule_set["blocks"] * 2 == rule_set["games"]
         assert rule_set["sprt"]["games"] == rule_set["games"]
         assert rule_set["sprt"]["decision"] in ("H0", "H1", "undecided")
-        assert len(rule_set["pentanomial"]) == 5 and sum(rule_set["pentanomial"]) == rule_set["blocks"]
+        assert len(rule_set["pentanomial"]) == 5
+        assert sum(rule_set["pentanomial"]) == rule_set["blocks"]
         for seat in rule_set["seats"]:
             assert set(seat) == SEAT_FIELDS
             assert seat["wins"] + seat["draws"] + seat["losses"] == rule_set["games"]
@@ -164,7 +166,8 @@ def test_bad_sweep_types_are_refused():
 @pytest.mark.parametrize("args, message", [
     (["--agents", "random", "--games", "4"], "--out DIR is required"),
     (["--out", "X", "--games", "4"], "--agents"),
-    (["--agents", "random", "--games", "4", "--games", "5", "--out", "X"], "--games is given twice"),
+    (["--agents", "random", "--games", "4", "--games", "5", "--out", "X"],
+     "--games is given twice"),
     (["--agents", "random", "--sweep", "max_plies", "--out", "X"], "KEY=V1,V2"),
     (["--agents", "random", "--sprt", "a1=x", "--out", "X"], "a1"),
     (["--agents", "random", "--seeds", "3", "--out", "X"], "unknown flag --seeds"),

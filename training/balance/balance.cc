@@ -149,10 +149,7 @@ BalanceResult run_balance(const BalanceOptions& options,
       });
       records.insert(records.end(), chunk.begin(), chunk.end());
       if (!options.sprt) continue;
-      for (size_t g = arena.first; g < records.size(); g += k) {
-        double block = 0;
-        for (size_t i = g; i < g + k; ++i) block += first_seat_advantage(records[i]);
-        block /= k;
+      for (const double block : block_advantages(records, k, arena.first)) {
         sum += block;
         sum_squares += block * block;
       }

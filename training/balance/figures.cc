@@ -83,6 +83,17 @@ double first_seat_advantage(const GameRecord& record) {
   return record.returns[0] - sum / static_cast<double>(record.returns.size());
 }
 
+std::vector<double> block_advantages(const std::vector<GameRecord>& records, int block_games,
+                                     size_t first) {
+  std::vector<double> means;
+  for (size_t g = first; g + block_games <= records.size(); g += block_games) {
+    double sum = 0;
+    for (size_t i = g; i < g + block_games; ++i) sum += first_seat_advantage(records[i]);
+    means.push_back(sum / block_games);
+  }
+  return means;
+}
+
 RuleSetFigures measure_rule_set(const std::vector<GameRecord>& records, int players,
                                 int num_agents) {
   if (records.empty() || num_agents < 1 || records.size() % num_agents != 0)
@@ -97,7 +108,7 @@ RuleSetFigures measure_rule_set(const std::vector<GameRecord>& records, int play
   figures.seats.resize(players);
   for (SeatFigures& seat : figures.seats) seat.ranks.assign(players, 0);
 
-  std::vector<double> advantages, block_advantages;
+  std::vector<double> advantages;
   for (const GameRecord& record : records) {
     if (static_cast<int>(record.returns.size()) != players)
       throw std::invalid_argument("measure_rule_set: a game with " +
@@ -122,12 +133,6 @@ RuleSetFigures measure_rule_set(const std::vector<GameRecord>& records, int play
     figures.natural_draws += !record.truncated && draw;
     figures.decisive += !record.truncated && !draw;
     advantages.push_back(first_seat_advantage(record));
-    if (advantages.size() % num_agents == 0) {
-      double sum = 0;
-      for (size_t g = advantages.size() - num_agents; g < advantages.size(); ++g)
-        sum += advantages[g];
-      block_advantages.push_back(sum / num_agents);
-    }
   }
   const double n = static_cast<double>(figures.games);
   double lowest_win = 1, highest_win = 0;
@@ -140,7 +145,7 @@ RuleSetFigures measure_rule_set(const std::vector<GameRecord>& records, int play
     highest_win = std::max(highest_win, static_cast<double>(seat.wins) / n);
   }
   figures.balance = 1 - (highest_win - lowest_win);
-  figures.advantage = estimate_mean(block_advantages);
+  figures.advantage = estimate_mean(block_advantages(records, num_agents));
   figures.advantage_game_std_error = estimate_mean(advantages).std_error;
   figures.length = measure_lengths(records);
   measure_agents(records, num_agents, figures);

@@ -69,7 +69,10 @@ struct RuleSetFigures {
 RuleSetFigures measure_rule_set(const std::vector<GameRecord>& records, int players,
                                 int num_agents);
 
-// The first seat's advantage in each game (r_0 - mean of all returns).
+// The first seat's advantage in a game (r_0 - mean of all returns).
 double first_seat_advantage(const GameRecord& record);
+// Its mean over each whole block of `block_games` games, from records[first] on.
+std::vector<double> block_advantages(const std::vector<GameRecord>& records, int block_games,
+                                     size_t first = 0);
 
 }  // namespace knightgym

@@ -108,7 +108,8 @@ def plot(result, out):
 
     # Seat win rates with their Wilson intervals, grouped by rule set.
     width = 0.8 / players
-    figure, axes = plt.subplots(figsize=(min(14.0, max(6.0, 0.45 * len(sets) * max(1, players / 2) + 2)), 4.5))
+    width = min(14.0, max(6.0, 0.45 * len(sets) * max(1, players / 2) + 2))
+    figure, axes = plt.subplots(figsize=(width, 4.5))
     for seat in range(players):
         held = [i for i, s in enumerate(sets) if seat < s["players"]]
         x = [i + (seat - (players - 1) / 2) * width for i in held]
@@ -119,8 +120,9 @@ def plot(result, out):
     if all(s["players"] == players for s in sets):
         axes.axhline(1 / players, color="gray", linewidth=0.8, linestyle="--")
     axes.set_xticks(range(len(sets)))
-    axes.set_xticklabels(labels, rotation=30 if len(sets) > 3 else 0, ha="right" if len(sets) > 3 else "center",
-                         fontsize=8)
+    crowded = len(sets) > 3
+    axes.set_xticklabels(labels, rotation=30 if crowded else 0,
+                         ha="right" if crowded else "center", fontsize=8)
     axes.set_ylabel("win rate (Wilson 95%)")
     axes.set_ylim(0, 1)
     axes.set_title(title, fontsize=9)
@@ -133,7 +135,8 @@ def plot(result, out):
     figure, axes = plt.subplots(figsize=(4.5 + label_inches, 0.35 * len(sets) + 1.5))
     for i, s in enumerate(sets):
         a = s["first_seat_advantage"]
-        axes.errorbar(a["mean"], i, xerr=[[max(0.0, a["mean"] - a["low"])], [max(0.0, a["high"] - a["mean"])]], fmt="o",
+        below, above = max(0.0, a["mean"] - a["low"]), max(0.0, a["high"] - a["mean"])
+        axes.errorbar(a["mean"], i, xerr=[[below], [above]], fmt="o",
                       color="C3" if i == result["fairest"] else "C0", capsize=3)
     axes.axvline(0, color="gray", linewidth=0.8)
     axes.set_yticks(range(len(sets)))
@@ -150,7 +153,8 @@ def plot(result, out):
     for i, s in enumerate(sets):
         axes = grid[i // columns][i % columns]
         histogram = s["length"]["histogram"]
-        edges = [histogram["start"] + k * histogram["width"] for k in range(len(histogram["counts"]))]
+        edges = [histogram["start"] + k * histogram["width"]
+                 for k in range(len(histogram["counts"]))]
         axes.bar(edges, histogram["counts"], width=histogram["width"], align="edge")
         axes.axvline(s["length"]["mean"], color="C3", linewidth=1)
         axes.set_title(labels[i], fontsize=7)
