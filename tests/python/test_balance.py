@@ -182,18 +182,23 @@ def test_command_line_errors(tmp_path, args, message):
 
 
 def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path):
+    # A run of a million short games (a minute on two threads), interrupted after a second.
     out = tmp_path / "stopped"
     code = ("import knightgym.balance\n"
             "print('ready', flush=True)\n"
-            f"knightgym.balance.evaluate('knights_challenge', agents='mcts:sims=64', games=100000, "
+            "knightgym.balance.evaluate('knight_fight', agents='mcts:sims=8', games=10**6, "
             f"threads=2, out={str(out)!r}, progress=False)\n")
     env = dict(os.environ, PYTHONPATH=str(pathlib.Path(knightgym.__file__).resolve().parent.parent))
-    child = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", code], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert child.stdout.readline() == "ready\n"
     time.sleep(1)  # inside the C++ run
     child.send_signal(signal.SIGINT)
-    _, stderr = child.communicate(timeout=30)
+    try:
+        _, stderr = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.send_signal(signal.SIGABRT)  # faulthandler prints where it is
+        pytest.fail("still running a minute after Ctrl-C:\n" + child.communicate()[1])
     assert child.returncode != 0
     assert "KeyboardInterrupt" in stderr and "in evaluate" in stderr
     assert not out.exists()
