@@ -183,8 +183,12 @@ def test_command_line_errors(tmp_path, args, message):
 
 def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path):
     # A run of a million short games (a minute on two threads), interrupted after a second.
+    # The child installs Python's own SIGINT handler: a shell that starts make in the
+    # background ignores SIGINT, and its children inherit that.
     out = tmp_path / "stopped"
-    code = ("import knightgym.balance\n"
+    code = ("import signal\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "import knightgym.balance\n"
             "print('ready', flush=True)\n"
             "knightgym.balance.evaluate('knight_fight', agents='mcts:sims=8', games=10**6, "
             f"threads=2, out={str(out)!r}, progress=False)\n")
