@@ -91,7 +91,7 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
   return records;
 }
 
-std::vector<AgentScore> score_agents(const std::vector<GameRecord>& records, int num_agents) {
+std::vector<AgentScore> score_agents(std::span<const GameRecord> records, int num_agents) {
   std::vector<AgentScore> scores(num_agents);
   std::vector<double> sum(num_agents, 0), sum_squares(num_agents, 0);
   for (const GameRecord& record : records) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "agents/any_agent.h"
@@ -45,6 +46,6 @@ struct AgentScore {
   double score = 0, half_width = 0;
 };
 
-std::vector<AgentScore> score_agents(const std::vector<GameRecord>& records, int num_agents);
+std::vector<AgentScore> score_agents(std::span<const GameRecord> records, int num_agents);
 
 }  // namespace knightgym

@@ -1,6 +1,7 @@
 #include "training/balance/balance.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
 

@@ -9,7 +9,6 @@
 // after every `check_every` games, a fixed schedule.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>

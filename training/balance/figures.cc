@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -37,13 +38,11 @@ void measure_agents(const std::vector<GameRecord>& records, int num_agents,
   std::vector<std::vector<double>> block_scores(num_agents);
   std::vector<std::vector<double>> points(num_agents, std::vector<double>(num_agents, 0));
   for (size_t first = 0; first < records.size(); first += num_agents) {
-    std::vector<double> total(num_agents, 0);
-    std::vector<int> counted(num_agents, 0);
-    for (size_t g = first; g < first + num_agents; ++g) {
-      const GameRecord& record = records[g];
-      const auto one = score_agents({record}, num_agents);
-      for (int a = 0; a < num_agents; ++a)
-        if (one[a].games > 0) total[a] += one[a].score, ++counted[a];
+    const std::span<const GameRecord> block(records.data() + first, num_agents);
+    const auto block_score = score_agents(block, num_agents);
+    for (int a = 0; a < num_agents; ++a)
+      if (block_score[a].games > 0) block_scores[a].push_back(block_score[a].score);
+    for (const GameRecord& record : block)
       for (size_t s = 0; s < record.returns.size(); ++s)
         for (size_t t = s + 1; t < record.returns.size(); ++t) {
           const int a = record.agent_of_seat[s], b = record.agent_of_seat[t];
@@ -52,9 +51,6 @@ void measure_agents(const std::vector<GameRecord>& records, int num_agents,
           points[a][b] += rs > rt ? 1 : rs == rt ? 0.5 : 0;
           points[b][a] += rt > rs ? 1 : rs == rt ? 0.5 : 0;
         }
-    }
-    for (int a = 0; a < num_agents; ++a)
-      if (counted[a] > 0) block_scores[a].push_back(total[a] / counted[a]);
   }
   // One virtual draw per pair keeps a clean sweep's rating finite.
   const BradleyTerryFit fit = fit_bradley_terry(points, 1.0);

@@ -92,13 +92,7 @@ void write_rule_set(JsonWriter& json, const RuleSetResult& rule_set, const Diffe
   json.end_array();
   json.key("pentanomial");
   if (f.pentanomial)
-    json.begin_array()
-        .value((*f.pentanomial)[0])
-        .value((*f.pentanomial)[1])
-        .value((*f.pentanomial)[2])
-        .value((*f.pentanomial)[3])
-        .value((*f.pentanomial)[4])
-        .end_array();
+    json.array(std::vector<int64_t>(f.pentanomial->begin(), f.pentanomial->end()));
   else
     json.null();
 
