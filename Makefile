@@ -10,7 +10,7 @@ SOAK_GAMES ?= 100000
 CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) -DPython_EXECUTABLE=$(PYTHON)
 PYTEST = PYTHONPATH=$(BUILD)/python $(PYTHON) -m pytest tests/python -q -p no:cacheprovider
 
-.PHONY: all deps configure build run test soak bench sanitize tsan format format-check clean
+.PHONY: all deps configure build run test soak bench sanitize tsan notorch format format-check clean
 
 all: build
 
@@ -56,15 +56,23 @@ tsan: deps
 	cmake --build $(BUILD)-tsan -j $(JOBS) --target knightgym_tests
 	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tests "[vector_env],[thread_pool],[balance]"
 
-# clang-format is checked where it is installed (it is on the project's machines).
+# Everything that needs no network, built without LibTorch (KNIGHTGYM_TORCH=OFF, like
+# KataGo's dummy backend): the C++ tests but the 100-game tournaments ([arena]), and the
+# Python tests, which skip those marked needs_networks.
+notorch: deps
+	@$(call CONFIGURE,$(BUILD)-notorch,Release) -DKNIGHTGYM_TORCH=OFF > /dev/null
+	cmake --build $(BUILD)-notorch -j $(JOBS)
+	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-notorch/tests/knightgym_tests "~[arena]"
+	KNIGHTGYM_CONFORMANCE_GAMES=100 PYTHONPATH=$(BUILD)-notorch/python $(PYTHON) -m pytest \
+	  tests/python -q -p no:cacheprovider
+
+# clang-format comes with the other dependencies (tools/install_deps.sh).
 FORMATTED = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 format:
 	clang-format -i $(FORMATTED)
 
-format-check:
-	@if command -v clang-format > /dev/null; then \
-	  clang-format --dry-run -Werror $(FORMATTED) && echo "clang-format: clean"; \
-	else echo "clang-format not installed: format check skipped"; fi
+format-check: deps
+	@clang-format --dry-run -Werror $(FORMATTED) && echo "clang-format: clean"
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-notorch

@@ -5,8 +5,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <string>
 
+#include "agents/evaluator.h"
 #include "env/core/game.h"
 
 namespace knightgym {
@@ -49,6 +52,22 @@ class Agent {
   }
 
   virtual SearchReport last_report() const { return {}; }
+};
+
+// What each kind of the agent table (agents/agent_kinds.h) declares beside its agent:
+//   kName, kSummary       its name in specs ("mcts:sims=400") and one line for
+//                         `knightgym list --agents`
+//   Config, read(r, c)    its settings, declared (parsed, checked, documented) through
+//                         a ParamReader
+//   share(c, info, spec)  what the agents of one spec share in one game (a network),
+//                         made once; null where they share nothing
+//   make<G>(game, c, shared, seed)  one agent with its own seeded stream
+// Kinds that share nothing derive from SharesNothing.
+struct SharesNothing {
+  template <class Config>
+  static std::shared_ptr<Evaluator> share(const Config&, const GameInfo&, const std::string&) {
+    return nullptr;
+  }
 };
 
 }  // namespace knightgym

@@ -1,12 +1,12 @@
 // The greedy agent: tries every legal action and keeps one that leaves the best
-// position for the mover by tally_value (agents/greedy_value.h); a win beats any tally,
+// position for the mover by the game's heuristic (env/core/heuristic.h); a win beats any tally,
 // a loss is worse than any. Ties are broken uniformly at random (seeded).
 #pragma once
 
 #include <limits>
 
 #include "agents/agent.h"
-#include "agents/greedy_value.h"
+#include "env/core/heuristic.h"
 
 namespace knightgym {
 
@@ -32,7 +32,7 @@ class GreedyAgent final : public Agent<G> {
         game_.returns(next, returns);
         value = kDecided * returns[player];
       } else {
-        value = tally_value(game_, next, player);
+        value = heuristic_value(game_, next, player);
       }
       // Reservoir sampling over the best: each tied action is kept with equal chance.
       if (value > best) {
@@ -47,6 +47,19 @@ class GreedyAgent final : public Agent<G> {
  private:
   const G& game_;
   Rng rng_;
+};
+
+struct GreedyKind : SharesNothing {
+  static constexpr std::string_view kName = "greedy";
+  static constexpr std::string_view kSummary =
+      "one move ahead: a win, else the best position by the game's heuristic";
+  struct Config {};
+  static void read(ParamReader&, Config&) {}
+  template <Game G>
+  static std::unique_ptr<Agent<G>> make(const G& game, const Config&,
+                                        const std::shared_ptr<Evaluator>&, uint64_t seed) {
+    return std::make_unique<GreedyAgent<G>>(game, seed);
+  }
 };
 
 }  // namespace knightgym

@@ -15,6 +15,7 @@
 #include "agents/agent.h"
 #include "agents/rollout.h"
 #include "agents/tree.h"
+#include "env/core/params.h"
 
 namespace knightgym {
 
@@ -185,6 +186,24 @@ class MctsAgent final : public Agent<G> {
   Tree tree_;
   std::vector<int32_t> path_;
   SearchReport report_;
+};
+
+struct MctsKind : SharesNothing {
+  static constexpr std::string_view kName = "mcts";
+  static constexpr std::string_view kSummary =
+      "UCT with random roll-outs and MCTS-Solver, no network";
+  using Config = MctsConfig;
+  static void read(ParamReader& r, Config& c) {
+    c.sims = r.get_int("sims", c.sims, 1, 100000000, "simulations per decision");
+    c.c = r.get_float("c", c.c, 0, 100, "UCB1 exploration constant");
+    c.rollouts = r.get_int("rollouts", c.rollouts, 1, 10000, "random games per new leaf");
+    c.solve = r.get_bool("solve", c.solve, "prove wins and losses (MCTS-Solver)");
+  }
+  template <Game G>
+  static std::unique_ptr<Agent<G>> make(const G& game, const Config& config,
+                                        const std::shared_ptr<Evaluator>&, uint64_t seed) {
+    return std::make_unique<MctsAgent<G>>(game, config, seed);
+  }
 };
 
 }  // namespace knightgym

@@ -1,6 +1,6 @@
 #include "agents/opponent_env.h"
 
-#include "agents/make_agent.h"
+#include "agents/agent_kinds.h"
 #include "env/registry/game_list.h"
 
 namespace knightgym {
@@ -12,7 +12,7 @@ std::unique_ptr<AnyOpponentEnv> make_opponent_env(const AnyGame& game,
   std::unique_ptr<AnyOpponentEnv> env;
   Games::visit(game, [&](const auto& rules) {
     using G = std::decay_t<decltype(rules)>;
-    auto opponent = make_agent(rules, config, make_evaluator(config, game.info(), game.spec()),
+    auto opponent = make_agent(rules, config, share_for_game(config, game.info(), game.spec()),
                                derive_seed(seed, ~uint64_t{0}));
     env = std::make_unique<OpponentEnv<G>>(rules, std::move(opponent), num_envs, seed);
   });

@@ -20,4 +20,16 @@ class RandomAgent final : public Agent<G> {
   Rng rng_;
 };
 
+struct RandomKind : SharesNothing {
+  static constexpr std::string_view kName = "random";
+  static constexpr std::string_view kSummary = "a legal action uniformly at random";
+  struct Config {};
+  static void read(ParamReader&, Config&) {}
+  template <Game G>
+  static std::unique_ptr<Agent<G>> make(const G& game, const Config&,
+                                        const std::shared_ptr<Evaluator>&, uint64_t seed) {
+    return std::make_unique<RandomAgent<G>>(game, seed);
+  }
+};
+
 }  // namespace knightgym

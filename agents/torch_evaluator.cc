@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "agents/resnet.h"
-#include "env/core/atomic_file.h"
+#include "util/atomic_file.h"
 
 namespace knightgym {
 
@@ -176,5 +176,30 @@ void TorchEvaluator::save(const std::string& path) const {
   }
   write_file_atomically(path, bytes.view());
 }
+
+namespace {
+
+class TorchBackend final : public NetworkBackend {
+ public:
+  std::shared_ptr<Evaluator> create(const GameInfo& info, const std::string& game_spec,
+                                    const NetConfig& net, uint64_t seed, const std::string& device,
+                                    int threads) const override {
+    return TorchEvaluator::create(info, game_spec, net, seed, device, threads);
+  }
+  std::shared_ptr<Evaluator> load(const std::string& path, const GameInfo& info,
+                                  const std::string& game_spec, const std::string& device,
+                                  int threads) const override {
+    return TorchEvaluator::load(path, info, game_spec, device, threads);
+  }
+};
+
+}  // namespace
+
+const NetworkBackend& torch_network_backend() {
+  static const TorchBackend backend;
+  return backend;
+}
+
+void use_torch_networks() { set_network_backend(&torch_network_backend()); }
 
 }  // namespace knightgym

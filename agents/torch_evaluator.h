@@ -13,17 +13,13 @@
 #include <string>
 
 #include "agents/evaluator.h"
+#include "agents/network.h"
 
 namespace torch::jit {
 struct Module;
 }
 
 namespace knightgym {
-
-struct NetConfig {
-  int blocks = 6;     // residual blocks
-  int channels = 64;  // channels of the trunk
-};
 
 class TorchEvaluator final : public Evaluator {
  public:
@@ -59,5 +55,10 @@ class TorchEvaluator final : public Evaluator {
   explicit TorchEvaluator(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// The LibTorch backend of agents/network.h, and setting it as the process's backend
+// (programs linked with LibTorch call this at start).
+const NetworkBackend& torch_network_backend();
+void use_torch_networks();
 
 }  // namespace knightgym

@@ -9,11 +9,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "agents/any_agent.h"
+#include "agents/network.h"
 #include "bindings/bindings.h"
 #include "env/registry/registry.h"
 
@@ -102,9 +104,27 @@ class PyAgent {
   mutable std::mutex mutex_;  // an agent's search state serves one call at a time
 };
 
+// Networks come from knightgym._knightgym_torch, imported the first time one is asked
+// for (agents/network.h), so that `import knightgym` loads no libtorch. A build without
+// LibTorch has no such module, and network specs are refused with the reason.
+void load_network_backend() {
+  py::gil_scoped_acquire gil;
+  py::object module;
+  try {
+    module = py::module_::import("knightgym._knightgym_torch");
+  } catch (py::error_already_set& error) {
+    if (error.matches(PyExc_ModuleNotFoundError)) return;
+    throw std::runtime_error(std::string("cannot load knightgym's LibTorch networks: ") +
+                             error.what());
+  }
+  const auto capsule = module.attr("network_backend").cast<py::capsule>();
+  set_network_backend(capsule.get_pointer<const NetworkBackend>());
+}
+
 }  // namespace
 
 void init_agents(py::module_& m) {
+  set_network_loader(&load_network_backend);
   py::module_ agents = m.def_submodule(
       "agents",
       "Agents for any game: random, greedy, mcts (UCT with roll-outs) and az (AlphaZero "
@@ -123,7 +143,8 @@ void init_agents(py::module_& m) {
       .def_property_readonly(
           "spec", [](const PyAgent& a) { return a.config().spec; },
           "The canonical spec: every parameter spelled out.")
-      .def_property_readonly("kind", [](const PyAgent& a) { return a.config().kind; })
+      .def_property_readonly("kind",
+                             [](const PyAgent& a) { return std::string(a.config().kind()); })
       .def_property_readonly("last_report", &PyAgent::last_report,
                              "{'simulations', 'value' (the mover's expected return at the "
                              "root, in [-1, 1]), 'depth' (of the most visited line)} of the "
@@ -141,7 +162,8 @@ void init_agents(py::module_& m) {
           },
           py::arg("seed") = 0, "An agent with its own stream, sharing the factory's network.")
       .def_property_readonly("spec", [](const AgentFactory& f) { return f.config().spec; })
-      .def_property_readonly("kind", [](const AgentFactory& f) { return f.config().kind; })
+      .def_property_readonly("kind",
+                             [](const AgentFactory& f) { return std::string(f.config().kind()); })
       .def("__repr__", [](const AgentFactory& f) {
         return "<knightgym.agents.Factory " + describe_factory(f) + ">";
       });
@@ -154,14 +176,18 @@ void init_agents(py::module_& m) {
       py::arg("spec"), py::arg("game").none(false), py::arg("seed") = 0,
       "An agent from a spec such as 'mcts:sims=400' or 'az:sims=64,model=resnet' for `game` "
       "(a Game or a game spec). Raises ValueError naming a bad kind, parameter or value.");
-  agents.def("kinds", &agent_kinds, "The agent kinds: random, greedy, mcts, az.");
+  agents.def(
+      "kinds",
+      [] {
+        py::dict out;
+        for (size_t k = 0; k < AgentKinds::kNames.size(); ++k)
+          out[py::str(AgentKinds::kNames[k])] = AgentKinds::kSummaries[k];
+        return out;
+      },
+      "{kind: one-line summary} of every agent kind, in the table's order.");
   agents.def(
       "params",
       [](const std::string& kind) {
-        const auto& kinds = agent_kinds();
-        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-          throw py::value_error("unknown agent '" + kind + "' (known: " +
-                                py::str(", ").attr("join")(kinds).cast<std::string>() + ")");
         py::list out;
         for (const ParamInfo& param : agent_params(kind)) out.append(describe(param));
         return out;

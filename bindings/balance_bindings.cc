@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "agents/agent_config.h"
+#include "agents/agent_kinds.h"
 #include "bindings/bindings.h"
 #include "training/balance/progress_printer.h"
 #include "training/balance/report.h"

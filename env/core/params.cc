@@ -5,20 +5,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "util/text.h"
+
 namespace knightgym {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\n");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\n") - first + 1);
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
 
 // The shortest text that reads back as `value` ("0.25", "1e-05"); a value that is a
 // float's (a float default such as 0.3f) is written as that float, "0.3".
@@ -148,7 +138,7 @@ std::string ParamReader::get_choice(const std::string& name, const std::string& 
                                     const std::string& doc) {
   const std::string value = declare({name, "choice", default_value, "", choices, doc});
   if (std::find(choices.begin(), choices.end(), value) == choices.end())
-    fail(name, "expected one of: " + join(choices));
+    fail(name, "expected one of: " + join(choices, ", "));
   return value;
 }
 
@@ -163,7 +153,7 @@ void ParamReader::finish() const {
   for (const auto& [key, value] : spec_.params)
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
       throw std::invalid_argument(spec_.name + ": unknown parameter '" + key +
-                                  "'; allowed: " + join(allowed));
+                                  "'; allowed: " + join(allowed, ", "));
 }
 
 std::string ParamReader::canonical_spec() const {

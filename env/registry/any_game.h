@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "env/core/params.h"
+#include "env/core/training_defaults.h"
 #include "env/core/types.h"
 #include "env/vector/vector_env.h"
 
@@ -68,6 +69,8 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
   virtual const std::string& spec() const = 0;  // canonical: every parameter spelled out
   virtual const std::vector<ParamInfo>& params() const = 0;
   virtual const GameInfo& info() const = 0;
+  // Where training a network for this game starts (env/core/training_defaults.h).
+  virtual TrainingDefaults training_defaults() const = 0;
 
   virtual std::unique_ptr<AnyState> new_initial_state(uint64_t seed) const = 0;
   virtual std::unique_ptr<AnyState> deserialize_state(std::string_view text) const = 0;

@@ -137,6 +137,7 @@ class GameAdapter final : public AnyGame {
   const std::string& spec() const override { return spec_; }
   const std::vector<ParamInfo>& params() const override { return params_; }
   const GameInfo& info() const override { return info_; }
+  TrainingDefaults training_defaults() const override { return knightgym::training_defaults<G>(); }
 
   std::unique_ptr<AnyState> new_initial_state(uint64_t seed) const override {
     typename G::State state;

@@ -1,5 +1,5 @@
-// Agents: specs, the greedy agent's choices, batched search equal to searches run alone,
-// and the LibTorch evaluator (masking, shapes, a saved model loaded back, bad models).
+// Agents: specs, the greedy agent's choices, batched search equal to searches run alone.
+// The LibTorch networks have their own tests (network_test.cc).
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "agents/agent_kinds.h"
 #include "agents/any_agent.h"
-#include "agents/make_agent.h"
+#include "env/core/heuristic.h"
 #include "env/registry/game_list.h"
+#include "tests/cpp/agent_checks.h"
 
 namespace knightgym {
 namespace {
@@ -19,14 +21,14 @@ namespace {
 TEST_CASE("agent specs: kinds, parameters, canonical form", "[agents]") {
   CHECK(read_agent_config("random").spec == "random");
   const AgentConfig mcts = read_agent_config("mcts:sims=400,c=2");
-  CHECK(mcts.kind == "mcts");
-  CHECK(mcts.mcts.sims == 400);
-  CHECK(mcts.mcts.c == 2.0);
+  CHECK(mcts.kind() == "mcts");
+  CHECK(std::get<MctsConfig>(mcts.settings).sims == 400);
+  CHECK(std::get<MctsConfig>(mcts.settings).c == 2.0);
   CHECK(mcts.spec == "mcts:sims=400,c=2,rollouts=1,solve=true");
   CHECK(read_agent_config("mcts(sims=400,c=2)").spec == mcts.spec);
   const AgentConfig az = read_agent_config("az:sims=8,search=puct,noise=0.25");
-  CHECK_FALSE(az.az.gumbel);
-  CHECK(az.az.dirichlet_fraction == 0.25f);
+  CHECK_FALSE(std::get<AzKind::Config>(az.settings).search.gumbel);
+  CHECK(std::get<AzKind::Config>(az.settings).search.dirichlet_fraction == 0.25f);
   CHECK(az.spec.find("dirichlet_alpha=0.3,") != std::string::npos);
 
   CHECK_THROWS_WITH(read_agent_config("alphabeta"),
@@ -76,12 +78,12 @@ TEST_CASE("greedy takes the best tally and breaks ties at random", "[agents]") {
       for (int i = 0; i < n; ++i) {
         KnightFight::State next = state;
         game.apply(next, legal[i]);
-        if (!game.terminal(next)) best = std::max(best, tally_value(game, next, player));
+        if (!game.terminal(next)) best = std::max(best, heuristic_value(game, next, player));
       }
       const Action action = greedy.act(state);
       KnightFight::State next = state;
       game.apply(next, action);
-      if (!game.terminal(next)) REQUIRE(tally_value(game, next, player) == best);
+      if (!game.terminal(next)) REQUIRE(heuristic_value(game, next, player) == best);
       game.apply(state, action);
     }
   }
@@ -99,12 +101,12 @@ TEST_CASE("greedy tallies of each game", "[agents]") {
   Rng rng(0);
   Knightmate::State chess;
   knightmate.init(chess, rng);
-  CHECK(tally_value(knightmate, chess, 0) == 0.0f);
+  CHECK(heuristic_value(knightmate, chess, 0) == 0.0f);
   // 1. e4 d5 2. exd5: White is a pawn up.
   for (const char* move : {"e2e4", "d7d5", "e4d5"})
     knightmate.apply(chess, knightmate.string_to_action(chess, move));
-  CHECK(tally_value(knightmate, chess, 0) == 1.0f);
-  CHECK(tally_value(knightmate, chess, 1) == -1.0f);
+  CHECK(heuristic_value(knightmate, chess, 0) == 1.0f);
+  CHECK(heuristic_value(knightmate, chess, 1) == -1.0f);
 
   const Tailten tailten;
   Tailten::State t;
@@ -113,7 +115,7 @@ TEST_CASE("greedy tallies of each game", "[agents]") {
   REQUIRE(tailten.legal_actions(t, legal) > 0);
   tailten.apply(t, legal[0]);
   // One ringfort: one kingdom and one territory for Red against none.
-  CHECK(tally_value(tailten, t, 0) == -100.0f + 1.0f);
+  CHECK(heuristic_value(tailten, t, 0) == -100.0f + 1.0f);
 }
 
 // A deterministic evaluator with uneven priors and values: a hash of each row's
@@ -201,98 +203,41 @@ TEST_CASE("a batched search equals the same search alone", "[agents]") {
   }
 }
 
-TEST_CASE("act_batch plays the actions of act() in turn, also with a network", "[agents]") {
+}  // namespace
+
+void check_act_batch_equals_act(const std::string& spec) {
   const auto game = load_game("tailten");
-  for (const char* spec : {"az:sims=16,model=resnet,blocks=1,channels=8",
-                           "az:sims=16,search=puct,model=resnet,blocks=1,channels=8,noise=0.25",
-                           "mcts:sims=50", "greedy", "random"}) {
-    INFO(spec);
-    const AgentFactory factory(spec, game);
-    std::vector<std::unique_ptr<AnyState>> states;
-    std::vector<const AnyState*> views;
-    for (uint64_t seed = 0; seed < 8; ++seed) {
-      states.push_back(game->new_initial_state(seed));
-      for (int ply = 0; ply < static_cast<int>(seed); ++ply)
-        states.back()->apply_action(states.back()->legal_actions()[ply % 3]);
-      views.push_back(states.back().get());
-    }
-    const auto batched = factory.make(5)->act_batch(views);
-    const auto single = factory.make(5);
-    for (size_t i = 0; i < views.size(); ++i) CHECK(single->act(*views[i]) == batched[i]);
+  INFO(spec);
+  const AgentFactory factory(spec, game);
+  std::vector<std::unique_ptr<AnyState>> states;
+  std::vector<const AnyState*> views;
+  for (uint64_t seed = 0; seed < 8; ++seed) {
+    states.push_back(game->new_initial_state(seed));
+    for (int ply = 0; ply < static_cast<int>(seed); ++ply)
+      states.back()->apply_action(states.back()->legal_actions()[ply % 3]);
+    views.push_back(states.back().get());
   }
+  const auto batched = factory.make(5)->act_batch(views);
+  const auto single = factory.make(5);
+  for (size_t i = 0; i < views.size(); ++i) CHECK(single->act(*views[i]) == batched[i]);
 }
 
-TEST_CASE("the torch evaluator masks illegal actions and answers per player", "[agents]") {
-  for (const char* spec : {"knights_challenge", "knightmate"}) {
-    const auto game = load_game(spec);
-    const GameInfo& info = game->info();
-    auto net = TorchEvaluator::create(info, game->spec(), {2, 16}, 1, "cpu");
-    const int n = 5;
-    std::vector<float> observations(n * info.observation_shape.size());
-    std::vector<uint8_t> masks(n * info.num_actions);
-    auto state = game->new_initial_state(1);
-    for (int row = 0; row < n; ++row) {
-      state->observe(state->current_player(),
-                     observations.data() + row * info.observation_shape.size());
-      state->legal_mask(masks.data() + row * info.num_actions);
-      state->apply_action(state->legal_actions()[0]);
-    }
-    std::vector<float> priors(n * info.num_actions), values(n * info.num_players);
-    net->evaluate(n, observations.data(), masks.data(), priors.data(), values.data());
-    for (int row = 0; row < n; ++row) {
-      float sum = 0;
-      for (int a = 0; a < info.num_actions; ++a) {
-        const float p = priors[row * info.num_actions + a];
-        if (!masks[row * info.num_actions + a]) REQUIRE(p == 0.0f);
-        sum += p;
-      }
-      CHECK(sum == Approx(1.0f));
-      for (int p = 0; p < info.num_players; ++p) {
-        CHECK(values[row * info.num_players + p] >= -1.0f);
-        CHECK(values[row * info.num_players + p] <= 1.0f);
-      }
-    }
-    // One row alone gets the same answer as in the batch.
-    std::vector<float> one_prior(info.num_actions), one_value(info.num_players);
-    net->evaluate(1, observations.data() + 2 * info.observation_shape.size(),
-                  masks.data() + 2 * info.num_actions, one_prior.data(), one_value.data());
-    for (int a = 0; a < info.num_actions; ++a)
-      CHECK(one_prior[a] == Approx(priors[2 * info.num_actions + a]).margin(1e-6));
-  }
+namespace {
+
+TEST_CASE("act_batch plays the actions of act() in turn", "[agents]") {
+  for (const char* spec :
+       {"az:sims=16", "az:sims=16,search=puct,noise=0.25", "mcts:sims=50", "greedy", "random"})
+    check_act_batch_equals_act(spec);
 }
 
-TEST_CASE("a saved network loads back, and bad model files are refused", "[agents]") {
-  const auto game = load_game("knight_fight");
-  const GameInfo& info = game->info();
-  const auto dir = std::filesystem::temp_directory_path() / "knightgym_agents_test";
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / "net.pt").string();
-  auto net = TorchEvaluator::create(info, game->spec(), {1, 8}, 7, "cpu");
-  net->save(path);
-  auto loaded = TorchEvaluator::load(path, info, game->spec(), "cpu");
-
-  std::vector<float> observation(info.observation_shape.size());
-  std::vector<uint8_t> mask(info.num_actions);
-  const auto state = game->new_initial_state(3);
-  state->observe(0, observation.data());
-  state->legal_mask(mask.data());
-  std::vector<float> p1(info.num_actions), p2(info.num_actions), v1(2), v2(2);
-  net->evaluate(1, observation.data(), mask.data(), p1.data(), v1.data());
-  loaded->evaluate(1, observation.data(), mask.data(), p2.data(), v2.data());
-  CHECK(p1 == p2);
-  CHECK(v1 == v2);
-  // The az agent takes it by path.
-  CHECK_NOTHROW(AgentFactory("az:sims=4,model=" + path, game).make(0)->act(*state));
-
-  const auto other = load_game("knight_fight(double_erase=forced)");
-  CHECK_THROWS_WITH(TorchEvaluator::load(path, other->info(), other->spec(), "cpu"),
-                    Catch::Contains("was made for knight_fight(double_erase=optional"));
-  const std::string garbage = (dir / "garbage.pt").string();
-  std::ofstream(garbage) << "not a model";
-  CHECK_THROWS_WITH(TorchEvaluator::load(garbage, info, game->spec(), "cpu"),
-                    Catch::Contains("not a TorchScript module"));
-  std::filesystem::remove_all(dir);
+#if !KNIGHTGYM_TORCH
+TEST_CASE("without LibTorch, network agents are refused with the reason", "[agents]") {
+  const auto game = load_game("tailten");
+  CHECK_THROWS_WITH(AgentFactory("az:model=resnet", game), Catch::Contains("LibTorch"));
+  CHECK_THROWS_WITH(AgentFactory("az:model=net.pt", game), Catch::Contains("LibTorch"));
+  CHECK_NOTHROW(AgentFactory("az:model=uniform", game));
 }
+#endif
 
 }  // namespace
 }  // namespace knightgym

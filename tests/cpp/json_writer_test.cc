@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "env/core/json_writer.h"
+#include "util/json_writer.h"
 
 using namespace knightgym;
 

@@ -1,5 +1,5 @@
 // Differential tests of the Knightmate move generator and FEN writer against the real
-// Fairy-Stockfish (training/reference): positions sampled from seeded random games, from
+// Fairy-Stockfish (programs/engines): positions sampled from seeded random games, from
 // the start and from set-up positions, compared by perft divide and by the FEN each
 // engine writes after the same moves. KNIGHTGYM_CONFORMANCE_GAMES sets how many positions
 // (default 1000; the sanitizer run uses 100).
@@ -12,8 +12,8 @@
 #include "env/core/rng.h"
 #include "env/games/knightmate/fen.h"
 #include "env/games/knightmate/perft.h"
+#include "programs/engines/fairy_stockfish.h"
 #include "tests/cpp/conformance_specs.h"
-#include "training/reference/fairy_stockfish.h"
 
 namespace knightgym::knightmate {
 namespace {
@@ -93,7 +93,7 @@ TEST_CASE("Knightmate perft divide agrees with Fairy-Stockfish on random positio
           "[knightmate][reference]") {
   const int count = testing::conformance_games();
   const std::vector<Sample> samples = random_positions(count, 20240611);
-  reference::FairyStockfish fairy;
+  engines::FairyStockfish fairy;
   int compared = 0, promotions = 0, castlings = 0, en_passants = 0;
   for (const Sample& sample : samples) {
     const int depth = 2 + compared % 2;
@@ -121,7 +121,7 @@ TEST_CASE("Knightmate perft divide agrees with Fairy-Stockfish on random positio
 TEST_CASE("Knightmate FEN after random moves agrees with Fairy-Stockfish",
           "[knightmate][reference]") {
   const int count = testing::conformance_games();
-  reference::FairyStockfish fairy;
+  engines::FairyStockfish fairy;
   int compared = 0;
   for (const Sample& sample : random_positions(count, 20240611)) {
     std::string moves;

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "env/core/atomic_file.h"
 #include "env/core/sample.h"
 #include "env/games/tailten/tailten.h"
 #include "env/registry/registry.h"
 #include "tests/cpp/test_files.h"
 #include "training/learner/learner.h"
+#include "util/atomic_file.h"
 
 namespace knightgym {
 namespace {

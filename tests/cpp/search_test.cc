@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "agents/az_agent.h"
-#include "agents/greedy_value.h"
 #include "agents/gumbel.h"
 #include "agents/mcts_agent.h"
 #include "agents/random_variates.h"
+#include "env/core/heuristic.h"
 #include "env/games/knightmate/fen.h"
 #include "env/registry/game_list.h"
 
@@ -344,8 +344,8 @@ TEST_CASE("values are read relative to the observer", "[search]") {
         KnightFight::State next = state;
         game.apply(next, legal[i]);
         ends = ends || game.terminal(next);
-        best = std::max(best, tally_value(game, next, player));
-        worst = std::min(worst, tally_value(game, next, player));
+        best = std::max(best, heuristic_value(game, next, player));
+        worst = std::min(worst, heuristic_value(game, next, player));
       }
       if (!ends && best > worst) {
         AzConfig config;
@@ -357,7 +357,7 @@ TEST_CASE("values are read relative to the observer", "[search]") {
         batch.run(std::span(&state, 1), &seed);
         KnightFight::State next = state;
         game.apply(next, batch.search(0).best_action());
-        REQUIRE(tally_value(game, next, player) == best);
+        REQUIRE(heuristic_value(game, next, player) == best);
         ++checked;
       }
       game.apply(state, sample_legal_action(game, state, rng));

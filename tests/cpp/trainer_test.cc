@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "agents/random_agent.h"
-#include "env/core/atomic_file.h"
 #include "env/core/sample.h"
 #include "env/registry/game_list.h"
 #include "tests/cpp/test_files.h"
 #include "training/trainer/trainer.h"
+#include "util/atomic_file.h"
 
 namespace knightgym {
 namespace {
@@ -38,28 +38,34 @@ using testing::temporary_dir;
 
 TEST_CASE("train settings: per-game defaults, overrides, and errors that name the key",
           "[trainer]") {
-  const TrainConfig kf = read_train_config("knight_fight", "");
+  const TrainConfig kf = read_train_config(training_defaults<KnightFight>(), "");
   CHECK(kf.net.blocks == 2);
   CHECK(kf.search.sims == 16);
-  CHECK(read_train_config("tailten", "").net.blocks == 4);
+  CHECK(read_train_config(training_defaults<Tailten>(), "").net.blocks == 4);
   CHECK(kf.search.gumbel);
   CHECK(kf.baselines == std::vector<std::string>{"mcts:sims=200"});
-  CHECK(read_train_config("knightmate", "").net.channels == 64);
+  CHECK(read_train_config(training_defaults<Knightmate>(), "").net.channels == 64);
 
   const TrainConfig c = read_train_config(
-      "tailten", "# a comment\n  sims = 8  \nsearch=puct\nbaselines=[random,mcts:sims=10,c=2]\n\n");
+      training_defaults<Tailten>(),
+      "# a comment\n  sims = 8  \nsearch=puct\nbaselines=[random,mcts:sims=10,c=2]\n\n");
   CHECK(c.search.sims == 8);
   CHECK_FALSE(c.search.gumbel);
   CHECK(c.baselines == std::vector<std::string>{"random", "mcts:sims=10,c=2"});
   CHECK_THAT(c.spec, Contains("sims=8\n"));
-  CHECK(read_train_config("tailten", c.spec).spec == c.spec);  // the spec reads back
+  CHECK(read_train_config(training_defaults<Tailten>(), c.spec).spec ==
+        c.spec);  // the spec reads back
 
-  REQUIRE_THROWS_WITH(read_train_config("tailten", "simz=3"), Contains("unknown parameter 'simz'"));
-  REQUIRE_THROWS_WITH(read_train_config("tailten", "sims"), Contains("line 1 ('sims')"));
-  REQUIRE_THROWS_WITH(read_train_config("tailten", "sims=1\nsims=2"), Contains("'sims' twice"));
-  REQUIRE_THROWS_WITH(read_train_config("tailten", "lr=-1"), Contains("lr"));
-  REQUIRE_THROWS_WITH(read_train_config("tailten", "baselines=mtcs"), Contains("unknown agent"));
-  REQUIRE_THROWS_WITH(read_train_config("tailten", "baselines=az:model=resnet"),
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "simz=3"),
+                      Contains("unknown parameter 'simz'"));
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "sims"),
+                      Contains("line 1 ('sims')"));
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "sims=1\nsims=2"),
+                      Contains("'sims' twice"));
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "lr=-1"), Contains("lr"));
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "baselines=mtcs"),
+                      Contains("unknown agent"));
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "baselines=az:model=resnet"),
                       Contains("untrained network"));
 }
 
@@ -204,7 +210,7 @@ TEST_CASE("batched match: seats rotate, games finish, the seed decides", "[train
 
 TrainConfig tiny_config(int checkpoint_seconds = 1) {
   return read_train_config(
-      "tailten",
+      training_defaults<Tailten>(),
       "blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\nwindow=2000\n"
       "eval_seconds=0\neval_games=4\neval_sims=2\nbaselines=random\nkeep=2\nlog_seconds=1\n"
       "checkpoint_seconds=" +
@@ -380,7 +386,8 @@ TEST_CASE("train CLI: --print-config writes a settings file that reads back", "[
   const std::string text = read_bytes(path);
   CHECK_THAT(text, Contains("channels=64"));
   CHECK_THAT(text, Contains("# residual blocks of the network"));
-  REQUIRE(read_train_config("knightmate", text).spec == read_train_config("knightmate", "").spec);
+  REQUIRE(read_train_config(training_defaults<Knightmate>(), text).spec ==
+          read_train_config(training_defaults<Knightmate>(), "").spec);
 }
 
 // -------------------------------------------------------------------- it learns
@@ -391,7 +398,7 @@ TEST_CASE("trainer: a short run on a tiny setting learns to beat random play",
   const std::string spec = "tailten(first_player=0,ringforts=30,max_plies=200)";
   const std::string dir = temporary_dir("trainer_learns");
   const TrainConfig config =
-      read_train_config("tailten",
+      read_train_config(training_defaults<Tailten>(),
                         "blocks=2\nchannels=16\ngames=32\nsims=16\nbatch=128\nmin_replay=500\n"
                         "eval_seconds=0\neval_games=0\ncheckpoint_seconds=1000\n");
   std::atomic<bool> stop{false};

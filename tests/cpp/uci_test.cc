@@ -1,4 +1,4 @@
-// The UCI engine (training/uci): in-process over string streams (handshake, positions,
+// The UCI engine (programs/uci): in-process over string streams (handshake, positions,
 // the go limits, stop, bad input), and `knightgym uci` as a child process playing the real
 // Fairy-Stockfish, every move of each checked against the other's move generator.
 #include <algorithm>
@@ -11,9 +11,9 @@
 
 #include "env/core/rng.h"
 #include "env/registry/registry.h"
-#include "training/reference/fairy_stockfish.h"
-#include "training/reference/uci_process.h"
-#include "training/uci/uci_engine.h"
+#include "programs/engines/fairy_stockfish.h"
+#include "programs/uci/uci_engine.h"
+#include "util/uci_process.h"
 
 namespace knightgym {
 namespace {
@@ -105,7 +105,7 @@ TEST_CASE("uci: position fen, and bestmove (none) once the game is over", "[uci]
                  bestmove(run_engine("position fen " + fen + " moves d7d5\ngo nodes 30\n"))));
 
   // Fairy-Stockfish agrees that the side to move has no move.
-  reference::FairyStockfish fairy;
+  engines::FairyStockfish fairy;
   REQUIRE(fairy.legal_moves(kMatedFen, {}).empty());
   const Lines lines = run_engine("position fen " + std::string(kMatedFen) + "\ngo nodes 30\n");
   CHECK(bestmove(lines) == "(none)");
@@ -230,10 +230,10 @@ TEST_CASE("uci: options, unknown commands and bad go parameters", "[uci]") {
 }
 
 TEST_CASE("uci: a child process that stays silent is killed, not waited for", "[uci]") {
-  reference::UciProcess silent({"sleep", "30"}, "sleep", std::chrono::milliseconds(100));
+  UciProcess silent({"sleep", "30"}, "sleep", std::chrono::milliseconds(100));
   CHECK_THROWS_WITH(silent.read_line(),
                     "sleep (sleep) said nothing for 100 ms: it was killed by signal 9");
-  CHECK_THROWS_WITH(reference::UciProcess({"/nonexistent/engine"}, "engine"),
+  CHECK_THROWS_WITH(UciProcess({"/nonexistent/engine"}, "engine"),
                     Catch::StartsWith("cannot start engine '/nonexistent/engine': "));
 }
 
@@ -241,10 +241,10 @@ TEST_CASE("uci: a child process that stays silent is killed, not waited for", "[
 // told `position startpos moves ...` and `go nodes N`, once with each colour. Before each
 // move the two move generators must list the same legal moves.
 TEST_CASE("uci: knightgym uci plays Fairy-Stockfish with legal moves only", "[uci][reference]") {
-  reference::FairyStockfish fairy;
+  engines::FairyStockfish fairy;
   for (const int our_side : {0, 1}) {
-    reference::UciProcess ours({KNIGHTGYM_CLI, "uci", "--agent", "mcts:sims=100"}, "knightgym uci",
-                               std::chrono::seconds(10));
+    UciProcess ours({KNIGHTGYM_CLI, "uci", "--agent", "mcts:sims=100"}, "knightgym uci",
+                    std::chrono::seconds(10));
     ours.send("uci");
     ours.read_until_prefix("uciok");
     ours.send("setoption name UCI_Variant value knightmate");

@@ -10,8 +10,10 @@ from knightgym import agents
 
 GAMES = [entry["name"] for entry in knightgym.games()]  # every registered game
 # Small searches: these tests check the bindings, not the strength of play.
-SPECS = ["random", "greedy", "mcts:sims=8", "az:sims=8,search=gumbel", "az:sims=8,search=puct",
-         "az:sims=8,model=resnet,blocks=1,channels=8"]
+NO_NETWORK = ["random", "greedy", "mcts:sims=8", "az:sims=8,search=gumbel",
+              "az:sims=8,search=puct"]
+SPECS = NO_NETWORK + [pytest.param("az:sims=8,model=resnet,blocks=1,channels=8",
+                                   marks=pytest.mark.needs_networks)]
 # Knightmate positions from random games that Fairy-Stockfish scored "mate 1" (those of
 # tests/cpp/search_test.cc).
 MATES_IN_1 = [
@@ -129,6 +131,7 @@ def test_agents_that_do_not_search_report_zeros():
     assert agent.last_report == {"simulations": 0, "value": 0.0, "depth": 0}
 
 
+@pytest.mark.needs_networks
 def test_agents_of_one_factory_share_its_network_and_play_like_make():
     game = knightgym.load_game("knights_challenge")
     spec = "az:sims=8,model=resnet,blocks=1,channels=8,net_seed=4"
@@ -154,8 +157,12 @@ def test_searches_mate_in_1_in_knightmate(spec, fen):
 
 
 def test_kinds_and_params_list_every_parameter():
-    assert agents.kinds() == ["random", "greedy", "mcts", "az"]
+    kinds = agents.kinds()
+    assert list(kinds) == ["random", "greedy", "mcts", "az"]
+    assert all(summary for summary in kinds.values())
     assert agents.params("random") == []
+    with pytest.raises(ValueError, match="unknown agent 'alphabeta'.*mcts"):
+        agents.params("alphabeta")
     mcts = {p["name"]: p for p in agents.params("mcts")}
     assert list(mcts) == ["sims", "c", "rollouts", "solve"]
     assert mcts["sims"]["type"] == "int" and mcts["sims"]["default"] == "1000"
@@ -207,7 +214,7 @@ def test_a_finished_state_raises_value_error():
     player = agents.make("random", game)
     while not state.is_terminal():
         state.apply_action(player.act(state))
-    for spec in SPECS:
+    for spec in NO_NETWORK:  # the check comes before the agent, the same for every kind
         with pytest.raises(ValueError, match="over"):
             agents.make(spec, game).act(state)
         with pytest.raises(ValueError, match="over"):

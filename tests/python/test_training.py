@@ -13,6 +13,8 @@ import torch
 import knightgym
 from knightgym.report import read_metrics, write_report
 
+pytestmark = pytest.mark.needs_networks
+
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 GAME = "tailten"
 TINY = ("blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\neval_seconds=0\n"

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "env/core/rng.h"
+#include "util/statistics.h"
 
 namespace knightgym {
 namespace {
@@ -119,7 +120,7 @@ std::vector<AgentScore> score_agents(std::span<const GameRecord> records, int nu
     s.score = sum[a] / n;
     const double variance =
         s.games > 1 ? std::max(0.0, (sum_squares[a] - n * s.score * s.score) / (n - 1)) : 0.0;
-    s.half_width = 1.959963984540054 * std::sqrt(variance / n);
+    s.half_width = kZ95 * std::sqrt(variance / n);
   }
   return scores;
 }

@@ -1,12 +1,12 @@
 #include "training/balance/balance.h"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <stdexcept>
 
 #include "env/core/params.h"
 #include "env/registry/registry.h"
+#include "util/timing.h"
 
 namespace knightgym {
 namespace {
@@ -27,10 +27,6 @@ std::vector<std::string> split_top_level(const std::string& text) {
   }
   items.push_back(item);
   return items;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
@@ -99,7 +95,7 @@ std::vector<RuleSet> expand_grid(const std::string& game, const std::vector<Swee
 
 BalanceResult run_balance(const BalanceOptions& options,
                           const std::function<void(const BalanceProgress&)>& progress) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = SteadyClock::now();
   const int k = static_cast<int>(options.agents.size());
   if (k == 0) throw std::invalid_argument("balance: at least one agent is needed");
   if (options.games < 1 || options.games % k != 0)
@@ -130,7 +126,7 @@ BalanceResult run_balance(const BalanceOptions& options,
   BalanceProgress status{0, static_cast<int>(grid.size()), 0,
                          options.games * static_cast<int64_t>(grid.size())};
   for (size_t r = 0; r < grid.size(); ++r) {
-    const auto rule_start = std::chrono::steady_clock::now();
+    const auto rule_start = SteadyClock::now();
     const AnyGame& game = factories[r].front()->game();
     RuleSetResult rule_set{grid[r], {}, {}, 0};
     std::vector<GameRecord> records;

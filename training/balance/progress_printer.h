@@ -7,7 +7,7 @@
 #include <string>
 
 #include "training/balance/balance.h"
-#include "training/trainer/progress.h"
+#include "util/progress.h"
 
 namespace knightgym {
 

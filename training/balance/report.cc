@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "env/core/atomic_file.h"
-#include "env/core/json_writer.h"
+#include "util/atomic_file.h"
+#include "util/json_writer.h"
 
 namespace knightgym {
 namespace {

@@ -46,15 +46,6 @@ Difference difference(const MeanEstimate& a, const MeanEstimate& b) {
   return d;
 }
 
-double percentile(std::span<const double> sorted, double q) {
-  if (sorted.empty()) throw std::invalid_argument("percentile of no values");
-  const double position = std::clamp(q, 0.0, 100.0) / 100 * static_cast<double>(sorted.size() - 1);
-  const size_t below = static_cast<size_t>(position);
-  if (below + 1 >= sorted.size()) return sorted.back();
-  const double fraction = position - static_cast<double>(below);
-  return sorted[below] + fraction * (sorted[below + 1] - sorted[below]);
-}
-
 void check_sprt_settings(const SprtSettings& settings) {
   if (!(settings.a0 < settings.a1))
     throw std::invalid_argument("sprt: a0 must be below a1, got a0=" + std::to_string(settings.a0) +

@@ -8,9 +8,9 @@
 #include <span>
 #include <vector>
 
-namespace knightgym {
+#include "util/statistics.h"
 
-inline constexpr double kZ95 = 1.959963984540054;  // the two-sided 95% normal quantile
+namespace knightgym {
 
 struct Interval {
   double low = 0, high = 0;
@@ -40,10 +40,6 @@ struct Difference {
 };
 
 Difference difference(const MeanEstimate& a, const MeanEstimate& b);
-
-// The q-th percentile (q in [0, 100]) by linear interpolation between the sorted
-// values, as numpy.percentile does. `sorted` must be sorted and not empty.
-double percentile(std::span<const double> sorted, double q);
 
 // The generalized SPRT of H0: mean = a0 against H1: mean = a1 (a0 < a1) for the mean of
 // bounded i.i.d. samples, with the normal approximation of the log-likelihood ratio and

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "agents/resnet.h"
-#include "env/core/atomic_file.h"
+#include "util/atomic_file.h"
 
 namespace knightgym {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "env/core/atomic_file.h"
+#include "util/atomic_file.h"
 
 namespace knightgym {
 namespace fs = std::filesystem;

@@ -3,31 +3,20 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "agents/agent_config.h"
+#include "agents/agent_kinds.h"
+#include "util/text.h"
 
 namespace knightgym {
 namespace {
 
-// Per game: a network and search sized to train in minutes on two CPU cores.
-TrainConfig game_defaults(std::string_view game) {
+// The game's starting point (env/core/training_defaults.h) in a full configuration.
+TrainConfig defaults_of(const TrainingDefaults& game) {
   TrainConfig c;
-  c.search.sims = 32;
+  c.net = {game.blocks, game.channels};
+  c.games = game.games;
+  c.search.sims = game.sims;
   c.search.considered = 16;
-  if (game == "knightmate") {
-    c.net = {6, 64};
-    c.games = 32;
-    c.search.sims = 64;
-    c.baselines = {"mcts:sims=400"};
-  } else if (game == "knight_fight") {
-    // A 10 x 10 board with at most 8 moves a turn: a smaller network and search give 2.4x
-    // the games per minute, which buys more than depth in 20 minutes (docs/training.md).
-    c.net = {2, 32};
-    c.games = 128;
-    c.search.sims = 16;
-  } else if (game == "knights_challenge") {
-    c.net = {4, 48};
-    c.games = 32;
-  }
+  if (!game.baselines.empty()) c.baselines = split_agent_specs(game.baselines);
   return c;
 }
 
@@ -38,29 +27,18 @@ Spec parse_settings(std::string_view settings) {
   for (std::string line; std::getline(lines, line);) {
     ++number;
     if (const size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    const auto trim = [](std::string text) {
-      const size_t first = text.find_first_not_of(" \t\r");
-      if (first == std::string::npos) return std::string();
-      return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-    };
-    line = trim(line);
+    line = std::string(trim(line));
     if (line.empty()) continue;
     const size_t equals = line.find('=');
     if (equals == std::string::npos)
       throw std::invalid_argument("training settings, line " + std::to_string(number) + " ('" +
                                   line + "'): expected key=value");
-    const std::string key = trim(line.substr(0, equals));
+    const std::string key(trim(std::string_view(line).substr(0, equals)));
     for (const auto& [known, value] : spec.params)
       if (known == key) throw std::invalid_argument("training settings: '" + key + "' twice");
-    spec.params.emplace_back(key, trim(line.substr(equals + 1)));
+    spec.params.emplace_back(key, trim(std::string_view(line).substr(equals + 1)));
   }
   return spec;
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
-  return out;
 }
 
 void read(ParamReader& r, TrainConfig& c) {
@@ -101,15 +79,15 @@ void read(ParamReader& r, TrainConfig& c) {
   c.eval_sims = r.get_int("eval_sims", c.eval_sims, 1, 100000,
                           "simulations of the trained agent in evaluations");
   std::string baselines =
-      r.get_string("baselines", join(c.baselines),
+      r.get_string("baselines", join(c.baselines, ","),
                    "fixed opponents in evaluations, agent specs: mcts:sims=200,random");
   if (baselines.size() >= 2 && baselines.front() == '[' && baselines.back() == ']')
     baselines = baselines.substr(1, baselines.size() - 2);
   c.baselines = baselines.empty() ? std::vector<std::string>{} : split_agent_specs(baselines);
   for (const std::string& spec : c.baselines) {
     const AgentConfig agent = read_agent_config(spec);
-    if (agent.kind == "az" && agent.model == "resnet")
-      r.fail("baselines", "'" + spec + "' is an untrained network");
+    const auto* az = std::get_if<AzKind::Config>(&agent.settings);
+    if (az && az->model == "resnet") r.fail("baselines", "'" + spec + "' is an untrained network");
   }
   c.gate = r.get_float("gate", c.gate, 0, 1, "score against the best network that replaces it");
   c.checkpoint_seconds = r.get_int("checkpoint_seconds", c.checkpoint_seconds, 1, 100000000,
@@ -123,8 +101,8 @@ void read(ParamReader& r, TrainConfig& c) {
 
 }  // namespace
 
-TrainConfig read_train_config(std::string_view game, std::string_view settings) {
-  TrainConfig config = game_defaults(game);
+TrainConfig read_train_config(const TrainingDefaults& defaults, std::string_view settings) {
+  TrainConfig config = defaults_of(defaults);
   ParamReader reader(parse_settings(settings));
   read(reader, config);
   reader.finish();

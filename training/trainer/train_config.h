@@ -1,6 +1,7 @@
 // The settings of a training run, read like a game's parameters (key=value, each declared
-// with its default and doc, unknown keys rejected), over defaults chosen per game for a
-// 2-core CPU. `knightgym train --config FILE` reads one key=value per line.
+// with its default and doc, unknown keys rejected), over the defaults the game declares
+// for a 2-core CPU (env/core/training_defaults.h). `knightgym train --config FILE` reads one
+// key=value per line.
 #pragma once
 
 #include <string>
@@ -10,6 +11,7 @@
 #include "agents/az_search.h"
 #include "agents/torch_evaluator.h"
 #include "env/core/params.h"
+#include "env/core/training_defaults.h"
 #include "training/learner/learner.h"
 
 namespace knightgym {
@@ -39,8 +41,8 @@ struct TrainConfig {
   std::vector<ParamInfo> params;  // every setting with its value, default and doc
 };
 
-// Defaults for `game` (its registry name) overridden by `settings`, "key=value" lines
-// (blank lines and # comments ignored). Throws std::invalid_argument naming the problem.
-TrainConfig read_train_config(std::string_view game, std::string_view settings);
+// A game's defaults overridden by `settings`, "key=value" lines (blank lines and #
+// comments ignored). Throws std::invalid_argument naming the problem.
+TrainConfig read_train_config(const TrainingDefaults& defaults, std::string_view settings);
 
 }  // namespace knightgym

@@ -15,15 +15,15 @@
 #include <string>
 #include <vector>
 
-#include "agents/make_agent.h"
+#include "agents/agent_kinds.h"
 #include "training/arena/batched_match.h"
 #include "training/learner/learner.h"
 #include "training/selfplay/replay_buffer.h"
 #include "training/selfplay/self_play.h"
-#include "training/trainer/progress.h"
 #include "training/trainer/run_directory.h"
 #include "training/trainer/symmetry.h"
 #include "training/trainer/train_config.h"
+#include "util/progress.h"
 
 namespace knightgym {
 
@@ -226,7 +226,7 @@ class Trainer {
     }
     for (size_t b = 0; b < config_.baselines.size(); ++b) {
       const AgentConfig agent = read_agent_config(config_.baselines[b]);
-      auto opponent = make_agent(game_, agent, make_evaluator(agent, info_, game_spec_),
+      auto opponent = make_agent(game_, agent, share_for_game(agent, info_, game_spec_),
                                  derive_seed(config_.seed, 6 + round * 64 + b));
       play(config_.baselines[b], *opponent, b + 1);
     }

@@ -151,6 +151,16 @@ class DoubleDuel {
 
   void observe(const State& s, int player, float* out) const;
 
+  // The greedy agent's view (env/core/heuristic.h): knights (10 each) and pawns on the
+  // board and in reserve, minus the opponent's.
+  float heuristic(const State& s, int player) const {
+    const auto strength = [&s](int p) {
+      return 10 * std::popcount(s.knights[p]) + std::popcount(s.singles[p]) +
+             2 * std::popcount(s.doubles[p]) + s.reserve[p];
+    };
+    return static_cast<float>(strength(player) - strength(1 - player));
+  }
+
   std::string action_to_string(const State& s, Action action) const;
   Action string_to_action(const State& s, std::string_view text) const;
   std::string render(const State& s) const;

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "util/text.h"
+
 namespace knightgym::knightmate {
 namespace {
 
@@ -18,16 +20,6 @@ char piece_letter(Piece p) {
 
 [[noreturn]] void fail(std::string_view fen, const std::string& why) {
   throw std::invalid_argument("knightmate: invalid FEN '" + std::string(fen) + "': " + why);
-}
-
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  for (size_t pos = 0; pos <= text.size();) {
-    const size_t end = std::min(text.find(separator, pos), text.size());
-    if (separator != ' ' || end > pos) parts.push_back(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return parts;
 }
 
 // The placement field; `what` prefixes its errors.
@@ -101,7 +93,7 @@ std::string placement_to_string(const std::array<Piece, 64>& board) {
 }
 
 Position parse_fen(std::string_view fen) {
-  const std::vector<std::string_view> fields = split(fen, ' ');
+  const std::vector<std::string_view> fields = split_words(fen);
   if (fields.size() < 2 || fields.size() > 6)
     fail(fen, "expected 2 to 6 fields (placement, side, castling, en passant, clocks), got " +
                   std::to_string(fields.size()));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "env/games/knightmate/fen.h"
+#include "util/text.h"
 
 namespace knightgym {
 namespace {
@@ -23,16 +24,6 @@ constexpr const char* kOutcomeNames[] = {"",
                                          "threefold repetition",
                                          "bare royal knights",
                                          "truncated at max_plies"};
-
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  for (size_t pos = 0; pos <= text.size();) {
-    const size_t end = std::min(text.find(separator, pos), text.size());
-    if (end > pos) parts.push_back(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return parts;
-}
 
 void add_to_filter(std::array<uint64_t, 4>& filter, uint64_t key) {
   filter[key >> 62] |= uint64_t{1} << ((key >> 56) & 63);
@@ -276,7 +267,7 @@ Knightmate::State Knightmate::deserialize(std::string_view text) const {
       s.plies > params_.max_plies)
     fail("plies '" + std::string(plies) + "' is not a number in [0, max_plies]");
 
-  const std::vector<std::string_view> keys = split(sections[2].substr(4), ' ');
+  const std::vector<std::string_view> keys = split_words(sections[2].substr(4));
   if (static_cast<int>(keys.size()) != std::min<int>(s.position.halfmove, s.plies))
     fail("expected " + std::to_string(std::min<int>(s.position.halfmove, s.plies)) +
          " keys (the smaller of the halfmove clock and plies), got " + std::to_string(keys.size()));
@@ -292,7 +283,7 @@ Knightmate::State Knightmate::deserialize(std::string_view text) const {
   s.keys[s.plies % kKeyHistory] = s.position.key;
 
   const std::vector<std::string_view> history =
-      sections.size() == 4 ? split(sections[3].substr(7), ' ') : std::vector<std::string_view>{};
+      sections.size() == 4 ? split_words(sections[3].substr(7)) : std::vector<std::string_view>{};
   if (static_cast<int>(history.size()) != std::min(params_.history - 1, s.plies))
     fail("expected " + std::to_string(std::min(params_.history - 1, s.plies)) +
          " earlier positions, got " + std::to_string(history.size()));

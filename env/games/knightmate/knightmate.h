@@ -18,11 +18,13 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "env/core/game.h"
+#include "env/core/training_defaults.h"
 #include "env/games/knightmate/action_encoding.h"
 #include "env/games/knightmate/position.h"
 
@@ -155,6 +157,25 @@ class Knightmate {
   }
 
   void observe(const State& s, int player, float* out) const;
+
+  // The greedy agent's view (env/core/heuristic.h): material (P 1, B 3, M 3, R 5, Q 9)
+  // minus the opponent's.
+  float heuristic(const State& s, int player) const {
+    constexpr int kValue[knightmate::kNumKinds] = {1, 3, 5, 9, 3, 0};  // P B R Q M K
+    int balance = 0;
+    for (int kind = 0; kind < knightmate::kNumKinds; ++kind) {
+      const auto count = [&](int p) {
+        return std::popcount(s.position.pieces(knightmate::Color(p), knightmate::Kind(kind)));
+      };
+      balance += kValue[kind] * (count(player) - count(1 - player));
+    }
+    return static_cast<float>(balance);
+  }
+
+  // Chess-sized: a deeper, wider network and search, judged against stronger MCTS.
+  static constexpr TrainingDefaults training_defaults() {
+    return {.blocks = 6, .channels = 64, .games = 32, .sims = 64, .baselines = "mcts:sims=400"};
+  }
 
   std::string action_to_string(const State& s, Action action) const;
   Action string_to_action(const State& s, std::string_view text) const;

@@ -10,6 +10,7 @@
 
 #include "env/core/key_values.h"
 #include "env/games/knights_challenge/lines.h"
+#include "util/text.h"
 
 namespace knightgym {
 namespace {
@@ -30,16 +31,6 @@ constexpr const char* kOutcomeNames[] = {"",
                                          "truncated at max_plies"};
 
 bool team_mode(Mode mode) { return mode == Mode::kAlliance2 || mode == Mode::kTeam4; }
-
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  for (size_t pos = 0;;) {
-    const size_t end = text.find(separator, pos);
-    parts.push_back(text.substr(pos, end - pos));
-    if (end == std::string_view::npos) return parts;
-    pos = end + 1;
-  }
-}
 
 }  // namespace
 

@@ -19,6 +19,7 @@
 // Observation: kNumPlanes planes of board_size^2 in the same frame (Plane below).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "env/core/game.h"
+#include "env/core/training_defaults.h"
 #include "env/games/knights_challenge/geometry.h"
 
 namespace knightgym {
@@ -137,6 +139,22 @@ class KnightsChallenge {
   // The final tally of each side (camp knights, lines, captures, camp bonuses), valid in
   // any position; out has num_sides() entries.
   void tallies(const State& s, int* out) const;
+
+  // The greedy agent's view (env/core/heuristic.h): the own side's tally minus the best
+  // other side's.
+  float heuristic(const State& s, int player) const {
+    int tally[kNumColours];
+    tallies(s, tally);
+    const int own = side_of_player(player);
+    int best_other = -1000;
+    for (int side = 0; side < num_sides_; ++side)
+      if (side != own) best_other = std::max(best_other, tally[side]);
+    return static_cast<float>(tally[own] - best_other);
+  }
+
+  static constexpr TrainingDefaults training_defaults() {
+    return {.blocks = 4, .channels = 48, .games = 32};
+  }
   // The duel and ffa3 target score of a side: camp knights and lines, no captures.
   int target_score(const State& s, int side) const;
 

@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "env/core/game.h"
+#include "env/core/symmetry.h"
 #include "env/games/tailten/board.h"
 
 namespace knightgym {
@@ -118,6 +119,25 @@ class Tailten {
 
   // Kingdoms, territory and match points of the position (final once over).
   Score score(const State& s) const;
+
+  // The greedy agent's view (env/core/heuristic.h): fewer kingdoms first, then more
+  // territory, against the opponent.
+  float heuristic(const State& s, int player) const {
+    const Score now = score(s);
+    const int other = 1 - player;
+    return static_cast<float>(100 * (now.kingdoms[other] - now.kingdoms[player]) +
+                              now.territory[player] - now.territory[other]);
+  }
+
+  // The board is the 7 x 7 grid without its corners, so all eight symmetries of the
+  // square keep it (env/core/symmetry.h).
+  static constexpr int kNumSymmetries = 8;
+  static constexpr int symmetric_cell(int k, int cell) {
+    return dihedral_cell(k, tailten::kSize, cell);
+  }
+  static constexpr Action symmetric_action(int k, Action a) {
+    return tailten::kHillOfSquare[symmetric_cell(k, tailten::kSquareOfHill[a])];
+  }
   int supply(const State& s, int player) const {
     return params_.ringforts - std::popcount(s.forts[player]);
   }

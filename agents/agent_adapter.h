@@ -1,0 +1,67 @@
+// The typed agent behind AnyAgent, and AgentFactory::of, which builds the factory of any
+// game G from its typed rules: the one place where the type-erased face meets the
+// agent templates.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "agents/agent_kinds.h"
+#include "agents/any_agent.h"
+#include "env/registry/game_adapter.h"
+
+namespace knightgym {
+
+template <Game G>
+class AgentAdapter final : public AnyAgent {
+ public:
+  AgentAdapter(std::shared_ptr<const AnyGame> game, std::unique_ptr<Agent<G>> agent)
+      : game_(std::move(game)), agent_(std::move(agent)) {}
+
+  Action act(const AnyState& state, const SearchLimits& limits) override {
+    return agent_->act(typed(state), limits);
+  }
+
+  std::vector<Action> act_batch(std::span<const AnyState* const> states) override {
+    states_.clear();
+    for (const AnyState* state : states) states_.push_back(typed(*state));
+    std::vector<Action> actions(states.size());
+    agent_->act_batch(states_, actions.data());
+    return actions;
+  }
+
+  SearchReport last_report() const override { return agent_->last_report(); }
+
+ private:
+  const typename G::State& typed(const AnyState& state) const {
+    const auto* adapter = dynamic_cast<const StateAdapter<G>*>(&state);
+    if (!adapter || adapter->game().spec() != game_->spec())
+      throw std::invalid_argument("the state is of " + state.game().spec() + "; the agent plays " +
+                                  game_->spec());
+    if (adapter->is_terminal())
+      throw std::invalid_argument("the game is over: there is no action to choose");
+    return adapter->state();
+  }
+
+  std::shared_ptr<const AnyGame> game_;
+  std::unique_ptr<Agent<G>> agent_;
+  std::vector<typename G::State> states_;
+};
+
+template <Game G>
+AgentFactory AgentFactory::of(std::string_view spec, std::shared_ptr<const AnyGame> game) {
+  const auto* rules = dynamic_cast<const GameAdapter<G>*>(game.get());
+  if (!rules) throw std::invalid_argument("no agents for game " + game->spec());
+  AgentConfig config = read_agent_config(spec);
+  std::shared_ptr<Evaluator> shared = share_for_game(config, game->info(), game->spec());
+  Maker make = [game, rules, config, shared](uint64_t seed) -> std::unique_ptr<AnyAgent> {
+    return std::make_unique<AgentAdapter<G>>(game,
+                                             make_agent(rules->rules(), config, shared, seed));
+  };
+  return AgentFactory(std::move(config), std::move(game), std::move(make));
+}
+
+}  // namespace knightgym

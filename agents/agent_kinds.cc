@@ -1,0 +1,92 @@
+#include "agents/agent_kinds.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "util/text.h"
+
+namespace knightgym {
+namespace {
+
+Spec parse_agent_spec(std::string_view text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos || text.find('(') < colon) return parse_spec(text);
+  std::string as_call(text.substr(0, colon));
+  as_call += '(';
+  as_call += text.substr(colon + 1);
+  as_call += ')';
+  return parse_spec(as_call);
+}
+
+// The table's index of `kind`; throws naming the known kinds.
+size_t kind_index(std::string_view kind) {
+  const auto& names = AgentKinds::kNames;
+  const auto found = std::find(names.begin(), names.end(), kind);
+  if (found == names.end())
+    throw std::invalid_argument("unknown agent '" + std::string(kind) +
+                                "' (known: " + join({names.begin(), names.end()}, ", ") + ")");
+  return static_cast<size_t>(found - names.begin());
+}
+
+}  // namespace
+
+AgentConfig read_agent_config(std::string_view text) {
+  const Spec spec = parse_agent_spec(text);
+  ParamReader reader(spec);
+  AgentConfig config;
+  config.settings = AgentKinds::visit(kind_index(spec.name), [&]<class Kind>() {
+    typename Kind::Config settings;
+    Kind::read(reader, settings);
+    return AgentKinds::Config(std::move(settings));
+  });
+  reader.finish();
+  // The reader writes "kind(k=v,...)"; agent specs read "kind:k=v,...".
+  const std::string canonical = reader.canonical_spec();
+  const size_t open = canonical.find('(');
+  config.spec = reader.infos().empty()
+                    ? spec.name
+                    : spec.name + ":" + canonical.substr(open + 1, canonical.size() - open - 2);
+  return config;
+}
+
+std::vector<ParamInfo> agent_params(std::string_view kind) {
+  ParamReader reader(Spec{std::string(kind), {}});
+  AgentKinds::visit(kind_index(kind), [&]<class Kind>() {
+    typename Kind::Config settings;
+    Kind::read(reader, settings);
+  });
+  return reader.infos();
+}
+
+std::vector<std::string> split_agent_specs(std::string_view list) {
+  std::vector<std::string> specs;
+  size_t pos = 0;
+  while (pos <= list.size()) {
+    size_t end = pos;
+    for (int depth = 0; end < list.size() && (depth > 0 || list[end] != ','); ++end)
+      depth += list[end] == '(' || list[end] == '['   ? 1
+               : list[end] == ')' || list[end] == ']' ? -1
+                                                      : 0;
+    const std::string item(list.substr(pos, end - pos));
+    const bool continues = item.find('=') != std::string::npos &&
+                           item.find(':') == std::string::npos &&
+                           item.find('(') == std::string::npos;
+    if (continues && !specs.empty() && specs.back().find(':') != std::string::npos) {
+      specs.back() += "," + item;
+    } else {
+      if (item.empty()) throw std::invalid_argument("empty agent in '" + std::string(list) + "'");
+      specs.push_back(item);
+    }
+    pos = end + 1;
+  }
+  return specs;
+}
+
+std::shared_ptr<Evaluator> share_for_game(const AgentConfig& config, const GameInfo& info,
+                                          const std::string& game_spec) {
+  return AgentKinds::visit(config.settings.index(), [&]<class Kind>() {
+    return Kind::share(std::get<typename Kind::Config>(config.settings), info, game_spec);
+  });
+}
+
+}  // namespace knightgym

@@ -1,0 +1,89 @@
+// The one table of agent kinds. Everything that names kinds derives from it: agent specs
+// ("random", "mcts:sims=400", "az:model=net.pt,sims=64,search=gumbel"), their parsing
+// and canonical form, `knightgym list --agents`, Python's agents.kinds() and params(),
+// the error for an unknown kind, and the construction of agents for any game. Adding a
+// kind: its agent and kind struct in its own header (agents/agent.h says what a kind
+// declares), then one entry in AgentKinds below (docs/agents.md).
+//
+// A spec is a kind, then ':' and key=value parameters separated by commas (or the
+// game-spec form "mcts(sims=400)"). Each kind declares its parameters through a
+// ParamReader, so unknown keys and bad values are errors that name them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "agents/az_agent.h"
+#include "agents/greedy_agent.h"
+#include "agents/mcts_agent.h"
+#include "agents/random_agent.h"
+
+namespace knightgym {
+
+template <class... Kinds>
+struct AgentKindList {
+  // The settings of one agent: the Config of its kind.
+  using Config = std::variant<typename Kinds::Config...>;
+  static constexpr std::array<std::string_view, sizeof...(Kinds)> kNames = {Kinds::kName...};
+  static constexpr std::array<std::string_view, sizeof...(Kinds)> kSummaries = {Kinds::kSummary...};
+
+  // Calls f.template operator()<Kind>() for the kind at `index`.
+  template <class F>
+  static decltype(auto) visit(size_t index, F&& f) {
+    return visit_from<0, Kinds...>(index, f);
+  }
+
+ private:
+  template <size_t I, class Kind, class... Rest, class F>
+  static decltype(auto) visit_from(size_t index, F& f) {
+    if constexpr (sizeof...(Rest) == 0) {
+      return f.template operator()<Kind>();
+    } else {
+      if (index == I) return f.template operator()<Kind>();
+      return visit_from<I + 1, Rest...>(index, f);
+    }
+  }
+};
+
+using AgentKinds = AgentKindList<RandomKind, GreedyKind, MctsKind, AzKind>;
+
+struct AgentConfig {
+  std::string spec;  // canonical: every parameter spelled out
+  AgentKinds::Config settings;
+  std::string_view kind() const { return AgentKinds::kNames[settings.index()]; }
+};
+
+// Throws std::invalid_argument naming the problem (unknown kind, key or bad value).
+AgentConfig read_agent_config(std::string_view spec);
+
+// The parameters of a kind with their defaults and docs; throws for an unknown kind.
+std::vector<ParamInfo> agent_params(std::string_view kind);
+
+// "mcts:sims=400,c=2,random" -> {"mcts:sims=400,c=2", "random"}: a comma-separated item
+// with '=' but no ':' or '(' continues the spec before it.
+std::vector<std::string> split_agent_specs(std::string_view list);
+
+// What the agents of one spec share in one game (a network): made once, given to each
+// make_agent. Throws std::invalid_argument if it cannot be made (a model file that does
+// not fit the game).
+std::shared_ptr<Evaluator> share_for_game(const AgentConfig& config, const GameInfo& info,
+                                          const std::string& game_spec);
+
+// An agent of `config` for a game, with its own seeded stream; `shared` is what
+// share_for_game gave for this config and game.
+template <Game G>
+std::unique_ptr<Agent<G>> make_agent(const G& game, const AgentConfig& config,
+                                     std::shared_ptr<Evaluator> shared, uint64_t seed) {
+  return AgentKinds::visit(config.settings.index(), [&]<class Kind>() -> std::unique_ptr<Agent<G>> {
+    return Kind::template make<G>(game, std::get<typename Kind::Config>(config.settings),
+                                  std::move(shared), seed);
+  });
+}
+
+}  // namespace knightgym

@@ -1,0 +1,54 @@
+#include "agents/network.h"
+
+#include <mutex>
+#include <stdexcept>
+
+namespace knightgym {
+namespace {
+
+std::mutex mutex;
+const NetworkBackend* backend = nullptr;
+std::function<void()> loader;
+
+const NetworkBackend& require_backend() {
+  std::function<void()> load;
+  {
+    std::lock_guard lock(mutex);
+    if (backend) return *backend;
+    load = std::move(loader);  // tried once: a failed load is not retried on every call
+    loader = nullptr;
+  }
+  if (load) load();  // outside the lock: it sets the backend
+  std::lock_guard lock(mutex);
+  if (!backend)
+    throw std::invalid_argument(
+        "networks need LibTorch, which this build does not have (configured with "
+        "KNIGHTGYM_TORCH=OFF); model=uniform needs none");
+  return *backend;
+}
+
+}  // namespace
+
+void set_network_backend(const NetworkBackend* new_backend) {
+  std::lock_guard lock(mutex);
+  backend = new_backend;
+}
+
+void set_network_loader(std::function<void()> new_loader) {
+  std::lock_guard lock(mutex);
+  loader = std::move(new_loader);
+}
+
+std::shared_ptr<Evaluator> create_network(const GameInfo& info, const std::string& game_spec,
+                                          const NetConfig& net, uint64_t seed,
+                                          const std::string& device, int threads) {
+  return require_backend().create(info, game_spec, net, seed, device, threads);
+}
+
+std::shared_ptr<Evaluator> load_network(const std::string& path, const GameInfo& info,
+                                        const std::string& game_spec, const std::string& device,
+                                        int threads) {
+  return require_backend().load(path, info, game_spec, device, threads);
+}
+
+}  // namespace knightgym

@@ -1,0 +1,55 @@
+// Networks behind the Evaluator interface, for the agents that need one: the project's
+// ResNet made fresh from a seed, or a TorchScript file (agents/torch_evaluator.h says
+// what such a module computes). LibTorch stays behind a NetworkBackend, like KataGo's
+// backends: a build without it (KNIGHTGYM_TORCH=OFF) has none, and Python loads it only
+// when a network is first asked for, so that everything else runs without libtorch in
+// the process.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "agents/evaluator.h"
+
+namespace knightgym {
+
+struct NetConfig {
+  int blocks = 6;     // residual blocks
+  int channels = 64;  // channels of the trunk
+};
+
+class NetworkBackend {
+ public:
+  virtual ~NetworkBackend() = default;
+  // A fresh ResNet for a game (info and its canonical spec), its weights drawn from seed.
+  // device: "cpu", "cuda" or "cuda:N"; threads > 0 sets LibTorch's intra-op threads.
+  virtual std::shared_ptr<Evaluator> create(const GameInfo& info, const std::string& game_spec,
+                                            const NetConfig& net, uint64_t seed,
+                                            const std::string& device, int threads) const = 0;
+  // A TorchScript module from `path`. Throws std::invalid_argument naming the problem: no
+  // such file, not TorchScript, made for another game, or outputs of the wrong shape.
+  virtual std::shared_ptr<Evaluator> load(const std::string& path, const GameInfo& info,
+                                          const std::string& game_spec, const std::string& device,
+                                          int threads) const = 0;
+};
+
+// The backend networks come from (it must outlive every use). A program linked with
+// LibTorch sets it at start (use_torch_networks, agents/torch_evaluator.h).
+void set_network_backend(const NetworkBackend* backend);
+
+// Called, once, the first time a network is asked for while no backend is set: it may
+// load one (the Python module imports its LibTorch part) and set it.
+void set_network_loader(std::function<void()> loader);
+
+// Through the backend; without one, std::invalid_argument saying that this build or
+// process has no LibTorch.
+std::shared_ptr<Evaluator> create_network(const GameInfo& info, const std::string& game_spec,
+                                          const NetConfig& net, uint64_t seed,
+                                          const std::string& device, int threads);
+std::shared_ptr<Evaluator> load_network(const std::string& path, const GameInfo& info,
+                                        const std::string& game_spec, const std::string& device,
+                                        int threads);
+
+}  // namespace knightgym

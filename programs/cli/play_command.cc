@@ -1,0 +1,126 @@
+// knightgym play: seat-rotated games between agents, with each agent's score and its 95%
+// interval, draws, truncations and game lengths. Games run on threads, one position at a
+// time per agent, or with --batch B, B games at once on one thread, every agent deciding
+// for all its games together (one network batch per round of simulations).
+#include <unistd.h>
+#include <cstdio>
+#include <string>
+
+#include "agents/agent_kinds.h"
+#include "env/registry/game_list.h"
+#include "programs/cli/args.h"
+#include "programs/cli/commands.h"
+#include "training/arena/arena.h"
+#include "training/arena/batched_match.h"
+#include "util/atomic_file.h"
+#include "util/json_writer.h"
+
+namespace knightgym::cli {
+namespace {
+
+std::vector<GameRecord> play_in_batches(
+    const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
+    const ArenaOptions& options, int64_t batch, const std::function<void(int64_t)>& progress) {
+  std::vector<GameRecord> records;
+  Games::visit(game, [&](const auto& rules) {
+    using G = std::decay_t<decltype(rules)>;
+    std::vector<std::unique_ptr<Agent<G>>> typed;
+    std::vector<Agent<G>*> seated;
+    for (size_t a = 0; a < agents.size(); ++a) {
+      const AgentConfig& config = agents[a]->config();
+      typed.push_back(make_agent(rules, config, share_for_game(config, game.info(), game.spec()),
+                                 derive_seed(options.seed, a + 1)));
+      seated.push_back(typed.back().get());
+    }
+    for (int64_t first = 0; first < options.games; first += batch) {
+      const auto chunk = play_batched(rules, std::span<Agent<G>* const>(seated),
+                                      std::min(batch, options.games - first), options.seed, first);
+      records.insert(records.end(), chunk.begin(), chunk.end());
+      if (progress) progress(static_cast<int64_t>(records.size()));
+    }
+  });
+  return records;
+}
+
+}  // namespace
+
+int play_command(Args& args) {
+  if (args.positional().size() != 1)
+    throw std::invalid_argument("usage: knightgym play GAME --agents SPEC,SPEC --games N");
+  const auto game = load_game(args.positional()[0]);
+  const std::string agent_list = args.get_string("agents", "");
+  if (agent_list.empty()) throw std::invalid_argument("--agents SPEC[,SPEC...] is required");
+  ArenaOptions options;
+  options.games = args.get_int("games", 100, 1);
+  options.threads = static_cast<int>(args.get_int("threads", 1, 1));
+  options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
+  const int64_t batch = args.get_int("batch", 0, 0);
+  const std::string json = args.get_string("json", "");
+  args.finish();
+  if (batch > 0 && options.threads > 1)
+    throw std::invalid_argument("--batch plays on one thread: leave out --threads");
+
+  const std::vector<std::string> specs = split_agent_specs(agent_list);
+  std::vector<std::shared_ptr<const AgentFactory>> agents;
+  for (const std::string& spec : specs)
+    agents.push_back(std::make_shared<const AgentFactory>(spec, game));
+
+  const bool terminal = isatty(STDERR_FILENO);
+  const auto progress = [&](int64_t done) {
+    if (terminal)
+      std::fprintf(stderr, "\r%lld/%lld games", static_cast<long long>(done),
+                   static_cast<long long>(options.games));
+  };
+  const std::vector<GameRecord> records =
+      batch > 0 ? play_in_batches(*game, agents, options, batch, progress)
+                : play_arena(*game, agents, options, progress);
+  if (terminal) std::fputs("\n", stderr);
+
+  const auto scores = score_agents(records, static_cast<int>(agents.size()));
+  std::printf("%s, %lld games, seed %llu\n\n", game->spec().c_str(),
+              static_cast<long long>(options.games), static_cast<unsigned long long>(options.seed));
+  std::printf("| %-40s | %6s | %6s | %6s | %6s | %-16s |\n", "agent", "games", "wins", "draws",
+              "losses", "score (95%)");
+  std::printf("|%s|--------|--------|--------|--------|------------------|\n",
+              std::string(42, '-').c_str());
+  for (size_t a = 0; a < agents.size(); ++a) {
+    const AgentScore& s = scores[a];
+    char score[32];
+    std::snprintf(score, sizeof score, "%5.1f%% +- %4.1f%%", 100 * s.score, 100 * s.half_width);
+    std::printf("| %-40s | %6lld | %6lld | %6lld | %6lld | %-16s |\n",
+                specs[a].substr(0, 40).c_str(), static_cast<long long>(s.games),
+                static_cast<long long>(s.wins), static_cast<long long>(s.draws),
+                static_cast<long long>(s.losses), score);
+  }
+  int64_t draws = 0, truncated = 0, decisions = 0;
+  for (const GameRecord& record : records) {
+    bool all_zero = true;
+    for (const float r : record.returns) all_zero = all_zero && r == 0;
+    draws += all_zero;
+    truncated += record.truncated;
+    decisions += record.decisions;
+  }
+  std::printf("\ndrawn games %lld (truncated %lld), %.1f decisions per game\n",
+              static_cast<long long>(draws), static_cast<long long>(truncated),
+              static_cast<double>(decisions) / static_cast<double>(records.size()));
+  std::printf("\nagents in full:\n");
+  for (const auto& agent : agents) std::printf("  %s\n", agent->config().spec.c_str());
+  if (!json.empty()) {
+    JsonWriter out;
+    out.begin_object().key("game").value(game->spec()).key("games").value(options.games);
+    out.key("seed").value(static_cast<int64_t>(options.seed)).key("draws").value(draws);
+    out.key("truncated").value(truncated);
+    out.key("mean_length").value(static_cast<double>(decisions) / records.size());
+    out.key("agents").begin_array();
+    for (size_t a = 0; a < agents.size(); ++a) {
+      const AgentScore& s = scores[a];
+      out.begin_object().key("spec").value(agents[a]->config().spec).key("games").value(s.games);
+      out.key("wins").value(s.wins).key("draws").value(s.draws).key("losses").value(s.losses);
+      out.key("score").value(s.score).key("half_width").value(s.half_width).end_object();
+    }
+    write_file_atomically(json, out.end_array().end_object().text() + "\n");
+  }
+  return 0;
+}
+
+}  // namespace knightgym::cli

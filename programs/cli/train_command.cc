@@ -1,0 +1,118 @@
+// knightgym train: AlphaZero-style training of a game into DIR, with --resume, and
+// SIGINT/SIGTERM ending the run with a checkpoint.
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "env/registry/game_list.h"
+#include "programs/cli/args.h"
+#include "programs/cli/commands.h"
+#include "training/trainer/trainer.h"
+
+namespace knightgym::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_signal{0};
+
+extern "C" void on_stop_signal(int signal) {
+  g_signal = signal;
+  g_stop = true;
+}
+
+void install_stop_handlers() {
+  struct sigaction action = {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+std::string read_settings(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("--config '" + path + "': cannot read it");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void print_evaluation(const std::vector<Evaluation>& evaluation) {
+  if (evaluation.empty()) return;
+  std::printf("\n| opponent | games | wins | draws | losses | score (95%%) |\n");
+  std::printf("|---|---|---|---|---|---|\n");
+  for (const Evaluation& e : evaluation)
+    std::printf("| %s | %lld | %lld | %lld | %lld | %.1f%% +- %.1f%% |\n", e.opponent.c_str(),
+                static_cast<long long>(e.score.games), static_cast<long long>(e.score.wins),
+                static_cast<long long>(e.score.draws), static_cast<long long>(e.score.losses),
+                100 * e.score.score, 100 * e.score.half_width);
+}
+
+}  // namespace
+
+int train_command(Args& args) {
+  if (args.positional().size() != 1)
+    throw std::invalid_argument(
+        "usage: knightgym train GAME --out DIR [--minutes M | --steps S] [--resume] "
+        "[--device cpu|cuda] [--config FILE] [--print-config]");
+  const auto game = load_game(args.positional()[0]);
+  const std::string out = args.get_string("out", "");
+  const double minutes = args.get_double("minutes", 0, 0);
+  const int64_t steps = args.get_int("steps", 0, 0);
+  const bool resume = args.get_switch("resume");
+  const bool print_config = args.get_switch("print-config");
+  const std::string device = args.get_string("device", "cpu");
+  const std::string config_file = args.get_string("config", "");
+  args.finish();
+
+  if (print_config) {  // a valid settings file, each line with its doc as a comment
+    const TrainConfig config = read_train_config(
+        game->training_defaults(), config_file.empty() ? "" : read_settings(config_file));
+    for (const ParamInfo& p : config.params) {
+      const std::string line = p.name + "=" + p.value;
+      std::printf("%-26s # %s\n", line.c_str(), p.doc.c_str());
+    }
+    return 0;
+  }
+  if (out.empty()) throw std::invalid_argument("--out DIR is required");
+  if (minutes == 0 && steps == 0) throw std::invalid_argument("give --minutes M or --steps S");
+  if (resume && !config_file.empty())
+    throw std::invalid_argument("--resume reads the run's own " + out +
+                                "/config.txt; --config is for new runs");
+  if (!resume && std::filesystem::exists(out + "/config.txt"))
+    throw std::invalid_argument("'" + out +
+                                "' already holds a run: --resume continues it, or choose "
+                                "another --out");
+  RunDirectory run(out);
+  const std::string settings = resume                ? run.read_config().second
+                               : config_file.empty() ? std::string()
+                                                     : read_settings(config_file);
+  const TrainConfig config = read_train_config(game->training_defaults(), settings);
+
+  install_stop_handlers();
+  bool finished = false;
+  Games::visit(*game, [&](const auto& rules) {
+    using G = std::decay_t<decltype(rules)>;
+    Trainer<G> trainer(rules, game->spec(), config, device, out, resume, stderr);
+    std::fprintf(stderr, "%s: %lld parameters, %s; run in %s\n", game->spec().c_str(),
+                 static_cast<long long>(trainer.learner().num_parameters()), device.c_str(),
+                 out.c_str());
+    finished = trainer.run({minutes, steps}, g_stop);
+    const Counters& c = trainer.counters();
+    std::printf("%s: %lld steps, %lld self-play games, %lld decisions, %.1f min\n",
+                game->spec().c_str(), static_cast<long long>(c.at("steps")),
+                static_cast<long long>(c.at("games")), static_cast<long long>(c.at("decisions")),
+                static_cast<double>(c.at("milliseconds")) / 60000.0);
+    print_evaluation(trainer.last_evaluation());
+    std::printf("\nmodel: %s/model.pt (best: %s/best.pt), metrics: %s/metrics.csv\n", out.c_str(),
+                out.c_str(), out.c_str());
+  });
+  if (finished) return 0;
+  std::fprintf(stderr, "stopped by signal %d: checkpoint written; --resume continues\n",
+               g_signal.load());
+  return 128 + g_signal.load();
+}
+
+}  // namespace knightgym::cli

@@ -1,0 +1,24 @@
+// knightgym uci: a UCI engine for Knightmate on stdin and stdout (programs/uci/uci_engine.h),
+// for GUIs, cutechess-cli and matches against Fairy-Stockfish.
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "programs/cli/args.h"
+#include "programs/cli/commands.h"
+#include "programs/uci/uci_engine.h"
+
+namespace knightgym::cli {
+
+int uci_command(Args& args) {
+  if (!args.positional().empty())
+    throw std::invalid_argument("usage: knightgym uci [--agent SPEC] [--seed S]");
+  const std::string agent = args.get_string("agent", std::string(UciEngine::kDefaultAgent));
+  const auto seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
+  args.finish();
+  UciEngine engine(std::cout, agent, seed);
+  engine.run(std::cin);
+  return 0;
+}
+
+}  // namespace knightgym::cli

@@ -1,0 +1,98 @@
+// The LibTorch networks behind the Evaluator interface (built with KNIGHTGYM_TORCH):
+// masking, shapes, batches equal to rows alone, a saved model loaded back, bad models
+// refused, and network agents batched like the others.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agents/any_agent.h"
+#include "agents/torch_evaluator.h"
+#include "env/registry/registry.h"
+#include "tests/cpp/agent_checks.h"
+
+namespace knightgym {
+namespace {
+
+TEST_CASE("act_batch plays the actions of act() in turn with a network", "[agents]") {
+  check_act_batch_equals_act("az:sims=16,model=resnet,blocks=1,channels=8");
+  check_act_batch_equals_act("az:sims=16,search=puct,model=resnet,blocks=1,channels=8,noise=0.25");
+}
+
+TEST_CASE("the torch evaluator masks illegal actions and answers per player", "[agents]") {
+  for (const char* spec : {"knights_challenge", "knightmate"}) {
+    const auto game = load_game(spec);
+    const GameInfo& info = game->info();
+    auto net = TorchEvaluator::create(info, game->spec(), {2, 16}, 1, "cpu");
+    const int n = 5;
+    std::vector<float> observations(n * info.observation_shape.size());
+    std::vector<uint8_t> masks(n * info.num_actions);
+    auto state = game->new_initial_state(1);
+    for (int row = 0; row < n; ++row) {
+      state->observe(state->current_player(),
+                     observations.data() + row * info.observation_shape.size());
+      state->legal_mask(masks.data() + row * info.num_actions);
+      state->apply_action(state->legal_actions()[0]);
+    }
+    std::vector<float> priors(n * info.num_actions), values(n * info.num_players);
+    net->evaluate(n, observations.data(), masks.data(), priors.data(), values.data());
+    for (int row = 0; row < n; ++row) {
+      float sum = 0;
+      for (int a = 0; a < info.num_actions; ++a) {
+        const float p = priors[row * info.num_actions + a];
+        if (!masks[row * info.num_actions + a]) REQUIRE(p == 0.0f);
+        sum += p;
+      }
+      CHECK(sum == Approx(1.0f));
+      for (int p = 0; p < info.num_players; ++p) {
+        CHECK(values[row * info.num_players + p] >= -1.0f);
+        CHECK(values[row * info.num_players + p] <= 1.0f);
+      }
+    }
+    // One row alone gets the same answer as in the batch.
+    std::vector<float> one_prior(info.num_actions), one_value(info.num_players);
+    net->evaluate(1, observations.data() + 2 * info.observation_shape.size(),
+                  masks.data() + 2 * info.num_actions, one_prior.data(), one_value.data());
+    for (int a = 0; a < info.num_actions; ++a)
+      CHECK(one_prior[a] == Approx(priors[2 * info.num_actions + a]).margin(1e-6));
+  }
+}
+
+TEST_CASE("a saved network loads back, and bad model files are refused", "[agents]") {
+  const auto game = load_game("knight_fight");
+  const GameInfo& info = game->info();
+  const auto dir = std::filesystem::temp_directory_path() / "knightgym_agents_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "net.pt").string();
+  auto net = TorchEvaluator::create(info, game->spec(), {1, 8}, 7, "cpu");
+  net->save(path);
+  auto loaded = TorchEvaluator::load(path, info, game->spec(), "cpu");
+
+  std::vector<float> observation(info.observation_shape.size());
+  std::vector<uint8_t> mask(info.num_actions);
+  const auto state = game->new_initial_state(3);
+  state->observe(0, observation.data());
+  state->legal_mask(mask.data());
+  std::vector<float> p1(info.num_actions), p2(info.num_actions), v1(2), v2(2);
+  net->evaluate(1, observation.data(), mask.data(), p1.data(), v1.data());
+  loaded->evaluate(1, observation.data(), mask.data(), p2.data(), v2.data());
+  CHECK(p1 == p2);
+  CHECK(v1 == v2);
+  // The az agent takes it by path.
+  CHECK_NOTHROW(AgentFactory("az:sims=4,model=" + path, game).make(0)->act(*state));
+
+  const auto other = load_game("knight_fight(double_erase=forced)");
+  CHECK_THROWS_WITH(TorchEvaluator::load(path, other->info(), other->spec(), "cpu"),
+                    Catch::Contains("was made for knight_fight(double_erase=optional"));
+  const std::string garbage = (dir / "garbage.pt").string();
+  std::ofstream(garbage) << "not a model";
+  CHECK_THROWS_WITH(TorchEvaluator::load(garbage, info, game->spec(), "cpu"),
+                    Catch::Contains("not a TorchScript module"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace knightgym

@@ -1,0 +1,24 @@
+// Text helpers shared by every parser: one rule for splitting, so that every format
+// reads empty fields the same way.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace knightgym {
+
+// Every part between separators, empty ones included: "a,,b" -> {"a", "", "b"}, "" -> {""}.
+// Parsers decide what an empty part means (usually an error that names it).
+std::vector<std::string_view> split(std::string_view text, char separator);
+
+// The words of `text`: runs of characters other than spaces and tabs ("" -> {}).
+std::vector<std::string_view> split_words(std::string_view text);
+
+// `text` without leading and trailing spaces, tabs and line ends.
+std::string_view trim(std::string_view text);
+
+// The items joined with `separator` between them.
+std::string join(const std::vector<std::string>& items, std::string_view separator);
+
+}  // namespace knightgym
