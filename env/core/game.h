@@ -18,8 +18,15 @@
 //   observe(s, player, out)  observation_shape floats from player's side
 //   action_to_string, string_to_action (throws if unknown), render, serialize,
 //   deserialize (throws, naming the problem, if malformed)
-//   optional: sample_action(s, rng), a uniformly random legal action faster than drawing
-//   from legal_actions (env/core/sample.h)
+//   optional capabilities, each detected by a concept with a generic fallback:
+//   sample_action (env/core/sample.h), heuristic (env/core/heuristic.h), symmetries
+//   (env/core/symmetry.h), training_defaults (env/core/training_defaults.h)
+//
+// One vocabulary: every game names its length cap `max_turns`, the turns after which
+// the game is truncated, where a turn is one player's move however many decisions it
+// takes (Knight Fight's erase and Double-Duel's steps belong to the turn they complete);
+// each game's update after a move (who decides next, whether and how the game ended)
+// is its private `settle`.
 //
 // Cross-game rules live outside the games: callers apply only legal actions to states
 // that are not over (the adapters and the vector env check this).

@@ -10,13 +10,25 @@ KeyValues::KeyValues(std::string_view text, std::string context,
                      std::initializer_list<std::string_view> keys)
     : context_(std::move(context)) {
   for (size_t pos = 0; pos < text.size();) {
-    const size_t end = std::min(text.find(' ', pos), text.size());
+    size_t end = std::min(text.find(' ', pos), text.size());
+    const size_t eq = text.substr(pos, end - pos).find('=');
+    // A bracketed value runs to its ']' and may hold spaces: "fen=[8/8/... w - - 0 1]".
+    const bool bracketed =
+        eq != std::string_view::npos && pos + eq + 1 < text.size() && text[pos + eq + 1] == '[';
+    if (bracketed) {
+      const size_t close = text.find(']', pos + eq + 1);
+      if (close == std::string_view::npos)
+        fail("field '" + std::string(text.substr(pos)) + "' has no closing ']'");
+      end = close + 1;
+      if (end < text.size() && text[end] != ' ')
+        fail("field '" + std::string(text.substr(pos, end - pos)) + "' runs on after its ']'");
+    }
     const std::string_view item = text.substr(pos, end - pos);
     pos = end + 1;
     if (item.empty()) continue;
-    const size_t eq = item.find('=');
     if (eq == std::string_view::npos) fail("field '" + std::string(item) + "' has no '='");
-    fields_.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    const std::string_view value = item.substr(eq + 1);
+    fields_.emplace_back(item.substr(0, eq), bracketed ? value.substr(1, value.size() - 2) : value);
   }
   for (const auto& [key, value] : fields_)
     if (std::find(keys.begin(), keys.end(), key) == keys.end())

@@ -1,4 +1,5 @@
-// The "key=value key=value ..." text that games' serialize() writes, read back with
+// The "key=value key=value ..." text that every game's serialize() writes (one format for
+// all games; a value holding spaces is bracketed, "fen=[... w - - 0 1]"), read back with
 // every problem named: a field without '=', an unknown or repeated key, a missing key, a
 // number out of range. Errors are std::invalid_argument prefixed with `context` (for
 // example "knight_fight: cannot read state: ").

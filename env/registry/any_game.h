@@ -12,7 +12,7 @@
 #include "env/core/params.h"
 #include "env/core/training_defaults.h"
 #include "env/core/types.h"
-#include "env/vector/vector_env.h"
+#include "env/vector/vector_env_options.h"
 
 namespace knightgym {
 

@@ -11,6 +11,7 @@
 
 #include "env/core/game.h"
 #include "env/registry/any_game.h"
+#include "env/vector/vector_env.h"
 
 namespace knightgym {
 

@@ -33,14 +33,9 @@
 #include "env/vector/aligned_array.h"
 #include "env/vector/check_actions.h"
 #include "env/vector/thread_pool.h"
+#include "env/vector/vector_env_options.h"
 
 namespace knightgym {
-
-struct VectorEnvOptions {
-  int num_envs = 1;
-  int num_threads = 1;
-  uint64_t seed = 0;
-};
 
 template <Game G>
 class VectorEnv {

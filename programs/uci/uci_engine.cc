@@ -162,7 +162,7 @@ void UciEngine::set_position(const Tokens& command) {
           ") rejected: " + error.what() + "; position unchanged");
       return;
     }
-    // UCI knows no ply limit: past the game's max_plies, go on from the same position
+    // UCI knows no ply limit: past the game's max_turns, go on from the same position
     // as a new episode (repetitions before it are forgotten).
     if (state->is_truncated()) {
       const std::string text = state->serialize();
@@ -267,7 +267,8 @@ void UciEngine::stop_search() {
 
 std::unique_ptr<AnyState> UciEngine::state_from_fen(std::string_view fen) const {
   // parse_fen names what is wrong with a FEN; the state text adds an empty history.
-  return game_->deserialize_state(knightmate::to_fen(knightmate::parse_fen(fen)) + ";plies 0;keys");
+  return game_->deserialize_state("fen=[" + knightmate::to_fen(knightmate::parse_fen(fen)) +
+                                  "] turns=0 keys= history=");
 }
 
 void UciEngine::say(const std::string& line) {

@@ -50,9 +50,11 @@ TEST_CASE("the agent factory checks specs and states", "[agents]") {
   const auto fight = load_game("knight_fight");
   const auto tailten = load_game("tailten");
   CHECK_THROWS_WITH(AgentFactory("mcts:sims=-1", fight), Catch::Contains("sims"));
+#if KNIGHTGYM_TORCH
   CHECK_THROWS_WITH(AgentFactory("az:model=/nonexistent/net.pt", fight),
                     Catch::Contains("no such file"));
   CHECK_THROWS_WITH(AgentFactory("az:model=resnet,device=tpu", fight), Catch::Contains("tpu"));
+#endif
   const auto agent = AgentFactory("random", fight).make(1);
   const auto other = tailten->new_initial_state(0);
   CHECK_THROWS_WITH(agent->act(*other),

@@ -123,8 +123,8 @@ TEST_CASE("three- and four-player outcomes and ranks", "[balance]") {
 }
 
 TEST_CASE("real 3- and 4-player tournaments seat every agent equally", "[balance]") {
-  for (const auto& [spec, players] : {std::pair{"knights_challenge(mode=ffa3,max_plies=60)", 3},
-                                      std::pair{"knights_challenge(mode=ffa4,max_plies=60)", 4}}) {
+  for (const auto& [spec, players] : {std::pair{"knights_challenge(mode=ffa3,max_turns=60)", 3},
+                                      std::pair{"knights_challenge(mode=ffa4,max_turns=60)", 4}}) {
     const auto game = load_game(spec);
     std::vector<std::shared_ptr<const AgentFactory>> agents;
     for (const char* agent : {"random", "greedy", "mcts:sims=2"})
@@ -165,14 +165,14 @@ TEST_CASE("real 3- and 4-player tournaments seat every agent equally", "[balance
 
 TEST_CASE("sweeps expand to a grid of loaded rule sets", "[balance]") {
   const auto grid = expand_grid(
-      "knight_fight(max_plies=80)",
+      "knight_fight(max_turns=80)",
       {parse_sweep("double_erase=optional,forced,off"), parse_sweep("mirror_on_moves=true,false")});
   REQUIRE(grid.size() == 6);
-  CHECK(grid[0].spec == load_game("knight_fight(max_plies=80)")->spec());
+  CHECK(grid[0].spec == load_game("knight_fight(max_turns=80)")->spec());
   CHECK(rule_set_label(grid[1]) == "double_erase=optional, mirror_on_moves=false");
   CHECK(rule_set_label(grid[5]) == "double_erase=off, mirror_on_moves=false");
   CHECK(grid[5].spec == load_game("knight_fight(double_erase=off,mirror_on_moves=false,"
-                                  "max_plies=80)")
+                                  "max_turns=80)")
                             ->spec());
   CHECK(rule_set_label(expand_grid("tailten", {}).front()) == "default rules");
   // A sweep may override a parameter of the base spec; bracketed values keep commas.
@@ -186,11 +186,11 @@ TEST_CASE("sweeps expand to a grid of loaded rule sets", "[balance]") {
   CHECK_THROWS_WITH(expand_grid("knight_fight", {parse_sweep("colour=red")}),
                     Catch::Contains("colour"));
   CHECK_THROWS_WITH(
-      expand_grid("knight_fight", {parse_sweep("max_plies=5"), parse_sweep("max_plies=6")}),
+      expand_grid("knight_fight", {parse_sweep("max_turns=5"), parse_sweep("max_turns=6")}),
       Catch::Contains("twice"));
-  CHECK_THROWS_WITH(parse_sweep("max_plies"), Catch::Contains("KEY=V1,V2"));
-  CHECK_THROWS_WITH(parse_sweep("max_plies=5,,6"), Catch::Contains("empty value"));
-  CHECK_THROWS_WITH(parse_sweep("max_plies=5,5"), Catch::Contains("twice"));
+  CHECK_THROWS_WITH(parse_sweep("max_turns"), Catch::Contains("KEY=V1,V2"));
+  CHECK_THROWS_WITH(parse_sweep("max_turns=5,,6"), Catch::Contains("empty value"));
+  CHECK_THROWS_WITH(parse_sweep("max_turns=5,5"), Catch::Contains("twice"));
   CHECK(parse_sprt("a1=0.1,beta=0.2").a1 == 0.1);
   CHECK(parse_sprt("").alpha == 0.05);
   CHECK_THROWS_WITH(parse_sprt("a2=0.1"), Catch::Contains("a2"));

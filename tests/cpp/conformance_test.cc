@@ -67,9 +67,8 @@ void check_state(const AnyGame& game, const AnyState& state) {
   for (Action a : legal) REQUIRE(state.string_to_action(state.action_to_string(a)) == a);
 }
 
-// Plays `games` random games, or fewer where they are long: past a budget of 100 decisions
-// a game (at least 10 games), as the Python suite does. Knights Challenge's games run to
-// hundreds of plies; each game has its own reference test besides.
+// Plays `games` random games, or fewer where they are long, by the budget policy of
+// tests/conformance_specs.txt (shared with tests/python/test_conformance.py).
 void play_random_games(const std::string& spec, int games) {
   const auto game = load_game(spec);
   Rng rng(derive_seed(12345, std::hash<std::string>{}(spec)));

@@ -51,7 +51,7 @@ namespace knightgym {
 namespace {
 
 // The name of the engine's length-cap parameter (turns before truncation), in one place.
-constexpr const char* kCapParam = "max_plies";
+constexpr const char* kCapParam = "max_turns";
 constexpr int kDefaultCap = 200;
 constexpr int kSmallCapMax = 30;
 

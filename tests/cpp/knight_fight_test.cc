@@ -42,7 +42,7 @@ State new_state(const KnightFight& game, uint64_t seed = 0) {
 }
 
 int square(std::string_view name) {
-  const auto parsed = knight_fight::parse_square(name);
+  const auto parsed = knight_fight::kGrid.parse(name);
   REQUIRE(parsed);
   return *parsed;
 }
@@ -454,8 +454,8 @@ TEST_CASE("a finished game has no player to move and an all-zero mask", "[knight
   REQUIRE(legal(game, s).empty());
 }
 
-TEST_CASE("max_plies truncates after that many turns", "[knight_fight]") {
-  const KnightFight game = make_game("knight_fight(layout=identity,max_plies=3)");
+TEST_CASE("max_turns truncates after that many turns", "[knight_fight]") {
+  const KnightFight game = make_game("knight_fight(layout=identity,max_turns=3)");
   State s = new_state(game);
   play(game, s, {"c1", "d10"});
   REQUIRE_FALSE(game.terminal(s));
@@ -466,7 +466,7 @@ TEST_CASE("max_plies truncates after that many turns", "[knight_fight]") {
   REQUIRE(returns(game, s) == std::vector<float>{-1.0f, 1.0f});  // 16 against 93
 
   // The erase decision is part of its turn, not a turn of its own.
-  const KnightFight two = make_game("knight_fight(layout=identity,max_plies=2)");
+  const KnightFight two = make_game("knight_fight(layout=identity,max_turns=2)");
   State erase = new_state(two);
   play(two, erase, {"a1", "j10"});
   REQUIRE_FALSE(two.terminal(erase));
@@ -475,7 +475,7 @@ TEST_CASE("max_plies truncates after that many turns", "[knight_fight]") {
 }
 
 TEST_CASE("a natural end on the capped turn is not truncation", "[knight_fight]") {
-  const KnightFight game = make_game("knight_fight(layout=identity,max_plies=1)");
+  const KnightFight game = make_game("knight_fight(layout=identity,max_turns=1)");
   State s = new_state(game);
   clear_rank10(s);
   play(game, s, {"c1"});
@@ -615,9 +615,9 @@ TEST_CASE("actions are in the mover's frame: ranks mirrored for Black", "[knight
   REQUIRE(game.current_player(erase) == 0);
 }
 
-TEST_CASE("flip_ranks and flip_square mirror the ranks", "[knight_fight]") {
+TEST_CASE("flip_ranks and the grid's flip_rank mirror the ranks", "[knight_fight]") {
   using knight_fight::flip_ranks;
-  using knight_fight::flip_square;
+  const auto flip_square = [](int square) { return knight_fight::kGrid.flip_rank(square); };
   REQUIRE(flip_square(square("c1")) == square("c10"));
   REQUIRE(flip_square(square("j10")) == square("j1"));
   REQUIRE(flip_square(square("e5")) == square("e6"));

@@ -146,11 +146,11 @@ void require_fen_rejected(std::string_view fen, const std::string& why) {
 // ---------------------------------------------------------------------------------------
 // The game.
 
-Knightmate make_game(std::string_view fen = kStartFen, int history = 1, int max_plies = 512) {
+Knightmate make_game(std::string_view fen = kStartFen, int history = 1, int max_turns = 512) {
   Knightmate::Params params;
   params.start = parse_fen(fen);
   params.history = history;
-  params.max_plies = max_plies;
+  params.max_turns = max_turns;
   return Knightmate(params);
 }
 
@@ -192,7 +192,7 @@ std::vector<float> observe(const Knightmate& game, const State& s, int player) {
 // The value of `plane` on `square` of the observer's frame (a1 = 0; for Black the ranks
 // are mirrored, so its own back rank is rank 1 too).
 float at(const std::vector<float>& obs, int plane, std::string_view square) {
-  const auto parsed = parse_square(square);
+  const auto parsed = kGrid.parse(square);
   REQUIRE(parsed);
   return obs[static_cast<size_t>(plane * 64 + *parsed)];
 }
@@ -201,7 +201,7 @@ float at(const std::vector<float>& obs, int plane, std::string_view square) {
 Strings squares_of(const std::vector<float>& obs, int plane) {
   Strings out;
   for (int square = 0; square < 64; ++square)
-    if (obs[static_cast<size_t>(plane * 64 + square)] != 0.0f) out.push_back(square_name(square));
+    if (obs[static_cast<size_t>(plane * 64 + square)] != 0.0f) out.push_back(kGrid.name(square));
   return sorted(out);
 }
 
@@ -445,7 +445,7 @@ TEST_CASE("an enemy commoner next to the royal knight gives check", "[knightmate
   constexpr std::string_view kFen = "4k3/8/8/8/8/8/3m4/4K3 w - - 0 1";
   const Position p = parse_fen(kFen);
   REQUIRE(p.in_check());
-  REQUIRE(p.checkers == square_bb(*parse_square("d2")));
+  REQUIRE(p.checkers == square_bb(*kGrid.parse("d2")));
   require_moves(kFen, {"e1f3", "e1g2"});
   // Another piece may take it.
   require_moves("4k3/8/8/B7/8/8/3m4/4K3 w - - 0 1", {"a5d2", "e1f3", "e1g2"});
@@ -598,7 +598,7 @@ TEST_CASE("positions that differ in castling rights are not repetitions", "[knig
   REQUIRE(s.repetitions == 1);
   REQUIRE_FALSE(game.terminal(s));
   play(game, s, {"e8d6"});
-  REQUIRE(s.plies == 10);
+  REQUIRE(s.turns == 10);
   REQUIRE(s.outcome == Outcome::kRepetition);
 }
 
@@ -613,10 +613,10 @@ TEST_CASE("repetition counts agree with a plain scan of the game's keys", "[knig
     while (!game.terminal(s)) {
       Action actions[kMaxMoves];
       game.apply(s, actions[rng.below(static_cast<uint32_t>(game.legal_actions(s, actions)))]);
-      const int reach = std::min<int>(s.position.halfmove, s.plies);
+      const int reach = std::min<int>(s.position.halfmove, s.turns);
       int earlier = 0;
       for (int back = 2; back <= reach; back += 2)
-        earlier += s.keys[(s.plies - back) % Knightmate::kKeyHistory] == s.position.key;
+        earlier += s.keys[(s.turns - back) % Knightmate::kKeyHistory] == s.position.key;
       REQUIRE(s.repetitions == std::min(earlier, 2));
     }
     repetition_ends += s.outcome == Outcome::kRepetition;
@@ -635,7 +635,7 @@ TEST_CASE("bare royal knights draw", "[knightmate]") {
   REQUIRE(returns(game, s) == std::vector<float>{0.0f, 0.0f});
 }
 
-TEST_CASE("max_plies truncates, but a mate on the last ply is a mate", "[knightmate]") {
+TEST_CASE("max_turns truncates, but a mate on the last ply is a mate", "[knightmate]") {
   const Knightmate game = make_game(kStartFen, 1, 4);
   REQUIRE(game.info().max_game_length == 4);
   State s = new_state(game);
@@ -970,7 +970,7 @@ TEST_CASE("a Knightmate state round-trips through serialize and deserialize", "[
     REQUIRE(game.serialize(back) == text);
     REQUIRE(back.outcome == s.outcome);
     REQUIRE(back.repetitions == s.repetitions);
-    REQUIRE(back.plies == s.plies);
+    REQUIRE(back.turns == s.turns);
     REQUIRE(mask(game, back) == mask(game, s));
     for (int player = 0; player < 2; ++player)
       REQUIRE(observe(game, back, player) == observe(game, s, player));
@@ -981,7 +981,7 @@ TEST_CASE("a Knightmate state round-trips through serialize and deserialize", "[
   State s = new_state(plain);
   require_round_trip(plain, s);
   play(plain, s, {"e2e4", "d7d5", "e4e5", "f7f5"});  // leaves an en-passant square on f6
-  REQUIRE(s.position.en_passant == *parse_square("f6"));
+  REQUIRE(s.position.en_passant == *kGrid.parse("f6"));
   require_round_trip(plain, s);
 
   // Three positions stacked, and repetitions: after 5 plies e1d3 recurs.
@@ -1001,26 +1001,30 @@ TEST_CASE("a Knightmate state round-trips through serialize and deserialize", "[
 
 TEST_CASE("deserialize rejects malformed text", "[knightmate]") {
   const Knightmate game = make_game();
-  const std::string start(kStartFen);
-  require_state_rejected(game, "nonsense", "expected 'FEN;plies N;keys ...;history ...'");
-  require_state_rejected(game, start + ";plies 0", "expected 'FEN;plies N;keys");
-  require_state_rejected(game, start + ";moves 0;keys", "expected 'FEN;plies N;keys");
-  require_state_rejected(game, "8/8/8 w;plies 0;keys", "has 3 ranks");
-  require_state_rejected(game, start + ";plies x;keys", "plies 'x' is not a number");
-  require_state_rejected(game, start + ";plies -1;keys", "plies '-1' is not a number");
-  const std::string clock2 = "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 2 2";
-  require_state_rejected(game, clock2 + ";plies 2;keys 0123", "expected 2 keys");
-  require_state_rejected(game, clock2 + ";plies 2;keys 0123 zz", "key 'zz' is not hexadecimal");
+  const std::string start = "fen=[" + std::string(kStartFen) + "]";
+  require_state_rejected(game, "nonsense", "field 'nonsense' has no '='");
+  require_state_rejected(game, start + " turns=0", "expected one field 'keys'");
+  require_state_rejected(game, start + " moves=0 keys= history=", "unknown field 'moves'");
+  require_state_rejected(
+      game, "fen=[" + std::string(kStartFen) + " turns=0 keys= history=", "no closing ']'");
+  require_state_rejected(game, "fen=[8/8/8 w] turns=0 keys= history=", "has 3 ranks");
+  require_state_rejected(game, start + " turns=x keys= history=", "turns 'x' is not an integer");
+  require_state_rejected(game, start + " turns=-1 keys= history=", "turns '-1' is not an integer");
+  const std::string clock2 = "fen=[rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 2 2]";
+  require_state_rejected(game, clock2 + " turns=2 keys=0123 history=", "expected 2 keys");
+  require_state_rejected(game,
+                         clock2 + " turns=2 keys=0123,zz history=", "key 'zz' is not hexadecimal");
 
   const Knightmate stacked = make_game(kStartFen, 2);
-  const std::string one = "rmbqkbmr/pppppppp/8/8/4P3/8/PPPP1PPP/RMBQKBMR b KQkq - 0 1;plies 1;keys";
-  require_state_rejected(stacked, one, "expected 1 earlier positions, got 0");
-  require_state_rejected(stacked, one + ";history nonsense", "is not PLACEMENT:REPETITIONS");
-  require_state_rejected(stacked, one + ";history 8/8/8:0", "has 3 ranks");
+  const std::string one =
+      "fen=[rmbqkbmr/pppppppp/8/8/4P3/8/PPPP1PPP/RMBQKBMR b KQkq - 0 1] turns=1 keys=";
+  require_state_rejected(stacked, one + " history=", "expected 1 earlier positions, got 0");
+  require_state_rejected(stacked, one + " history=nonsense", "is not PLACEMENT:REPETITIONS");
+  require_state_rejected(stacked, one + " history=8/8/8:0", "has 3 ranks");
   // The well-formed text is accepted.
   const State s =
-      stacked.deserialize(one + ";history " + placement_to_string(Position::start().board) + ":0");
-  REQUIRE(s.plies == 1);
+      stacked.deserialize(one + " history=" + placement_to_string(Position::start().board) + ":0");
+  REQUIRE(s.turns == 1);
 }
 
 }  // namespace

@@ -11,10 +11,10 @@
 //   - the board, the ply count and each colour's captures in the engine's serialize()
 //     text equal the reference's.
 // When the engine says the game is over, the reference must say so too, with the same
-// kind of end (by the rules, or truncated by max_plies), and the rule the engine names
+// kind of end (by the rules, or truncated by max_turns), and the rule the engine names
 // (State::outcome) must hold in the reference's final position; the engine's tallies (per
 // side) and returns must equal the ones the reference computes from its own tally and
-// ranking. Every 16th game that ends by the rules is played again with max_plies equal to
+// ranking. Every 16th game that ends by the rules is played again with max_turns equal to
 // its length (the rules still end it: they win over the cap) and one less (truncated).
 // Games per mode: 2 * KNIGHTGYM_CONFORMANCE_GAMES (default 1000), at least 10; the other
 // boards and options KNIGHTGYM_CONFORMANCE_GAMES / 5, at least 10. On top of these, one
@@ -74,7 +74,7 @@ enum End : unsigned {
   kAllianceInCamp = 4,  // alliance2: 8 knights in the other alliance's camps, 4 of each
   kTwoFinished = 8,     // two colours have each knight stuck or captured
   kNoMoves = 16,        // no colour has a legal move
-  kTruncated = 32,      // max_plies moves were played
+  kTruncated = 32,      // max_turns moves were played
 };
 
 struct Options {
@@ -84,7 +84,7 @@ struct Options {
   bool central_first = true;
   bool mixed_lines = false;
   int target_points = 16;
-  int max_plies = 1000;
+  int max_turns = 1000;
 
   // The spec string that gives the engine the same game.
   std::string spec() const {
@@ -98,8 +98,8 @@ struct Options {
     out += mixed_lines ? ",mixed_lines=true" : ",mixed_lines=false";
     out += ",target_points=";
     out += std::to_string(target_points);
-    out += ",max_plies=";
-    out += std::to_string(max_plies);
+    out += ",max_turns=";
+    out += std::to_string(max_turns);
     out += ')';
     return out;
   }
@@ -234,7 +234,7 @@ class Game {
   unsigned ends() const { return ends_; }
   int to_move() const { return to_move_; }
   int player_to_move() const { return player_[to_move_]; }
-  int plies() const { return plies_; }
+  int turns() const { return turns_; }
   int captures(int colour) const { return captures_[colour]; }
   int at(int x, int y) const { return board_[x][y]; }
   int passes() const { return passes_; }
@@ -268,7 +268,7 @@ class Game {
     if (camp_[from.x][from.y] == me && camp_[to.x][to.y] != me) left_camp_[me] = true;
     board_[to.x][to.y] = me;
     board_[from.x][from.y] = kEmpty;
-    ++plies_;
+    ++turns_;
 
     // The end conditions, checked after every move.
     ends_ = rule_ends();
@@ -294,7 +294,7 @@ class Game {
       return true;
     }
     to_move_ = next;
-    if (plies_ >= options_.max_plies) {
+    if (turns_ >= options_.max_turns) {
       ends_ = kTruncated;
       over_ = true;
     }
@@ -425,7 +425,7 @@ class Game {
 
   std::string describe() const {
     std::ostringstream out;
-    out << "reference: ply " << plies_ << ", "
+    out << "reference: turn " << turns_ << ", "
         << (over_ ? std::string("over") : std::string(kColourNames[to_move_]) + " to move")
         << ", ends " << ends_ << ", captures";
     for (int c = 0; c < kColours; ++c) out << ' ' << captures_[c];
@@ -567,7 +567,7 @@ class Game {
   bool left_camp_[kColours] = {};  // the colour has moved a knight out of its camp
   int captures_[kColours] = {};
   int to_move_ = 0;
-  int plies_ = 0;
+  int turns_ = 0;
   int passes_ = 0;
   bool over_ = false;
   unsigned ends_ = 0;
@@ -590,23 +590,23 @@ std::string joined(const std::vector<int>& moves) {
   return out.empty() ? std::string("(none)") : out;
 }
 
-// What serialize() shows: "board=ROWS to_move=C plies=N captures=A,B,C,D", ROWS from the
+// What serialize() shows: "board=ROWS to_move=C turns=N captures=A,B,C,D", ROWS from the
 // top rank down, '/' between ranks, '.' empty, r b y g the colours' knights.
 struct Shown {
   bool parsed = false;
   std::vector<int> cells;  // [x + n * y]: colour or -1
   int to_move = -1;
-  int plies = -1;
+  int turns = -1;
   int captures[4] = {-1, -1, -1, -1};
 };
 
 Shown parse_serialized(const std::string& text, int n) {
   Shown shown;
   std::istringstream in(text);
-  std::string board, to_move, plies, captures;
-  if (!(in >> board >> to_move >> plies >> captures)) return shown;
+  std::string board, to_move, turns, captures;
+  if (!(in >> board >> to_move >> turns >> captures)) return shown;
   if (board.rfind("board=", 0) != 0 || to_move.rfind("to_move=", 0) != 0 ||
-      plies.rfind("plies=", 0) != 0 || captures.rfind("captures=", 0) != 0)
+      turns.rfind("turns=", 0) != 0 || captures.rfind("captures=", 0) != 0)
     return shown;
   const std::string rows = board.substr(6);
   if (static_cast<int>(rows.size()) != n * (n + 1) - 1) return shown;
@@ -625,7 +625,7 @@ Shown parse_serialized(const std::string& text, int n) {
   const char* letter = std::strchr(reference::kColourLetters, to_move[8]);
   if (letter == nullptr || to_move[8] == '\0') return shown;
   shown.to_move = static_cast<int>(letter - reference::kColourLetters);
-  shown.plies = std::stoi(plies.substr(6));
+  shown.turns = std::stoi(turns.substr(6));
   std::istringstream list(captures.substr(9));
   for (int c = 0; c < 4; ++c) {
     std::string item;
@@ -638,7 +638,7 @@ Shown parse_serialized(const std::string& text, int n) {
 
 // Whether the engine's serialized position equals the reference's.
 bool same_position(const Shown& shown, const reference::Game& ref) {
-  if (!shown.parsed || shown.plies != ref.plies()) return false;
+  if (!shown.parsed || shown.turns != ref.turns()) return false;
   const int n = ref.size();
   for (int x = 0; x < n; ++x)
     for (int y = 0; y < n; ++y)
@@ -720,8 +720,8 @@ struct Coverage {
   }
 };
 
-// Plays one game on the engine and the reference; returns its length in plies and sets
-// `natural` to whether the rules ended it (rather than max_plies). An eager game picks,
+// Plays one game on the engine and the reference; returns its length in turns and sets
+// `natural` to whether the rules ended it (rather than max_turns). An eager game picks,
 // 7 times in 8, a move into an opponent's camp when there is one, so that stuck knights,
 // lines and the end by all 8 knights stuck come up more often.
 int play_game(const reference::Options& options, const KnightsChallenge& game, uint64_t seed,
@@ -797,7 +797,7 @@ int play_game(const reference::Options& options, const KnightsChallenge& game, u
       seen.target_reached += target;
       seen.passes += ref.passes();
       natural = !ref.truncated();
-      return ref.plies();
+      return ref.turns();
     }
 
     ++seen.decisions;
@@ -887,14 +887,14 @@ void check_variant(const reference::Options& base, int games, uint64_t seed) {
     if (g % 16 == 0 && natural && length >= 2) {
       for (int cap : {length, length - 1}) {
         reference::Options capped = base;
-        capped.max_plies = cap;
+        capped.max_turns = cap;
         bool again = false;
         ++seen.replays;
         const int replayed =
             play_game(capped, make_engine(capped), game_seed, eager,
-                      label + " again with max_plies=" + std::to_string(cap), seen, again);
-        INFO(label << " again with max_plies=" << cap << " (" << length
-                   << " plies without the cap)");
+                      label + " again with max_turns=" + std::to_string(cap), seen, again);
+        INFO(label << " again with max_turns=" << cap << " (" << length
+                   << " turns without the cap)");
         REQUIRE(replayed == cap);
         REQUIRE(again == (cap == length));
       }

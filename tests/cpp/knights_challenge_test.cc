@@ -135,7 +135,7 @@ std::array<int, 4> knight_counts(std::string_view pieces) {
 // The full text form. `captures` "auto" credits each colour's missing knights to the next
 // colour in turn order that is its enemy (for positions whose tallies do not matter).
 std::string position(const KnightsChallenge& game, std::string_view pieces, char mover = 'r',
-                     std::string captures = "auto", int plies = 0) {
+                     std::string captures = "auto", int turns = 0) {
   const int n = game.params().board_size;
   if (captures == "auto") {
     const std::array<int, 4> counts = knight_counts(pieces);
@@ -160,16 +160,16 @@ std::string position(const KnightsChallenge& game, std::string_view pieces, char
   out += board_text(pieces, n);
   out += " to_move=";
   out += mover;
-  out += " plies=";
-  out += std::to_string(plies);
+  out += " turns=";
+  out += std::to_string(turns);
   out += " captures=";
   out += captures;
   return out;
 }
 
 State at(const KnightsChallenge& game, std::string_view pieces, char mover = 'r',
-         const std::string& captures = "auto", int plies = 0) {
-  const std::string text = position(game, pieces, mover, captures, plies);
+         const std::string& captures = "auto", int turns = 0) {
+  const std::string text = position(game, pieces, mover, captures, turns);
   INFO("position " << text);
   return game.deserialize(text);
 }
@@ -312,7 +312,7 @@ Strings block(char file_from, char file_to, int rank_from, int rank_to) {
 struct Text {
   std::vector<std::string> rows;  // top rank first
   char mover = 'r';
-  std::string plies;
+  std::string turns;
   std::array<std::string, 4> captures;
 };
 
@@ -328,8 +328,8 @@ Text parse_text(const std::string& text) {
       for (std::string row; std::getline(rows, row, '/');) out.rows.push_back(row);
     } else if (key == "to_move") {
       out.mover = value[0];
-    } else if (key == "plies") {
-      out.plies = value;
+    } else if (key == "turns") {
+      out.turns = value;
     } else {
       std::istringstream values(value);
       for (std::string& v : out.captures) std::getline(values, v, ',');
@@ -358,8 +358,8 @@ std::string turned_text(const std::string& text) {
   }
   out += " to_move=";
   out += next_letter(t.mover);
-  out += " plies=";
-  out += t.plies;
+  out += " turns=";
+  out += t.turns;
   out += " captures=";
   for (int c = 0; c < 4; ++c) {
     if (c) out += ',';
@@ -411,7 +411,7 @@ TEST_CASE("knights_challenge: start position, camps and the text form", "[knight
   REQUIRE(game.serialize(s) ==
           "board=gg......yyyy/gg......yyyy/gg........../gg........../............/"
           "............/............/............/..........bb/..........bb/rrrr......bb/"
-          "rrrr......bb to_move=r plies=0 captures=0,0,0,0");
+          "rrrr......bb to_move=r turns=0 captures=0,0,0,0");
   REQUIRE(game.current_player(s) == 0);
   REQUIRE_FALSE(game.terminal(s));
   REQUIRE(game.info().num_players == 4);
@@ -426,7 +426,7 @@ TEST_CASE("knights_challenge: start position, camps and the text form", "[knight
   REQUIRE(duel.serialize(start(duel)) ==
           "board=........yyyy/........yyyy/............/............/............/"
           "............/............/............/............/............/rrrr......../"
-          "rrrr........ to_move=r plies=0 captures=0,0,0,0");
+          "rrrr........ to_move=r turns=0 captures=0,0,0,0");
   REQUIRE(duel.info().num_players == 2);
   REQUIRE(duel.num_sides() == 2);
   REQUIRE(duel.player_of_colour(2) == 1);
@@ -435,7 +435,7 @@ TEST_CASE("knights_challenge: start position, camps and the text form", "[knight
   REQUIRE(ffa3.serialize(start(ffa3)) ==
           "board=........yyyy/........yyyy/............/............/............/"
           "............/............/............/..........bb/..........bb/rrrr......bb/"
-          "rrrr......bb to_move=r plies=0 captures=0,0,0,0");
+          "rrrr......bb to_move=r turns=0 captures=0,0,0,0");
   REQUIRE(ffa3.info().num_players == 3);
   REQUIRE(ffa3.num_sides() == 3);
   // alliance2: two players with two colours each, two sides; team4: four players, two sides.
@@ -457,7 +457,7 @@ TEST_CASE("knights_challenge: start position, camps and the text form", "[knight
   const KnightsChallenge small = make_game("knights_challenge(board_size=10)");
   REQUIRE(small.serialize(start(small)) ==
           "board=gg....yyyy/gg....yyyy/gg......../gg......../........../........../"
-          "........bb/........bb/rrrr....bb/rrrr....bb to_move=r plies=0 captures=0,0,0,0");
+          "........bb/........bb/rrrr....bb/rrrr....bb to_move=r turns=0 captures=0,0,0,0");
 
   // The registry loads it by spec.
   REQUIRE(load_game("knights_challenge(mode=duel)")->info().num_players == 2);
@@ -506,7 +506,7 @@ TEST_CASE("knights_challenge: actions are numbered in the mover's frame", "[knig
   REQUIRE(piece_on(game, s, "i3") == 'b');
   REQUIRE(piece_on(game, s, "j9") == 'y');
   REQUIRE(piece_on(game, s, "d10") == 'g');
-  REQUIRE(field(game, s, "plies") == "4");
+  REQUIRE(field(game, s, "turns") == "4");
 
   // The mask agrees with the legal list.
   std::vector<uint8_t> mask(static_cast<size_t>(game.info().num_actions), 7);
@@ -695,7 +695,7 @@ TEST_CASE("knights_challenge: a colour with no legal move passes", "[knights_cha
   // Red is skipped without a ply: blue moves next, after one ply.
   REQUIRE(game.current_player(s) == 1);
   REQUIRE(field(game, s, "to_move") == "b");
-  REQUIRE(field(game, s, "plies") == "1");
+  REQUIRE(field(game, s, "turns") == "1");
   REQUIRE_FALSE(game.terminal(s));
 
   // duel: yellow cannot move, so red moves again.
@@ -705,7 +705,7 @@ TEST_CASE("knights_challenge: a colour with no legal move passes", "[knights_cha
   State d = at(duel, both);
   play(duel, d, {"c2-e3"});
   REQUIRE(duel.current_player(d) == 0);
-  REQUIRE(field(duel, d, "plies") == "1");
+  REQUIRE(field(duel, d, "turns") == "1");
 }
 
 TEST_CASE("knights_challenge: the game ends when no colour can move", "[knights_challenge]") {
@@ -750,9 +750,9 @@ TEST_CASE("knights_challenge: all 8 knights of a colour stuck end the game",
   require_returns(game, s, {1.0f, 0.0f, 0.0f, -1.0f});
 }
 
-TEST_CASE("knights_challenge: max_plies truncates, but a natural end on the last ply wins",
+TEST_CASE("knights_challenge: max_turns truncates, but a natural end on the last ply wins",
           "[knights_challenge]") {
-  const KnightsChallenge game = make_game("knights_challenge(max_plies=10)");
+  const KnightsChallenge game = make_game("knights_challenge(max_turns=10)");
   State natural = at(game, kSevenStuck, 'r', "8,6,6,0", 9);
   play(game, natural, {"h3-j2"});  // the tenth ply, and all of red stuck
   REQUIRE(natural.outcome == Outcome::kAllStuck);
@@ -768,10 +768,10 @@ TEST_CASE("knights_challenge: max_plies truncates, but a natural end on the last
   REQUIRE(tallies(game, cut) == std::vector<int>{34, 6, 6, 0});
   require_returns(game, cut, {1.0f, 0.0f, 0.0f, -1.0f});
 
-  // A position set up at max_plies is over; beyond it, refused.
+  // A position set up at max_turns is over; beyond it, refused.
   const State full = at(game, kSevenStuck, 'r', "8,6,6,0", 10);
   REQUIRE(game.truncated(full));
-  REQUIRE_THROWS_WITH(at(game, kSevenStuck, 'r', "8,6,6,0", 11), Contains("plies"));
+  REQUIRE_THROWS_WITH(at(game, kSevenStuck, 'r', "8,6,6,0", 11), Contains("turns"));
 }
 
 TEST_CASE("knights_challenge: duel ends at target_points without counting captures",
@@ -1024,7 +1024,7 @@ TEST_CASE("knights_challenge: a quarter-turn with every colour shifted is the sa
   int checked = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed)
     random_game(game, seed, 400, [&](const State& s) {
-      if (game.terminal(s) || s.plies % 9 != 0) return;
+      if (game.terminal(s) || s.turns % 9 != 0) return;
       const std::string text = game.serialize(s);
       const std::string turned_text_form = turned_text(text);
       INFO(text << "\nturned: " << turned_text_form);
@@ -1181,7 +1181,7 @@ TEST_CASE("knights_challenge: the text form round-trips in every mode", "[knight
   for (const char* mode : {"ffa4", "ffa3", "duel", "alliance2", "team4"}) {
     std::string spec = "knights_challenge(mode=";
     spec += mode;
-    spec += ",max_plies=300)";
+    spec += ",max_turns=300)";
     const KnightsChallenge game = make_game(spec);
     for (uint64_t seed = 1; seed <= 4; ++seed)
       random_game(game, seed, 400, [&](const State& s) {

@@ -68,7 +68,7 @@ std::vector<float> outputs(Learner& learner, const Batch& batch, const GameInfo&
 }
 
 const NetConfig kNet{1, 8};
-const std::string kSpec = "tailten(first_player=0,ringforts=30,max_plies=200)";
+const std::string kSpec = "tailten(first_player=0,ringforts=30,max_turns=200)";
 
 TEST_CASE("learner: steps lower the loss of a fixed batch; entropy and losses are sane",
           "[learner]") {
@@ -139,7 +139,7 @@ TEST_CASE("learner: bad checkpoints are refused by name and change nothing", "[l
   Learner wider(info, kSpec, NetConfig{1, 16}, 1, {}, "cpu");
   wider.save_checkpoint(dir + "/wider.ckpt", {});
   refused(dir + "/wider.ckpt", "1 blocks x 16 channels, not 1 x 8");
-  Learner other(info, "tailten(first_player=1,ringforts=30,max_plies=200)", kNet, 1, {}, "cpu");
+  Learner other(info, "tailten(first_player=1,ringforts=30,max_turns=200)", kNet, 1, {}, "cpu");
   other.save_checkpoint(dir + "/other.ckpt", {});
   refused(dir + "/other.ckpt", "is for tailten(first_player=1");
 }

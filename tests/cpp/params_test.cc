@@ -12,9 +12,9 @@ using Params = std::vector<std::pair<std::string, std::string>>;
 TEST_CASE("specs parse into a name and ordered parameters", "[params]") {
   CHECK(parse_spec("knight_fight").name == "knight_fight");
   CHECK(parse_spec("knight_fight()").params.empty());
-  const Spec spec = parse_spec(" knight_fight( double_erase = forced ,max_plies=9) ");
+  const Spec spec = parse_spec(" knight_fight( double_erase = forced ,max_turns=9) ");
   CHECK(spec.name == "knight_fight");
-  CHECK(spec.params == Params{{"double_erase", "forced"}, {"max_plies", "9"}});
+  CHECK(spec.params == Params{{"double_erase", "forced"}, {"max_turns", "9"}});
   CHECK(parse_spec("g(squares=[d4,e5],n=1)").params == Params{{"squares", "d4,e5"}, {"n", "1"}});
   CHECK(format_spec(parse_spec("g(squares=[d4,e5],n=1)")) == "g(squares=[d4,e5],n=1)");
 }
@@ -68,13 +68,13 @@ TEST_CASE("bad values and unknown keys name the problem and what is allowed", "[
 }
 
 TEST_CASE("the registry loads games by spec and rejects unknown ones", "[params]") {
-  const auto game = load_game("knight_fight(max_plies=50, double_erase=off)");
+  const auto game = load_game("knight_fight(max_turns=50, double_erase=off)");
   CHECK(game->name() == "knight_fight");
   CHECK(game->spec() ==
-        "knight_fight(double_erase=off,mirror_on_moves=true,max_plies=50,layout=random)");
+        "knight_fight(double_erase=off,mirror_on_moves=true,max_turns=50,layout=random)");
   CHECK(load_game(game->spec())->spec() == game->spec());
-  CHECK(load_game("knight_fight(max_plies=050,mirror_on_moves=1)")->spec() ==
-        load_game("knight_fight(max_plies=50,mirror_on_moves=true)")->spec());
+  CHECK(load_game("knight_fight(max_turns=050,mirror_on_moves=1)")->spec() ==
+        load_game("knight_fight(max_turns=50,mirror_on_moves=true)")->spec());
   CHECK_THROWS_WITH(load_game("chess"),
                     Contains("unknown game 'chess'") && Contains("known games: knight_fight"));
   CHECK_THROWS_WITH(load_game("knight_fight(speed=3)"),

@@ -8,14 +8,14 @@
 // actions. Every chosen action is applied to the engine and, as its hill name ("a2".."g6"),
 // to the reference. At every decision the engine's set of legal hill names must equal the
 // reference's set (with no duplicates), the player to move must agree, and the engine's
-// serialize() (board, player to move, phase, plies) must equal what the reference says,
+// serialize() (board, player to move, phase, turns) must equal what the reference says,
 // as must both supplies. When the engine says the game is over the reference must say so
-// too, with the same truncation, the same board, phase and plies, the same kingdoms,
+// too, with the same truncation, the same board, phase and turns, the same kingdoms,
 // territory, match points and winner (Tailten::score), and the engine's returns must
 // follow from the reference's winner.
 // Games: 10 * KNIGHTGYM_CONFORMANCE_GAMES (default 1000; at least 10) of the default game,
 // split by the first player over two test cases; fewer for ringforts=12, ringforts=45,
-// max_plies=20 and random parameters.
+// max_turns=20 and random parameters.
 //
 // Why the reference is independent: it includes nothing from env/games/tailten/ and shares
 // no tables or helpers with the engine. It keeps a plain 7 x 7 array of cells (corner,
@@ -58,15 +58,15 @@ constexpr const char* kPhaseNames[] = {"opening", "battle", "last_turn", "over"}
 struct Options {
   int first_player = 0;
   int ringforts = 30;
-  int max_plies = 200;
+  int max_turns = 200;
 
   std::string spec() const {
     std::string out = "tailten(first_player=";
     out += std::to_string(first_player);
     out += ",ringforts=";
     out += std::to_string(ringforts);
-    out += ",max_plies=";
-    out += std::to_string(max_plies);
+    out += ",max_turns=";
+    out += std::to_string(max_turns);
     out += ')';
     return out;
   }
@@ -126,7 +126,7 @@ class Game {
   bool over() const { return phase_ == Phase::kOver; }
   bool truncated() const { return truncated_; }
   int to_move() const { return to_move_; }
-  int plies() const { return plies_; }
+  int turns() const { return turns_; }
   int supply(int player) const { return supply_[player]; }
   Phase phase() const { return phase_; }
   Cell cell(int file, int rank) const { return cells_[rank][file]; }
@@ -158,14 +158,14 @@ class Game {
     if (target == ringfort_of(other)) ++supply_[other];  // a capture: back to its owner
     target = ringfort_of(me);
     --supply_[me];
-    ++plies_;
+    ++turns_;
     if (phase_ == Phase::kLastTurn) {
       phase_ = Phase::kOver;  // the one more turn was taken: the game ends
       return true;
     }
     start_turn(other);
     // The cap truncates, unless the game ended naturally on this turn.
-    if (phase_ != Phase::kOver && plies_ >= options_.max_plies) {
+    if (phase_ != Phase::kOver && turns_ >= options_.max_turns) {
       phase_ = Phase::kOver;
       truncated_ = true;
     }
@@ -244,7 +244,7 @@ class Game {
   std::string describe() const {
     std::ostringstream out;
     out << "reference: board=" << rows() << " to_move=" << (to_move_ == kRed ? 'r' : 'b')
-        << " phase=" << phase_name() << " plies=" << plies_ << ", supplies " << supply_[kRed] << "/"
+        << " phase=" << phase_name() << " turns=" << turns_ << ", supplies " << supply_[kRed] << "/"
         << supply_[kBlue] << ", capturing " << capturing() << "\n";
     return out.str();
   }
@@ -351,7 +351,7 @@ class Game {
   int to_move_ = kRed;
   Phase phase_ = Phase::kOpening;
   bool truncated_ = false;
-  int plies_ = 0;
+  int turns_ = 0;
 };
 
 }  // namespace reference
@@ -369,9 +369,9 @@ std::string joined(const std::vector<std::string>& names) {
   return out.empty() ? std::string("(none)") : out;
 }
 
-// The fields of the engine's serialize(): board=ROWS to_move=r|b phase=NAME plies=N.
+// The fields of the engine's serialize(): board=ROWS to_move=r|b phase=NAME turns=N.
 struct Serialized {
-  std::string board, to_move, phase, plies;
+  std::string board, to_move, phase, turns;
   bool parsed = false;
 };
 
@@ -390,8 +390,8 @@ Serialized parse_serialized(const std::string& text) {
       out.to_move = value;
     else if (key == "phase")
       out.phase = value;
-    else if (key == "plies")
-      out.plies = value;
+    else if (key == "turns")
+      out.turns = value;
     else
       return out;
     ++fields;
@@ -431,7 +431,7 @@ void check_games(const std::string& label, reference::Options base, Mode mode, i
     if (mode == Mode::kRandom) {
       options.first_player = static_cast<int>(rng.below(2));
       options.ringforts = 1 + static_cast<int>(rng.below(45));
-      options.max_plies = 1 + static_cast<int>(rng.below(100));
+      options.max_turns = 1 + static_cast<int>(rng.below(100));
     }
     const Tailten game = make_engine(options);
     Tailten::State s;
@@ -462,15 +462,15 @@ void check_games(const std::string& label, reference::Options base, Mode mode, i
         out += ref.describe();
         return out;
       };
-      const std::string plies = std::to_string(ref.plies());
+      const std::string turns = std::to_string(ref.turns());
       if (!fields.parsed || fields.board != ref.rows() || fields.phase != ref.phase_name() ||
-          fields.plies != plies || game.supply(s, 0) != ref.supply(0) ||
+          fields.turns != turns || game.supply(s, 0) != ref.supply(0) ||
           game.supply(s, 1) != ref.supply(1)) {
         INFO(context());
         REQUIRE(fields.parsed);
         REQUIRE(fields.board == ref.rows());
         REQUIRE(fields.phase == ref.phase_name());
-        REQUIRE(fields.plies == plies);
+        REQUIRE(fields.turns == turns);
         REQUIRE(game.supply(s, 0) == ref.supply(0));
         REQUIRE(game.supply(s, 1) == ref.supply(1));
       }
@@ -578,14 +578,14 @@ void check_games(const std::string& label, reference::Options base, Mode mode, i
   if (games >= 500) {
     CHECK(seen.wins > 0);
     CHECK(seen.captures > 0);
-    if (mode == Mode::kRandom || base.max_plies >= 100) {
+    if (mode == Mode::kRandom || base.max_turns >= 100) {
       CHECK(seen.last_turns > 0);
       CHECK(seen.both_out > 0);
     }
-    if (mode == Mode::kRandom || (base.ringforts >= 30 && base.max_plies >= 100))
+    if (mode == Mode::kRandom || (base.ringforts >= 30 && base.max_turns >= 100))
       CHECK(seen.afresh > 0);
     if (mode == Mode::kRandom) CHECK(seen.battle_by_supply > 0);
-    if (mode == Mode::kRandom || base.max_plies < 30) CHECK(seen.truncated > 0);
+    if (mode == Mode::kRandom || base.max_turns < 30) CHECK(seen.truncated > 0);
     if (mode == Mode::kRandom || base.ringforts < 30) CHECK(seen.draws > 0);
   }
 }
@@ -615,10 +615,10 @@ TEST_CASE("tailten reference: ringforts=45", "[tailten][reference]") {
   check_games("ringforts=45", options, Mode::kAlternateFirst, default_games() / 5, 0x7a173);
 }
 
-TEST_CASE("tailten reference: max_plies=20", "[tailten][reference]") {
+TEST_CASE("tailten reference: max_turns=20", "[tailten][reference]") {
   reference::Options options;
-  options.max_plies = 20;
-  check_games("max_plies=20", options, Mode::kAlternateFirst, default_games() / 5, 0x7a174);
+  options.max_turns = 20;
+  check_games("max_turns=20", options, Mode::kAlternateFirst, default_games() / 5, 0x7a174);
 }
 
 TEST_CASE("tailten reference: random parameters", "[tailten][reference]") {

@@ -96,21 +96,21 @@ std::string board_text(std::string_view reds, std::string_view blues) {
 }
 
 std::string text_of(std::string_view reds, std::string_view blues, char to_move,
-                    std::string_view phase, int plies) {
+                    std::string_view phase, int turns) {
   std::string text = "board=";
   text += board_text(reds, blues);
   text += " to_move=";
   text += to_move;
   text += " phase=";
   text += phase;
-  text += " plies=";
-  text += std::to_string(plies);
+  text += " turns=";
+  text += std::to_string(turns);
   return text;
 }
 
 State at(const Tailten& game, std::string_view reds, std::string_view blues, char to_move,
-         std::string_view phase, int plies = 10) {
-  return game.deserialize(text_of(reds, blues, to_move, phase, plies));
+         std::string_view phase, int turns = 10) {
+  return game.deserialize(text_of(reds, blues, to_move, phase, turns));
 }
 
 State start(const Tailten& game) {
@@ -351,7 +351,7 @@ TEST_CASE("tailten: captures: isolated and besieged enemy ringforts must be capt
   REQUIRE(game.supply(s, 0) == 19);
   REQUIRE(game.supply(s, 1) == 26);
   REQUIRE(s.to_move == 1);
-  REQUIRE(s.plies == 21);
+  REQUIRE(s.turns == 21);
   REQUIRE(s.capturing == 0);  // no Red ringfort is isolated and besieged by Blue
   // Blue builds next to a2 g2 b6 b7 (a3 b2 g3 a6 c6 b5 are Red's).
   REQUIRE(legal(game, s) == split("f2 c7"));
@@ -405,7 +405,7 @@ TEST_CASE("tailten: out: the other player takes exactly one more turn", "[tailte
   REQUIRE(game.terminal(s));
   REQUIRE(s.phase == Phase::kOver);
   REQUIRE_FALSE(game.truncated(s));
-  REQUIRE(s.plies == 12);
+  REQUIRE(s.turns == 12);
   REQUIRE(game.supply(s, 0) == 1);
   bool capturing = false;
   REQUIRE(game.battle_turns(s, 0, &capturing) != 0);
@@ -426,7 +426,7 @@ TEST_CASE("tailten: out: if neither player can move the game ends at once", "[ta
   REQUIRE(legal(game, s) == split("e6 g6 f5 f7"));
   play(game, s, "f5");
   REQUIRE(s.phase == Phase::kOver);
-  REQUIRE(s.plies == 10);
+  REQUIRE(s.turns == 10);
   // Red a2, d4: 2 kingdoms; Blue f5-f6: 1. Blue wins 2 + 1 = 3.
   REQUIRE(game.score(s).match_points == std::array<int, 2>{0, 3});
 }
@@ -511,8 +511,8 @@ TEST_CASE("tailten: scoring: no ringfort on the board is 0 kingdoms", "[tailten]
 // ---------------------------------------------------------------------------------------
 // Truncation.
 
-TEST_CASE("tailten: max_plies truncates, but a natural end on the last ply wins", "[tailten]") {
-  const Tailten game = make_game("tailten(max_plies=3)");
+TEST_CASE("tailten: max_turns truncates, but a natural end on the last ply wins", "[tailten]") {
+  const Tailten game = make_game("tailten(max_turns=3)");
   State s = start(game);
   play(game, s, "d4");
   play(game, s, "b1");
@@ -520,10 +520,10 @@ TEST_CASE("tailten: max_plies truncates, but a natural end on the last ply wins"
   play(game, s, "f5");
   REQUIRE(game.terminal(s));
   REQUIRE(game.truncated(s));
-  REQUIRE(s.plies == 3);
+  REQUIRE(s.turns == 3);
   REQUIRE(game.serialize(s).find("phase=truncated") != std::string::npos);
-  // The out example of ringforts=2 ends on ply 10 by itself: not truncated at max_plies=10.
-  const Tailten short_game = make_game("tailten(ringforts=2,max_plies=10)");
+  // The out example of ringforts=2 ends on ply 10 by itself: not truncated at max_turns=10.
+  const Tailten short_game = make_game("tailten(ringforts=2,max_turns=10)");
   State t = at(short_game, "a2 d4", "f6", 'b', "battle", 9);
   play(short_game, t, "f5");
   REQUIRE(short_game.terminal(t));
@@ -547,7 +547,7 @@ TEST_CASE("tailten: a match is two games with the starter swapped", "[tailten]")
     std::vector<int> starters;
     const tailten::MatchResult result =
         tailten::play_match(params, [&](const Tailten& rules, const State& s) {
-          if (s.plies == 0) starters.push_back(s.to_move);
+          if (s.turns == 0) starters.push_back(s.to_move);
           std::vector<Action> actions(Tailten::kNumActions);
           REQUIRE(rules.legal_actions(s, actions.data()) > 0);
           return actions[0];
@@ -566,7 +566,7 @@ TEST_CASE("tailten: a match is two games with the starter swapped", "[tailten]")
       }
       REQUIRE(rules.score(s).match_points == result.games[g].match_points);
       REQUIRE(rules.score(s).kingdoms == result.games[g].kingdoms);
-      REQUIRE(s.plies == result.plies[g]);
+      REQUIRE(s.turns == result.turns[g]);
     }
     for (int p = 0; p < 2; ++p)
       REQUIRE(result.points[p] ==
@@ -582,7 +582,7 @@ TEST_CASE("tailten: a match is two games with the starter swapped", "[tailten]")
 // Observation.
 
 TEST_CASE("tailten: observation planes from the observer's side", "[tailten]") {
-  const Tailten game = make_game("tailten(max_plies=40)");
+  const Tailten game = make_game("tailten(max_turns=40)");
   // Battle, Blue to move: Red's a2 is isolated and besieged by Blue's a3 b2 (capture).
   const State s = at(game, "a2 d4 d5", "a3 b2", 'b', "battle", 10);
   REQUIRE(s.capturing == 1);
@@ -646,14 +646,14 @@ TEST_CASE("tailten: bad parameters are refused with the reason", "[tailten]") {
   REQUIRE_THROWS_WITH(make_game("tailten(first_player=2)"), Contains("first_player"));
   REQUIRE_THROWS_WITH(make_game("tailten(ringforts=0)"), Contains("ringforts"));
   REQUIRE_THROWS_WITH(make_game("tailten(ringforts=46)"), Contains("ringforts"));
-  REQUIRE_THROWS_WITH(make_game("tailten(max_plies=0)"), Contains("max_plies"));
+  REQUIRE_THROWS_WITH(make_game("tailten(max_turns=0)"), Contains("max_turns"));
   REQUIRE_THROWS_WITH(make_game("tailten(colour=red)"), Contains("colour"));
-  REQUIRE_NOTHROW(make_game("tailten(first_player=1,ringforts=45,max_plies=1)"));
+  REQUIRE_NOTHROW(make_game("tailten(first_player=1,ringforts=45,max_turns=1)"));
   REQUIRE_NOTHROW(load_game("tailten(ringforts=1)"));
 }
 
 TEST_CASE("tailten: malformed state text is refused with the reason", "[tailten]") {
-  const Tailten game = make_game("tailten(ringforts=3,max_plies=50)");
+  const Tailten game = make_game("tailten(ringforts=3,max_turns=50)");
   const std::string good = text_of("d4", "a2", 'r', "opening", 2);
   REQUIRE_NOTHROW(game.deserialize(good));
   const std::string board = board_text("d4", "a2");
@@ -689,9 +689,9 @@ TEST_CASE("tailten: malformed state text is refused with the reason", "[tailten]
   // Battle with Red's supply empty and nothing else: no legal turn.
   refused(text_of("b1 d4 f6", "a3", 'r', "battle", 4), "no legal turn");
   refused(text_of("b1 d4 f6", "a3", 'r', "last_turn", 4), "no legal turn");
-  refused(text_of("d4", "a2", 'r', "opening", 51), "plies");
-  refused(text_of("d4", "a2", 'r', "battle", 50), "max_plies");
-  refused(text_of("d4", "a2", 'r', "truncated", 49), "max_plies");
+  refused(text_of("d4", "a2", 'r', "opening", 51), "turns");
+  refused(text_of("d4", "a2", 'r', "battle", 50), "max_turns");
+  refused(text_of("d4", "a2", 'r', "truncated", 49), "max_turns");
   refused("board=x", "cannot read state");
   REQUIRE_NOTHROW(game.deserialize(text_of("d4", "a2", 'r', "truncated", 50)));
   REQUIRE_NOTHROW(game.deserialize(text_of("b1 d4 f6", "a3", 'r', "over", 4)));
@@ -717,7 +717,7 @@ TEST_CASE("tailten: illegal move strings are refused", "[tailten]") {
 
 TEST_CASE("tailten: the text form round-trips along random games", "[tailten]") {
   for (const char* spec : {"tailten", "tailten(first_player=1,ringforts=8)",
-                           "tailten(ringforts=45,max_plies=60)", "tailten(ringforts=2)"}) {
+                           "tailten(ringforts=45,max_turns=60)", "tailten(ringforts=2)"}) {
     const Tailten game = make_game(spec);
     for (uint64_t seed = 1; seed <= 6; ++seed) {
       State s = start(game);

@@ -219,7 +219,7 @@ TrainConfig tiny_config(int checkpoint_seconds = 1) {
 
 TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoint", "[trainer]") {
   const Tailten game;
-  const std::string spec = "tailten(first_player=0,ringforts=30,max_plies=200)";
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
   const std::string dir = temporary_dir("trainer_run");
   std::atomic<bool> stop{false};
   {
@@ -258,7 +258,7 @@ TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoi
   REQUIRE(run.checkpoints().front() == run.checkpoint(30));
 
   // Another game's run is not resumed.
-  REQUIRE_THROWS_WITH(Trainer<Tailten>(game, "tailten(first_player=1,ringforts=30,max_plies=200)",
+  REQUIRE_THROWS_WITH(Trainer<Tailten>(game, "tailten(first_player=1,ringforts=30,max_turns=200)",
                                        tiny_config(), "cpu", dir, true, stderr),
                       Contains("trains " + spec));
 }
@@ -266,7 +266,7 @@ TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoi
 TEST_CASE("trainer: the newest checkpoint that loads wins; half-written files are skipped",
           "[trainer]") {
   const Tailten game;
-  const std::string spec = "tailten(first_player=0,ringforts=30,max_plies=200)";
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
   const std::string dir = temporary_dir("trainer_torn");
   std::atomic<bool> stop{false};
   Trainer<Tailten>(game, spec, tiny_config(), "cpu", dir, false, stderr).run({0, 10}, stop);
@@ -321,7 +321,7 @@ TEST_CASE("train CLI: SIGKILL at random moments, then --resume, loses at most a 
   const auto newest_steps = [&] {
     RunDirectory run(dir);
     if (run.checkpoints().empty()) return int64_t{-1};
-    Learner learner(Tailten().info(), "tailten(first_player=0,ringforts=30,max_plies=200)",
+    Learner learner(Tailten().info(), "tailten(first_player=0,ringforts=30,max_turns=200)",
                     NetConfig{1, 8}, 0, {}, "cpu");
     return learner.load_checkpoint(run.checkpoints().front()).at("steps");
   };
@@ -395,7 +395,7 @@ TEST_CASE("train CLI: --print-config writes a settings file that reads back", "[
 TEST_CASE("trainer: a short run on a tiny setting learns to beat random play",
           "[trainer][learning]") {
   const Tailten game;
-  const std::string spec = "tailten(first_player=0,ringforts=30,max_plies=200)";
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
   const std::string dir = temporary_dir("trainer_learns");
   const TrainConfig config =
       read_train_config(training_defaults<Tailten>(),

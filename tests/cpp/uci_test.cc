@@ -112,9 +112,9 @@ TEST_CASE("uci: position fen, and bestmove (none) once the game is over", "[uci]
   CHECK(has_line(lines, "info string the game is over"));
 }
 
-TEST_CASE("uci: a game longer than knightmate's max_plies goes on", "[uci]") {
+TEST_CASE("uci: a game longer than knightmate's max_turns goes on", "[uci]") {
   // A seeded random game of 600 plies, found by trying seeds (about one in 150 lasts).
-  const auto long_game = load_game("knightmate(max_plies=100000)");
+  const auto long_game = load_game("knightmate(max_turns=100000)");
   std::unique_ptr<AnyState> state;
   std::string script = "position startpos moves";
   for (uint64_t seed = 0; !state || state->is_terminal(); ++seed) {

@@ -133,7 +133,7 @@ TEST_CASE("an illegal or out-of-range action throws naming the env and changes n
 }
 
 TEST_CASE("a finished episode resets on the next step whatever its action", "[vector_env]") {
-  const auto env = load_game("knight_fight(max_plies=2)")->make_vector_env({2, 1, 3});
+  const auto env = load_game("knight_fight(max_turns=2)")->make_vector_env({2, 1, 3});
   std::vector<Action> actions(2);
   for (int step = 0; step < 2; ++step) {
     env->sample_actions(actions.data());

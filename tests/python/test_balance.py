@@ -41,7 +41,7 @@ def without_seconds(value):
 def knight_fight_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("balance") / "kf"
     result = knightgym.balance.evaluate(
-        "knight_fight(max_plies=60)", agents=["mcts:sims=4", "random"], games=40,
+        "knight_fight(max_turns=60)", agents=["mcts:sims=4", "random"], games=40,
         sweep={"double_erase": ["optional", "off"], "mirror_on_moves": [True]},
         sprt={"a1": 0.1}, check_every=20, seed=5, out=out, progress=False)
     return out, result
@@ -56,7 +56,7 @@ def test_files_and_json_fields(knight_fight_run):
         "first_seat_advantage.png", "game_lengths.png", "seat_win_rates.png"]
     on_disk = json.loads((out / "balance.json").read_text())
     assert without_seconds(on_disk) == without_seconds(result)
-    assert result["game"] == "knight_fight(max_plies=60)"
+    assert result["game"] == "knight_fight(max_turns=60)"
     assert result["agents"][1] == "random" and result["agents"][0].startswith("mcts:sims=4,")
     assert result["sweeps"] == [{"key": "double_erase", "values": ["optional", "off"]},
                                 {"key": "mirror_on_moves", "values": ["true"]}]
@@ -107,7 +107,7 @@ def test_command_line_gives_the_same_figures_on_more_threads(knight_fight_run, t
     _, result = knight_fight_run
     out = tmp_path / "cli"
     done = subprocess.run(
-        [str(CLI), "balance", "knight_fight(max_plies=60)", "--agents", "mcts:sims=4,random",
+        [str(CLI), "balance", "knight_fight(max_turns=60)", "--agents", "mcts:sims=4,random",
          "--games", "40", "--sweep", "double_erase=optional,off", "--sweep", "mirror_on_moves=true",
          "--sprt", "a1=0.1", "--check-every", "20", "--seed", "5", "--threads", "2", "--out",
          str(out)], capture_output=True, text=True, check=True)
@@ -121,7 +121,7 @@ def test_command_line_gives_the_same_figures_on_more_threads(knight_fight_run, t
 
 def test_three_and_four_players_and_a_sweep_over_player_counts(tmp_path):
     result = knightgym.balance.evaluate(
-        "knights_challenge(max_plies=40)", agents="random,greedy,mcts:sims=2", games=6,
+        "knights_challenge(max_turns=40)", agents="random,greedy,mcts:sims=2", games=6,
         sweep={"mode": ["ffa3", "ffa4", "duel"]}, threads=2, out=tmp_path, progress=False)
     players = [r["players"] for r in result["rule_sets"]]
     assert players == [3, 4, 2]
@@ -160,7 +160,7 @@ def test_bad_options_are_refused_by_name_and_write_nothing(tmp_path, kwargs, mes
 
 def test_bad_sweep_types_are_refused():
     with pytest.raises(TypeError, match="list of values"):
-        knightgym.balance.evaluate("knight_fight", sweep={"max_plies": 5}, progress=False)
+        knightgym.balance.evaluate("knight_fight", sweep={"max_turns": 5}, progress=False)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -168,7 +168,7 @@ def test_bad_sweep_types_are_refused():
     (["--out", "X", "--games", "4"], "--agents"),
     (["--agents", "random", "--games", "4", "--games", "5", "--out", "X"],
      "--games is given twice"),
-    (["--agents", "random", "--sweep", "max_plies", "--out", "X"], "KEY=V1,V2"),
+    (["--agents", "random", "--sweep", "max_turns", "--out", "X"], "KEY=V1,V2"),
     (["--agents", "random", "--sprt", "a1=x", "--out", "X"], "a1"),
     (["--agents", "random", "--seeds", "3", "--out", "X"], "unknown flag --seeds"),
 ])

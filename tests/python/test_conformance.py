@@ -12,13 +12,12 @@ import pytest
 import knightgym
 
 GAMES_PER_SPEC = int(os.environ.get("KNIGHTGYM_CONFORMANCE_GAMES", "1000"))
-# Long games (Knightmate's run to hundreds of plies) stop at a budget of decisions, which
-# bounds the time and the memory of the recorded states; the C++ suite plays them all.
-DECISIONS_PER_SPEC = 50 * GAMES_PER_SPEC
+# The budget policy of tests/conformance_specs.txt, shared with the C++ suite.
+DECISIONS_PER_SPEC = 100 * GAMES_PER_SPEC
 MIN_GAMES_PER_SPEC = 10
 VECTOR_ENVS = 8
 # Steps of the vector env test: at least this many, and on until an episode has ended
-# (Knights Challenge's last hundreds of plies); every episode ends within max_game_length.
+# (Knights Challenge's last hundreds of turns); every episode ends within max_game_length.
 VECTOR_STEPS = 300
 
 

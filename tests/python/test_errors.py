@@ -131,7 +131,7 @@ def test_out_of_range_single_state_action_raises_and_changes_nothing(state, acti
 
 
 def test_applying_to_a_finished_game_raises_and_changes_nothing():
-    state = knightgym.load_game("knight_fight(layout=identity,max_plies=2)").new_initial_state()
+    state = knightgym.load_game("knight_fight(layout=identity,max_turns=2)").new_initial_state()
     state.apply_action(2)   # White on c1
     state.apply_action(0)   # Black on a10 (row 0 of Black's view): the second and last turn
     assert state.is_terminal()
@@ -164,15 +164,15 @@ def test_unknown_game_raises_listing_the_known_games():
 
 def test_unknown_parameter_raises_listing_the_allowed_ones():
     with pytest.raises(ValueError, match="unknown parameter 'speed'; allowed: "
-                                         "double_erase, mirror_on_moves, max_plies, layout"):
+                                         "double_erase, mirror_on_moves, max_turns, layout"):
         knightgym.load_game("knight_fight(speed=3)")
 
 
 @pytest.mark.parametrize("param, value, allowed", [
     ("double_erase", "maybe", "expected one of: optional, forced, off"),
     ("mirror_on_moves", "yes", "expected true or false"),
-    ("max_plies", "0", r"expected an integer in \[1, 100000\]"),
-    ("max_plies", "ten", "expected an integer"),
+    ("max_turns", "0", r"expected an integer in \[1, 100000\]"),
+    ("max_turns", "ten", "expected an integer"),
     ("layout", "12", "expected random, identity or 200 digits"),
 ])
 def test_bad_parameter_value_raises_naming_it_and_the_allowed_values(param, value, allowed):
@@ -183,8 +183,8 @@ def test_bad_parameter_value_raises_naming_it_and_the_allowed_values(param, valu
         knightgym.make("knight_fight", **{param: value})
 
 
-@pytest.mark.parametrize("spec", ["knight_fight(", "knight_fight(max_plies)", "(max_plies=3)",
-                                  "knight_fight(max_plies=3,max_plies=4)"])
+@pytest.mark.parametrize("spec", ["knight_fight(", "knight_fight(max_turns)", "(max_turns=3)",
+                                  "knight_fight(max_turns=3,max_turns=4)"])
 def test_malformed_spec_raises(spec):
     with pytest.raises(ValueError, match="bad spec"):
         knightgym.load_game(spec)

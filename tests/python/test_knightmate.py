@@ -74,7 +74,7 @@ def test_a_negative_depth_raises_value_error():
 def test_load_game_with_a_fen_starts_from_it(fen):
     state = knightmate_game(fen).new_initial_state()
     assert f"FEN {fen}" in str(state)
-    assert state.serialize().startswith(fen + ";plies 0;")
+    assert state.serialize().startswith(f"fen=[{fen}] turns=0 ")
     assert sorted(map(state.action_to_string, state.legal_actions())) == legal_moves(fen)
 
 

@@ -12,7 +12,7 @@ from knightgym.knights_challenge import sides, tallies
 # of red at home; yellow's eight knights in its own camp beside them.
 RED_COLUMN = ("board=........yyyr/........yyyr/........yy.r/............/............/"
               "............/............/............/............/............/"
-              "r.........../rrrr........ to_move=r plies=40 captures=0,0,0,0")
+              "r.........../rrrr........ to_move=r turns=40 captures=0,0,0,0")
 
 
 def test_the_submodule_is_importable_both_ways():

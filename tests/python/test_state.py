@@ -177,8 +177,8 @@ def test_observation_shows_both_knights_attacks_and_the_progress(game):
     assert white_view[PROGRESS] == pytest.approx(np.full((10, 10), 2 / 200))
 
 
-def test_max_plies_truncates_and_the_higher_score_wins():
-    state = play(identity_game(max_plies=2).new_initial_state(), "c1", "a10")
+def test_max_turns_truncates_and_the_higher_score_wins():
+    state = play(identity_game(max_turns=2).new_initial_state(), "c1", "a10")
     assert state.is_terminal()
     assert state.is_truncated()
     assert state.current_player() == -1
@@ -217,7 +217,7 @@ def test_clone_and_copies_are_independent(game):
 
 
 @pytest.mark.parametrize("spec", ["knight_fight(layout=identity)",
-                                  "knight_fight(double_erase=forced,max_plies=50)"])
+                                  "knight_fight(double_erase=forced,max_turns=50)"])
 def test_pickling_round_trips_the_state_and_its_game(spec):
     state = knightgym.load_game(spec).new_initial_state(seed=4)
     state.apply_action(state.legal_actions()[3])
@@ -233,25 +233,25 @@ def test_a_state_knows_its_game(game):
 
 def test_the_game_describes_itself(game):
     assert game.name == "knight_fight"
-    assert game.spec == ("knight_fight(double_erase=optional,mirror_on_moves=true,max_plies=200,"
+    assert game.spec == ("knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,"
                          "layout=identity)")
     assert game.num_players == 2
     assert game.num_actions == 101
     assert game.observation_shape == (10, 10, 10)
     assert game.max_game_length == 400
     assert game.parameters == {"double_erase": "optional", "mirror_on_moves": "true",
-                               "max_plies": "200", "layout": "identity"}
+                               "max_turns": "200", "layout": "identity"}
 
 
 def test_max_game_length_is_two_decisions_per_ply():
-    assert knightgym.load_game("knight_fight(max_plies=12)").max_game_length == 24
+    assert knightgym.load_game("knight_fight(max_turns=12)").max_game_length == 24
 
 
 def test_games_lists_knight_fight_with_its_four_parameters():
     (entry,) = [g for g in knightgym.games() if g["name"] == "knight_fight"]
     assert entry["summary"]
     params = {p["name"]: p for p in entry["parameters"]}
-    assert list(params) == ["double_erase", "mirror_on_moves", "max_plies", "layout"]
+    assert list(params) == ["double_erase", "mirror_on_moves", "max_turns", "layout"]
     assert [params[name]["default"] for name in params] == ["optional", "true", "200", "random"]
     assert [params[name]["type"] for name in params] == ["choice", "bool", "int", "string"]
     assert params["double_erase"]["choices"] == ["optional", "forced", "off"]

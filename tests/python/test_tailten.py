@@ -10,7 +10,7 @@ from knightgym.tailten import score
 
 # A finished game, ten ringforts each: Red's two kingdoms against Blue's one.
 TWO_AGAINST_ONE = ("board=-rr.bb-/r.r.b.b/r.rrb.b/..r.bbb/..rr.b./......./-.....- "
-                   "to_move=r phase=over plies=30")
+                   "to_move=r phase=over turns=30")
 
 
 def test_the_submodule_is_importable_both_ways():

@@ -29,7 +29,7 @@ def test_properties_describe_the_game(env):
     assert env.num_players == 2
     assert env.num_actions == 101
     assert env.observation_shape == (10, 10, 10)
-    assert env.spec == ("knight_fight(double_erase=optional,mirror_on_moves=true,max_plies=200,"
+    assert env.spec == ("knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,"
                         "layout=random)")
     assert env.game.spec == env.spec
 
@@ -123,7 +123,7 @@ def test_step_takes_any_integer_array_like_as_int32(convert):
 
 
 def test_sampled_actions_are_legal_and_zero_where_an_env_resets():
-    env = knightgym.make("knight_fight(max_plies=12)", num_envs=NUM_ENVS, seed=1)
+    env = knightgym.make("knight_fight(max_turns=12)", num_envs=NUM_ENVS, seed=1)
     obs, _ = env.reset()
     for _ in range(60):
         actions = env.sample_actions()
@@ -168,7 +168,7 @@ def step_until_an_episode_ends(env, ended_by):
 
 @pytest.mark.parametrize("spec, ended_by", [
     ("knight_fight(layout=identity)", "terminated"),
-    ("knight_fight(max_plies=12)", "truncated"),
+    ("knight_fight(max_turns=12)", "truncated"),
 ])
 def test_the_step_that_ends_an_episode_returns_its_outcome(spec, ended_by):
     env = knightgym.make(spec, num_envs=NUM_ENVS, num_threads=2, seed=3)
@@ -270,13 +270,13 @@ def test_reset_without_a_seed_continues_the_random_streams():
 
 def test_make_keywords_reach_the_spec():
     env = knightgym.make("knight_fight", double_erase="forced", mirror_on_moves=False)
-    assert env.spec == ("knight_fight(double_erase=forced,mirror_on_moves=false,max_plies=200,"
+    assert env.spec == ("knight_fight(double_erase=forced,mirror_on_moves=false,max_turns=200,"
                         "layout=random)")
     assert env.game.parameters["double_erase"] == "forced"
     assert env.game.parameters["mirror_on_moves"] == "false"
 
 
 def test_a_make_keyword_overrides_the_spec_string():
-    env = knightgym.make("knight_fight(double_erase=off,max_plies=30)", double_erase="forced")
-    assert env.spec == ("knight_fight(double_erase=forced,mirror_on_moves=true,max_plies=30,"
+    env = knightgym.make("knight_fight(double_erase=off,max_turns=30)", double_erase="forced")
+    assert env.spec == ("knight_fight(double_erase=forced,mirror_on_moves=true,max_turns=30,"
                         "layout=random)")

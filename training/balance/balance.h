@@ -43,7 +43,7 @@ struct RuleSet {
 std::vector<RuleSet> expand_grid(const std::string& game, const std::vector<Sweep>& sweeps);
 
 struct BalanceOptions {
-  std::string game;  // the base spec, "knight_fight(max_plies=100)"
+  std::string game;  // the base spec, "knight_fight(max_turns=100)"
   std::vector<Sweep> sweeps;
   std::vector<std::string> agents;  // agent specs; one plays every seat
   int64_t games = 1000;             // per rule set; with a sequential test, the most

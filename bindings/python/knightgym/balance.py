@@ -20,14 +20,14 @@ import os
 import sys
 
 from knightgym import _knightgym
+from knightgym._specs import spec_value
 
 __all__ = ["evaluate", "plot"]
 
 
-def _text(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    text = str(value)
+def _sweep_value(value):
+    """A sweep value; one holding commas is bracketed, since commas separate the values."""
+    text = spec_value(value)
     return f"[{text}]" if "," in text and not text.startswith("[") else text
 
 
@@ -42,7 +42,7 @@ def _sweep_texts(sweep):
         for key, values in sweep.items():
             if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
                 raise TypeError(f"sweep[{key!r}] must be a list of values, got {values!r}")
-            texts.append(f"{key}=" + ",".join(_text(v) for v in values))
+            texts.append(f"{key}=" + ",".join(_sweep_value(v) for v in values))
         return texts
     return [str(s) for s in sweep]
 
@@ -59,7 +59,7 @@ def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, spr
              check_every=100, out=None, progress=True, plots=True):
     """Plays and measures every rule set of the grid; returns balance.json as a dict.
 
-    game: a spec ("knight_fight(max_plies=100)"); agents: a spec or a list of specs, each
+    game: a spec ("knight_fight(max_turns=100)"); agents: a spec or a list of specs, each
     playing every seat equally often; games: per rule set (with sprt, the most it may
     use; a multiple of the number of agents); sweep: {key: [values]} over any game
     parameters (a grid, the last key varying fastest); sprt: None, "a0=0,a1=0.05,

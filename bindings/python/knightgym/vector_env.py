@@ -1,19 +1,14 @@
 """The vector env: N environments of one game stepped in C++ (see docs/api.md)."""
 
 from knightgym import _knightgym
-
-
-def _spec_value(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+from knightgym._specs import spec_value
 
 
 def make_spec(spec, **params):
     """`spec` with `params` added; a keyword overrides the same key in the spec string."""
     name, pairs = _knightgym.parse_spec(spec)
     merged = dict(pairs)
-    merged.update((key, _spec_value(value)) for key, value in params.items())
+    merged.update((key, spec_value(value)) for key, value in params.items())
     return _knightgym.format_spec(name, list(merged.items()))
 
 

@@ -9,28 +9,19 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
 
-#include "env/core/squares.h"
+#include "env/core/grid.h"
 
 namespace knightgym::double_duel {
 
 using Fields = uint64_t;
 
 inline constexpr int kSize = 6;
-inline constexpr int kNumFields = kSize * kSize;
+inline constexpr Grid kGrid{kSize, kSize};
+inline constexpr int kNumFields = kGrid.size();
 inline constexpr Fields kAllFields = (Fields{1} << kNumFields) - 1;
 
-constexpr int rank_of(int field) { return field / kSize; }
-constexpr int file_of(int field) { return field % kSize; }
-constexpr int make_field(int rank, int file) { return rank * kSize + file; }
 constexpr Fields field_bit(int field) { return Fields{1} << field; }
-// The field seen from the other side: rank r becomes rank 5 - r, files unchanged.
-constexpr int flip_field(int field) {
-  return make_field(kSize - 1 - rank_of(field), file_of(field));
-}
 
 namespace detail {
 template <size_t N>
@@ -38,18 +29,13 @@ constexpr std::array<Fields, kNumFields> step_table(
     const std::array<std::array<int, 2>, N>& steps) {
   std::array<Fields, kNumFields> table{};
   for (int field = 0; field < kNumFields; ++field)
-    for (const auto& [dr, df] : steps) {
-      const int rank = rank_of(field) + dr, file = file_of(field) + df;
-      if (rank >= 0 && rank < kSize && file >= 0 && file < kSize)
-        table[field] |= field_bit(make_field(rank, file));
-    }
+    kGrid.for_each_step(field, steps, [&](int to) { table[field] |= field_bit(to); });
   return table;
 }
 }  // namespace detail
 
 // The fields a knight leaps to, and the eight neighbours of each field.
-inline constexpr auto kKnightLeaps = detail::step_table(std::array<std::array<int, 2>, 8>{
-    {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}});
+inline constexpr auto kLeapTargets = detail::step_table(kKnightLeaps);
 inline constexpr auto kNeighbours = detail::step_table(std::array<std::array<int, 2>, 8>{
     {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}}});
 
@@ -60,11 +46,6 @@ constexpr Fields flip_ranks(Fields fields) {
   for (int rank = 0; rank < kSize; ++rank)
     out |= ((fields >> (rank * kSize)) & kRank) << ((kSize - 1 - rank) * kSize);
   return out;
-}
-
-inline std::string field_name(int field) { return square_name(field, kSize); }
-inline std::optional<int> parse_field(std::string_view text) {
-  return parse_square(text, kSize, kSize);
 }
 
 }  // namespace knightgym::double_duel

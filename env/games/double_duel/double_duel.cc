@@ -11,13 +11,12 @@ namespace knightgym {
 namespace {
 
 using double_duel::field_bit;
-using double_duel::field_name;
 using double_duel::flip_ranks;
 using double_duel::kAllFields;
-using double_duel::kKnightLeaps;
+using double_duel::kGrid;
+using double_duel::kLeapTargets;
 using double_duel::kNeighbours;
 using double_duel::kSize;
-using double_duel::parse_field;
 using Fields = double_duel::Fields;
 
 constexpr const char* kPlayerNames[2] = {"White", "Black"};
@@ -91,8 +90,8 @@ Fields DoubleDuel::knight_targets(const State& s, int player, int field) const {
   const Fields own = s.knights[player] | s.singles[player] | s.doubles[player];
   Fields closed = own | s.doubles[enemy];
   if (params_.single_pawn_blocks) closed |= s.singles[enemy];
-  Fields targets = kKnightLeaps[field] & ~closed;
-  if (params_.switch_move) targets |= kKnightLeaps[field] & s.doubles[player];
+  Fields targets = kLeapTargets[field] & ~closed;
+  if (params_.switch_move) targets |= kLeapTargets[field] & s.doubles[player];
   // A right holds while its knight and the enemy knight stand where they stood: neither
   // side's other knight can have taken either field in the one turn between.
   if (params_.neighbor_attack && s.attacker[player] == field)
@@ -192,7 +191,7 @@ void DoubleDuel::apply(State& s, Action action) const {
       const bool switched = (s.doubles[me] & field_bit(field)) != 0;
       move_knight(s, s.selected, field);
       s.selected = -1;
-      if (switched) return end_turn(s);
+      if (switched) return settle(s);
       s.phase = kFillPawn;
       return;
     }
@@ -206,10 +205,10 @@ void DoubleDuel::apply(State& s, Action action) const {
         s.phase = kFreePawn;
         return;
       }
-      return end_turn(s);
+      return settle(s);
     case kFreePawn:
     case kSecondFreePawn:
-      if (action == kStop) return end_turn(s);
+      if (action == kStop) return settle(s);
       s.selected = static_cast<int8_t>(field);
       s.phase = kFreeTarget;
       return;
@@ -222,13 +221,13 @@ void DoubleDuel::apply(State& s, Action action) const {
         s.phase = kSecondFreePawn;
         return;
       }
-      return end_turn(s);
+      return settle(s);
   }
 }
 
 // The next player loses at the start of its turn without a knight move; that natural end
 // wins over the cap.
-void DoubleDuel::end_turn(State& s) const {
+void DoubleDuel::settle(State& s) const {
   ++s.turns;
   s.to_move ^= 1;
   s.phase = kChooseKnight;
@@ -282,13 +281,13 @@ std::string DoubleDuel::action_to_string(const State& s, Action action) const {
   if (action == kReserve) return "reserve";
   if (action == kStop) return "stop";
   if (action < 0 || action > kStop) return "invalid(" + std::to_string(action) + ")";
-  return field_name(to_field(s, action));
+  return kGrid.name(to_field(s, action));
 }
 
 Action DoubleDuel::string_to_action(const State& s, std::string_view text) const {
   if (text == "reserve") return kReserve;
   if (text == "stop") return kStop;
-  if (const auto field = parse_field(text))
+  if (const auto field = kGrid.parse(text))
     return to_field(s, *field);  // flipping is its own inverse
   throw std::invalid_argument("double_duel: '" + std::string(text) +
                               "' is not an action: expected a field a1..f6, 'reserve' or 'stop'");
@@ -313,7 +312,7 @@ char field_char(const DoubleDuel::State& s, int field) {
 std::string fields_text(Fields fields) {
   if (!fields) return "-";
   std::string out;
-  for (Fields b = fields; b; b &= b - 1) out += field_name(std::countr_zero(b));
+  for (Fields b = fields; b; b &= b - 1) out += kGrid.name(std::countr_zero(b));
   return out;
 }
 
@@ -332,7 +331,7 @@ std::string DoubleDuel::render(const State& s) const {
     out += static_cast<char>('1' + rank);
     for (int file = 0; file < kSize; ++file) {
       out += ' ';
-      out += field_char(s, double_duel::make_field(rank, file));
+      out += field_char(s, kGrid.square(file, rank));
     }
     out += "\n";
   }
@@ -347,10 +346,10 @@ std::string DoubleDuel::render(const State& s) const {
 std::string DoubleDuel::serialize(const State& s) const {
   std::string board;
   for (int field = 0; field < kNumFields; ++field) board += field_char(s, field);
-  const auto field_or_dash = [](int field) { return field >= 0 ? field_name(field) : "-"; };
+  const auto field_or_dash = [](int field) { return field >= 0 ? kGrid.name(field) : "-"; };
   const auto rights = [&](int p) {
     return s.attacker[p] < 0 ? std::string("-")
-                             : field_name(s.attacker[p]) + ":" + fields_text(s.attack_targets[p]);
+                             : kGrid.name(s.attacker[p]) + ":" + fields_text(s.attack_targets[p]);
   };
   return "board=" + board + " reserve=" + std::to_string(s.reserve[0]) + "," +
          std::to_string(s.reserve[1]) + " rights=" + rights(0) + "," + rights(1) +
@@ -369,7 +368,7 @@ DoubleDuel::State DoubleDuel::deserialize(std::string_view text) const {
   const auto fail = [&](const std::string& why) { fields.fail(why); };
   const auto square_or_dash = [&](std::string_view key, std::string_view value) {
     if (value == "-") return -1;
-    const auto parsed = parse_field(value);
+    const auto parsed = kGrid.parse(value);
     if (!parsed) fail(std::string(key) + " '" + std::string(value) + "' is not a field or '-'");
     return *parsed;
   };

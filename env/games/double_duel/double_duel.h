@@ -184,14 +184,15 @@ class DoubleDuel {
   static Fields fill_sources(const State& s);
   // Absolute field of an action in the mover's frame and back.
   static int to_field(const State& s, int action) {
-    return s.to_move == 0 ? action : double_duel::flip_field(action);
+    return s.to_move == 0 ? action : double_duel::kGrid.flip_rank(action);
   }
   static uint64_t to_frame(const State& s, Fields fields) {
     return s.to_move == 0 ? fields : double_duel::flip_ranks(fields);
   }
 
   void move_knight(State& s, int from, int to) const;
-  void end_turn(State& s) const;
+  // After each completed turn: the next player, the end test, then the cap.
+  void settle(State& s) const;
 
   Params params_;
 };

@@ -10,10 +10,9 @@
 namespace knightgym {
 namespace {
 
+using knight_fight::kGrid;
 using knight_fight::kNumSquares;
 using knight_fight::kSize;
-using knight_fight::parse_square;
-using knight_fight::square_name;
 
 constexpr const char* kPlayerNames[2] = {"White", "Black"};
 
@@ -32,8 +31,8 @@ std::string parse_layout(std::string_view digits, std::array<uint8_t, kNumSquare
         return "character " + std::to_string(i) + " ('" + digits[i] + "') is not a digit";
     const int number = (tens - '0') * 10 + (ones - '0');
     if (square_of[number] >= 0)
-      return "number " + std::string{tens, ones} + " is on " + square_name(square_of[number]) +
-             " and " + square_name(square);
+      return "number " + std::string{tens, ones} + " is on " + kGrid.name(square_of[number]) +
+             " and " + kGrid.name(square);
     square_of[number] = square;
     layout[square] = static_cast<uint8_t>(number);
   }
@@ -55,8 +54,8 @@ KnightFight::Params KnightFight::read_params(ParamReader& reader) {
                                             : DoubleErase::kOff;
   params.mirror_on_moves = reader.get_bool(
       "mirror_on_moves", true, "leaps, not only the two placements, erase the mirrored number");
-  params.max_plies =
-      reader.get_int("max_plies", 200, 1, 100000, "turns (placements and leaps) before truncation");
+  params.max_turns =
+      reader.get_int("max_turns", 200, 1, 100000, "turns (placements and leaps) before truncation");
   const std::string layout = reader.get_string(
       "layout", "random",
       "the numbers: random (drawn from the seed), identity (square i holds i), or 200 digits "
@@ -113,24 +112,24 @@ void KnightFight::observe(const State& s, int player, float* out) const {
   write_plane(view(attacks(s, player)), kArea, out + kPlaneOwnAttacks * kArea);
   fill(kPlanePendingErase, s.pending_erase ? 1.0f : 0.0f);
   fill(kPlaneScoreDifference, static_cast<float>(s.score[player] - s.score[1 - player]) / 100.0f);
-  fill(kPlaneProgress, static_cast<float>(s.turns) / static_cast<float>(params_.max_plies));
+  fill(kPlaneProgress, static_cast<float>(s.turns) / static_cast<float>(params_.max_turns));
 }
 
 // Strings name the real square; actions are in the mover's frame.
 std::string KnightFight::action_to_string(const State& s, Action action) const {
-  return action == kPass ? "pass" : square_name(to_square(s, action));
+  return action == kPass ? "pass" : kGrid.name(to_square(s, action));
 }
 
 Action KnightFight::string_to_action(const State& s, std::string_view text) const {
   if (text == "pass") return kPass;
-  if (const auto square = parse_square(text)) return to_square(s, *square);
+  if (const auto square = kGrid.parse(text)) return to_square(s, *square);
   throw std::invalid_argument("knight_fight: '" + std::string(text) +
                               "' is not an action: expected a square a1..j10 or 'pass'");
 }
 
 std::string KnightFight::render(const State& s) const {
   std::string out = "Knight Fight, turn " + std::to_string(s.turns) + " of " +
-                    std::to_string(params_.max_plies) + ": White " + std::to_string(s.score[0]) +
+                    std::to_string(params_.max_turns) + ": White " + std::to_string(s.score[0]) +
                     ", Black " + std::to_string(s.score[1]) + ", ";
   if (s.over) {
     const int diff = s.score[0] - s.score[1];
@@ -150,7 +149,7 @@ std::string KnightFight::render(const State& s) const {
     std::snprintf(label, sizeof label, "%3d ", rank + 1);
     out += label;
     for (int file = 0; file < kSize; ++file) {
-      const int square = knight_fight::make_square(rank, file);
+      const int square = kGrid.square(file, rank);
       const int number = s.number[square];
       const char cell[4] = {' ', test128(s.usable, square) ? char('0' + number / 10) : ' ',
                             square == s.knight[0]       ? 'W'
@@ -175,7 +174,7 @@ std::string KnightFight::serialize(const State& s) const {
     layout += two_digits(s.number[square]);
     usable += test128(s.usable, square) ? '1' : '0';
   }
-  const auto knight = [&](int p) { return s.knight[p] < 0 ? "-" : square_name(s.knight[p]); };
+  const auto knight = [&](int p) { return s.knight[p] < 0 ? "-" : kGrid.name(s.knight[p]); };
   return "layout=" + layout + " usable=" + usable + " knights=" + knight(0) + "," + knight(1) +
          " scores=" + std::to_string(s.score[0]) + "," + std::to_string(s.score[1]) +
          " turns=" + std::to_string(s.turns) + " to_move=" + std::to_string(s.to_move) +
@@ -205,7 +204,7 @@ KnightFight::State KnightFight::deserialize(std::string_view text) const {
       s.knight[p] = -1;
       continue;
     }
-    const auto square = parse_square(name);
+    const auto square = kGrid.parse(name);
     if (!square) fail("knight '" + std::string(name) + "' is not a square or '-'");
     if (test128(s.usable, *square)) fail("a knight stands on usable square " + std::string(name));
     s.knight[p] = static_cast<int8_t>(*square);
@@ -214,7 +213,7 @@ KnightFight::State KnightFight::deserialize(std::string_view text) const {
   const auto [white_score, black_score] = fields.pair("scores");
   s.score[0] = static_cast<int16_t>(fields.integer("scores", white_score, 0, 4950));
   s.score[1] = static_cast<int16_t>(fields.integer("scores", black_score, 0, 4950));
-  s.turns = static_cast<int16_t>(fields.integer("turns", 0, params_.max_plies));
+  s.turns = static_cast<int16_t>(fields.integer("turns", 0, params_.max_turns));
   s.to_move = static_cast<uint8_t>(fields.integer("to_move", 0, 1));
   s.pending_erase = static_cast<uint8_t>(fields.integer("pending_erase", 0, 1));
   s.over = static_cast<uint8_t>(fields.integer("over", 0, 1));

@@ -6,7 +6,7 @@
 //                    double (00, 11, ..., 99) the mover may / must / never erase another.
 //   mirror_on_moves  bool (default true): leaps erase the mirrored number too, not only
 //                    the two placements.
-//   max_plies        int (default 200): turns (placements and leaps) before truncation.
+//   max_turns        int (default 200): turns (placements and leaps) before truncation.
 //   layout           random | identity | 200 digits (default random): the numbers.
 //
 // Actions (101), in the mover's frame (ranks mirrored for Black), like the observation:
@@ -55,7 +55,7 @@ class KnightFight {
     kPlaneOwnAttacks,       // squares the observer's knight attacks
     kPlanePendingErase,     // all ones while the mover chooses a double to erase
     kPlaneScoreDifference,  // (own score - opponent score) / 100, constant plane
-    kPlaneProgress,         // turns played / max_plies, constant plane
+    kPlaneProgress,         // turns played / max_turns, constant plane
     kNumPlanes
   };
 
@@ -64,7 +64,7 @@ class KnightFight {
   struct Params {
     DoubleErase double_erase = DoubleErase::kOptional;
     bool mirror_on_moves = true;
-    int max_plies = 200;
+    int max_turns = 200;
     bool random_layout = true;
     std::array<uint8_t, kNumSquares> layout{};  // number on each square, if not random
   };
@@ -80,7 +80,7 @@ class KnightFight {
     uint8_t to_move;        // player deciding next (while not over)
     uint8_t pending_erase;  // the mover landed on a double and chooses one to erase
     uint8_t over;           // the game has ended ...
-    uint8_t truncated;      // ... by the max_plies cap
+    uint8_t truncated;      // ... by the max_turns cap
   };
 
   static Params read_params(ParamReader& reader);
@@ -90,7 +90,7 @@ class KnightFight {
   const Params& params() const { return params_; }
 
   GameInfo info() const {
-    return {kNumPlayers, kNumActions, {kNumPlanes, kSize, kSize}, 2 * params_.max_plies};
+    return {kNumPlayers, kNumActions, {kNumPlanes, kSize, kSize}, 2 * params_.max_turns};
   }
 
   void init(State& state, Rng& rng) const;
@@ -115,7 +115,7 @@ class KnightFight {
     if (s.pending_erase) {
       if (action != kPass) s.usable &= ~bit128(to_square(s, action));
       s.pending_erase = 0;
-      end_turn(s);
+      settle(s);
       return;
     }
     const int player = s.to_move;
@@ -131,7 +131,7 @@ class KnightFight {
       s.pending_erase = 1;  // the erase is a second decision of this turn
       return;
     }
-    end_turn(s);
+    settle(s);
   }
 
   void returns(const State& s, float* out) const {
@@ -194,7 +194,7 @@ class KnightFight {
   // The absolute square of an action 0..99 in the mover's frame, and the action of a
   // square (mirroring the ranks is its own inverse).
   static int to_square(const State& s, int action) {
-    return s.to_move ? knight_fight::flip_square(action) : action;
+    return s.to_move ? knight_fight::kGrid.flip_rank(action) : action;
   }
 
   // The legal squares in the mover's frame (bit a = action a), empty once over: one
@@ -211,11 +211,11 @@ class KnightFight {
 
   // After each completed turn: the end test (after White's placement only Black's
   // placements count), then the cap. A natural end wins over truncation.
-  void end_turn(State& s) const {
+  void settle(State& s) const {
     ++s.turns;
     s.to_move ^= 1;
     const bool blocked = s.turns == 1 ? !targets(s, 1) : !targets(s, 0) || !targets(s, 1);
-    s.over = blocked || s.turns >= params_.max_plies;
+    s.over = blocked || s.turns >= params_.max_turns;
     s.truncated = !blocked && s.over;
   }
 

@@ -51,17 +51,17 @@ inline constexpr ActionTables kActionTables = [] {
   for (auto& row : t.plane) row.fill(255);
   for (int from = 0; from < 64; ++from) {
     const auto set = [&](int plane, int df, int dr) {
-      const int f = file_of(from) + df, r = rank_of(from) + dr;
+      const int f = kGrid.file_of(from) + df, r = kGrid.rank_of(from) + dr;
       const bool on_board = f >= 0 && f < 8 && r >= 0 && r < 8;
-      t.target[from * 64 + plane] = static_cast<int8_t>(on_board ? make_square(f, r) : -1);
-      if (on_board) t.plane[from][make_square(f, r)] = static_cast<uint8_t>(plane);
+      t.target[from * 64 + plane] = static_cast<int8_t>(on_board ? kGrid.square(f, r) : -1);
+      if (on_board) t.plane[from][kGrid.square(f, r)] = static_cast<uint8_t>(plane);
     };
     for (int direction = 0; direction < 8; ++direction)
       for (int distance = 1; distance <= 7; ++distance)
         set(direction * 7 + distance - 1, kQueenSteps[direction][0] * distance,
             kQueenSteps[direction][1] * distance);
     for (int leap = 0; leap < 8; ++leap)
-      set(kKnightPlane + leap, kKnightSteps[leap][0], kKnightSteps[leap][1]);
+      set(kKnightPlane + leap, kKnightLeaps[leap][0], kKnightLeaps[leap][1]);
   }
   return t;
 }();
@@ -92,15 +92,16 @@ constexpr int encode_move(Move m, Color us) {
   const int flip = us == kWhite ? 0 : 56;
   const int from = move_from(m) ^ flip, to = move_to(m) ^ flip;
   const int piece = promotion_kind(m) == kRook ? 0 : promotion_kind(m) == kBishop ? 1 : 2;
-  return from * kNumPlanes + kUnderPromotionPlane + 3 * piece + (file_of(to) - file_of(from) + 1);
+  return from * kNumPlanes + kUnderPromotionPlane + 3 * piece +
+         (kGrid.file_of(to) - kGrid.file_of(from) + 1);
 }
 
 // The destination of (from, plane) in the mover's frame, -1 if it leaves the board (an
 // under-promotion must start on the seventh rank).
 constexpr int action_target(int from, int plane) {
   if (plane < kUnderPromotionPlane) return detail::kActionTables.target[from * 64 + plane];
-  const int file = file_of(from) + (plane - kUnderPromotionPlane) % 3 - 1;
-  return file >= 0 && file < 8 && rank_of(from) == 6 ? make_square(file, 7) : -1;
+  const int file = kGrid.file_of(from) + (plane - kUnderPromotionPlane) % 3 - 1;
+  return file >= 0 && file < 8 && kGrid.rank_of(from) == 6 ? kGrid.square(file, 7) : -1;
 }
 
 namespace detail {
@@ -133,9 +134,9 @@ inline Move decode_action(const Position& p, int action) {
   if (piece == kNoPiece || color_of(piece) != p.side) return 0;
   int flag = kNormal;
   if (kind_of(piece) == kPawn) {
-    if (rank_of(move_to(framed)) == 7)
+    if (kGrid.rank_of(move_to(framed)) == 7)
       flag = is_promotion(framed) ? move_flag(framed) : kPromoteQueen;
-    else if (to == p.en_passant && file_of(to) != file_of(from))
+    else if (to == p.en_passant && kGrid.file_of(to) != kGrid.file_of(from))
       flag = kEnPassant;
   } else if (kind_of(piece) == kRoyal && !is_promotion(framed) &&
              !(kKnightAttacks[from] & square_bb(to))) {

@@ -2,8 +2,6 @@
 
 #include <vector>
 
-#include "env/core/squares.h"
-
 namespace knightgym::knightmate {
 namespace detail {
 
@@ -21,10 +19,10 @@ constexpr int kBishopDirections[4][2] = {{1, 1}, {1, -1}, {-1, -1}, {-1, 1}};
 Bitboard slide(int square, Bitboard occupied, const int (&directions)[4][2]) {
   Bitboard attacks = 0;
   for (const auto& [df, dr] : directions) {
-    for (int f = file_of(square) + df, r = rank_of(square) + dr; f >= 0 && f < 8 && r >= 0 && r < 8;
-         f += df, r += dr) {
-      attacks |= square_bb(make_square(f, r));
-      if (occupied & square_bb(make_square(f, r))) break;
+    for (int f = kGrid.file_of(square) + df, r = kGrid.rank_of(square) + dr;
+         f >= 0 && f < 8 && r >= 0 && r < 8; f += df, r += dr) {
+      attacks |= square_bb(kGrid.square(f, r));
+      if (occupied & square_bb(kGrid.square(f, r))) break;
     }
   }
   return attacks;
@@ -52,8 +50,8 @@ void init_magics(Magic (&magics)[64], std::vector<Bitboard>& storage,
   size_t offset = 0;
   std::vector<size_t> offsets(64);
   for (int square = 0; square < 64; ++square) {
-    const Bitboard edges = ((kRank1 | kRank8) & ~rank_bb(rank_of(square))) |
-                           ((kFileA | kFileH) & ~(kFileA << file_of(square)));
+    const Bitboard edges = ((kRank1 | kRank8) & ~rank_bb(kGrid.rank_of(square))) |
+                           ((kFileA | kFileH) & ~(kFileA << kGrid.file_of(square)));
     Magic& m = magics[square];
     m.mask = slide(square, 0, directions) & ~edges;
     m.shift = 64 - std::popcount(m.mask);
@@ -76,7 +74,7 @@ void init_magics(Magic (&magics)[64], std::vector<Bitboard>& storage,
     } while (subset);
     const size_t size = occupancy.size();
     epoch.assign(size, 0);
-    SparseRandom random(kSeeds[rank_of(square)]);
+    SparseRandom random(kSeeds[kGrid.rank_of(square)]);
     for (int attempt = 1;; ++attempt) {
       do m.magic = random.sparse();
       while (std::popcount((m.magic * m.mask) >> 56) < 6);
@@ -115,11 +113,5 @@ const bool initialized = [] {
 
 }  // namespace
 }  // namespace detail
-
-std::string square_name(int square) { return knightgym::square_name(square, 8); }
-
-std::optional<int> parse_square(std::string_view text) {
-  return knightgym::parse_square(text, 8, 8);
-}
 
 }  // namespace knightgym::knightmate

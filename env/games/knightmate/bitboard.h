@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "env/core/grid.h"
+
 namespace knightgym::knightmate {
 
 using Bitboard = uint64_t;
@@ -22,10 +24,7 @@ constexpr int kNoSquare = 64;
 constexpr Bitboard kRank1 = 0xffull, kRank8 = kRank1 << 56;
 constexpr Bitboard kFileA = 0x0101010101010101ull, kFileH = kFileA << 7;
 
-constexpr int file_of(int square) { return square & 7; }
-constexpr int rank_of(int square) { return square >> 3; }
-constexpr int make_square(int file, int rank) { return rank * 8 + file; }
-constexpr int flip_square(int square) { return square ^ 56; }  // mirror the ranks
+inline constexpr Grid kGrid{8, 8};
 constexpr Bitboard square_bb(int square) { return Bitboard{1} << square; }
 constexpr Bitboard rank_bb(int rank) { return kRank1 << (8 * rank); }
 // Mirrors the ranks of a whole board (rank 1 <-> rank 8).
@@ -39,9 +38,6 @@ inline int pop_lsb(Bitboard& b) {
 }
 constexpr bool more_than_one(Bitboard b) { return b & (b - 1); }
 
-std::string square_name(int square);
-std::optional<int> parse_square(std::string_view text);
-
 namespace detail {
 
 // Squares reached by the given (file, rank) steps from each square, one step each.
@@ -49,15 +45,10 @@ template <size_t N>
 constexpr std::array<Bitboard, 64> leaper_table(const std::array<std::array<int, 2>, N>& steps) {
   std::array<Bitboard, 64> table{};
   for (int square = 0; square < 64; ++square)
-    for (const auto& [df, dr] : steps) {
-      const int f = file_of(square) + df, r = rank_of(square) + dr;
-      if (f >= 0 && f < 8 && r >= 0 && r < 8) table[square] |= square_bb(make_square(f, r));
-    }
+    kGrid.for_each_step(square, steps, [&](int to) { table[square] |= square_bb(to); });
   return table;
 }
 
-constexpr std::array<std::array<int, 2>, 8> kKnightSteps{
-    {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}};
 constexpr std::array<std::array<int, 2>, 8> kKingSteps{
     {{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}};
 
@@ -78,7 +69,7 @@ extern Bitboard line_table[64][64];     // the whole line through two aligned sq
 
 }  // namespace detail
 
-inline constexpr auto kKnightAttacks = detail::leaper_table(detail::kKnightSteps);
+inline constexpr auto kKnightAttacks = detail::leaper_table(kKnightLeaps);
 inline constexpr auto kKingAttacks = detail::leaper_table(detail::kKingSteps);
 // kPawnAttacks[c][s]: the squares a pawn of colour c on s attacks.
 inline constexpr std::array<std::array<Bitboard, 64>, 2> kPawnAttacks{
@@ -91,9 +82,9 @@ constexpr std::array<Bitboard, 64> ray_table(const std::array<std::array<int, 2>
   std::array<Bitboard, 64> table{};
   for (int square = 0; square < 64; ++square)
     for (const auto& [df, dr] : steps)
-      for (int f = file_of(square) + df, r = rank_of(square) + dr;
+      for (int f = kGrid.file_of(square) + df, r = kGrid.rank_of(square) + dr;
            f >= 0 && f < 8 && r >= 0 && r < 8; f += df, r += dr)
-        table[square] |= square_bb(make_square(f, r));
+        table[square] |= square_bb(kGrid.square(f, r));
   return table;
 }
 }  // namespace detail

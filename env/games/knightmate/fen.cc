@@ -44,7 +44,7 @@ std::array<Piece, 64> read_placement(std::string_view text, std::string_view wha
       } else if (const size_t kind = kLetters.find(static_cast<char>(c | 0x20));
                  std::isalpha(static_cast<unsigned char>(c)) && kind != std::string_view::npos) {
         if (file < 8)
-          board[make_square(file, rank)] =
+          board[kGrid.square(file, rank)] =
               make_piece((c >= 'a') ? kBlack : kWhite, Kind(static_cast<int>(kind)));
         ++file;
       } else {
@@ -77,7 +77,7 @@ std::string placement_to_string(const std::array<Piece, 64>& board) {
   for (int rank = 7; rank >= 0; --rank) {
     int empty = 0;
     for (int file = 0; file < 8; ++file) {
-      const Piece p = board[make_square(file, rank)];
+      const Piece p = board[kGrid.square(file, rank)];
       if (p == kNoPiece) {
         ++empty;
         continue;
@@ -112,7 +112,7 @@ Position parse_fen(std::string_view fen) {
       fail(fen, std::string(kColorNames[c]) + " has more than 16 pieces or more than 8 pawns");
   }
   if (p.kinds[kPawn] & (kRank1 | kRank8))
-    fail(fen, "a pawn stands on " + square_name(lsb(p.kinds[kPawn] & (kRank1 | kRank8))) +
+    fail(fen, "a pawn stands on " + kGrid.name(lsb(p.kinds[kPawn] & (kRank1 | kRank8))) +
                   ": pawns cannot be on the first or last rank");
 
   if (fields[1] != "w" && fields[1] != "b")
@@ -143,7 +143,7 @@ Position parse_fen(std::string_view fen) {
       if (p.board[right->royal] != make_piece(right->color, kRoyal) ||
           p.board[right->rook] != make_piece(right->color, kRook))
         fail(fen, std::string("castling right '") + c + "' needs the royal knight on " +
-                      square_name(right->royal) + " and a rook on " + square_name(right->rook));
+                      kGrid.name(right->royal) + " and a rook on " + kGrid.name(right->rook));
       p.castling |= right->bit;
     }
   }
@@ -152,18 +152,18 @@ Position parse_fen(std::string_view fen) {
   p.en_passant = kNoSquare;
   const std::string_view en_passant = fields.size() > 3 ? fields[3] : "-";
   if (en_passant != "-") {
-    const auto square = parse_square(en_passant);
+    const auto square = kGrid.parse(en_passant);
     if (!square) fail(fen, "en-passant field '" + std::string(en_passant) + "' is not a square");
     const Color us = p.to_move();
     const int up = us == kWhite ? 8 : -8;
-    if (rank_of(*square) != (us == kWhite ? 5 : 2) ||
+    if (kGrid.rank_of(*square) != (us == kWhite ? 5 : 2) ||
         p.board[*square - up] != make_piece(~us, kPawn) || p.board[*square] != kNoPiece ||
         p.board[*square + up] != kNoPiece)
       fail(fen, "impossible en-passant square " + std::string(en_passant) + ": no " +
                     kColorNames[~us] + " pawn can just have passed it with a double step");
     if (kPawnAttacks[~us][*square] & p.pieces(us, kPawn)) {
       p.en_passant = static_cast<uint8_t>(*square);
-      p.key ^= zobrist::kKeys.en_passant[file_of(*square)];
+      p.key ^= zobrist::kKeys.en_passant[kGrid.file_of(*square)];
     }
   }
   p.halfmove =
@@ -175,7 +175,7 @@ Position parse_fen(std::string_view fen) {
   const Color waiting = ~p.to_move();
   if (p.attackers_to(p.royal(waiting), p.occupied()) & p.colors[p.to_move()])
     fail(fen, std::string(kColorNames[waiting]) + " is not to move but its royal knight on " +
-                  square_name(p.royal(waiting)) + " is in check");
+                  kGrid.name(p.royal(waiting)) + " is in check");
   p.refresh();
   return p;
 }
@@ -188,7 +188,7 @@ std::string to_fen(const Position& p) {
                                     std::pair{kBlackShort, 'k'}, std::pair{kBlackLong, 'q'}})
     if (p.castling & bit) fen += letter;
   fen += ' ';
-  fen += p.en_passant == kNoSquare ? "-" : square_name(p.en_passant);
+  fen += p.en_passant == kNoSquare ? "-" : kGrid.name(p.en_passant);
   fen += ' ';
   fen += std::to_string(p.halfmove);
   fen += ' ';
@@ -197,7 +197,7 @@ std::string to_fen(const Position& p) {
 }
 
 std::string move_to_uci(Move m) {
-  std::string text = square_name(move_from(m)) + square_name(move_to(m));
+  std::string text = kGrid.name(move_from(m)) + kGrid.name(move_to(m));
   if (is_promotion(m)) text += kLetters[promotion_kind(m)];
   return text;
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "env/core/key_values.h"
 #include "env/games/knightmate/fen.h"
 #include "util/text.h"
 
@@ -23,7 +24,7 @@ constexpr const char* kOutcomeNames[] = {"",
                                          "fifty-move rule",
                                          "threefold repetition",
                                          "bare royal knights",
-                                         "truncated at max_plies"};
+                                         "truncated at max_turns"};
 
 void add_to_filter(std::array<uint64_t, 4>& filter, uint64_t key) {
   filter[key >> 62] |= uint64_t{1} << ((key >> 56) & 63);
@@ -47,7 +48,8 @@ Knightmate::Params Knightmate::read_params(ParamReader& reader) {
   }
   params.history = reader.get_int("history", 1, 1, kMaxHistory,
                                   "positions stacked in the observation, the current one first");
-  params.max_plies = reader.get_int("max_plies", 512, 1, 100000, "plies before truncation");
+  params.max_turns = reader.get_int("max_turns", 512, 1, 100000,
+                                    "turns (one player's move, a ply) before truncation");
   return params;
 }
 
@@ -67,22 +69,22 @@ Knightmate::State Knightmate::state_from_position(const Position& position) cons
 
 void Knightmate::play(State& s, Move move) const {
   s.position.play(move);
-  ++s.plies;
-  s.keys[s.plies % kKeyHistory] = s.position.key;
+  ++s.turns;
+  s.keys[s.turns % kKeyHistory] = s.position.key;
   settle(s);
 }
 
 void Knightmate::settle(State& s) const {
   const Position& p = s.position;
-  const int reach = std::min<int>(p.halfmove, s.plies);
+  const int reach = std::min<int>(p.halfmove, s.turns);
   if (reach == 0) s.key_filter = {};
   int repetitions = 0;
   if (filter_holds(s.key_filter, p.key))
     for (int back = 4; back <= reach; back += 2)
-      repetitions += s.keys[static_cast<unsigned>(s.plies - back) % kKeyHistory] == p.key;
+      repetitions += s.keys[static_cast<unsigned>(s.turns - back) % kKeyHistory] == p.key;
   add_to_filter(s.key_filter, p.key);
   s.repetitions = static_cast<uint8_t>(std::min(repetitions, 2));
-  if (params_.history > 1) s.snapshots[s.plies % kMaxHistory] = snapshot(p, s.repetitions);
+  if (params_.history > 1) s.snapshots[s.turns % kMaxHistory] = snapshot(p, s.repetitions);
 
   if (!p.has_legal_move())
     s.outcome = p.in_check() ? Outcome::kCheckmate : Outcome::kStalemate;
@@ -92,7 +94,7 @@ void Knightmate::settle(State& s) const {
     s.outcome = Outcome::kRepetition;
   else if (std::popcount(p.occupied()) == 2)
     s.outcome = Outcome::kBareRoyals;
-  else if (s.plies >= params_.max_plies)
+  else if (s.turns >= params_.max_turns)
     s.outcome = Outcome::kTruncated;
   else
     s.outcome = Outcome::kOngoing;
@@ -126,8 +128,8 @@ void Knightmate::observe(const State& s, int player, float* out) const {
   };
   const Position& p = s.position;
   write_position(p.colors, p.kinds, s.repetitions, out);
-  for (int t = 1; t < params_.history && t <= s.plies; ++t) {
-    const Snapshot& past = s.snapshots[(s.plies - t) % kMaxHistory];
+  for (int t = 1; t < params_.history && t <= s.turns; ++t) {
+    const Snapshot& past = s.snapshots[(s.turns - t) % kMaxHistory];
     write_position(past.colors, past.kinds, past.repetitions, out + t * kPlanesPerPosition * kArea);
   }
 
@@ -146,7 +148,7 @@ void Knightmate::observe(const State& s, int player, float* out) const {
   fill(kPlaneOpponentShortCastling, (p.castling & opponent_short) != 0);
   fill(kPlaneOpponentLongCastling, (p.castling & opponent_long) != 0);
   fill(kPlaneNoProgress, static_cast<float>(std::min<int>(p.halfmove, 100)) / 100.0f);
-  fill(kPlaneProgress, static_cast<float>(s.plies) / static_cast<float>(params_.max_plies));
+  fill(kPlaneProgress, static_cast<float>(s.turns) / static_cast<float>(params_.max_turns));
 }
 
 std::string Knightmate::action_to_string(const State& s, Action action) const {
@@ -156,7 +158,7 @@ std::string Knightmate::action_to_string(const State& s, Action action) const {
   const int flip = s.position.side == kWhite ? 0 : 56;
   const int from = action / kNumPlanes, plane = action % kNumPlanes;
   const int to = action_target(from, plane);
-  if (to < 0) return "off-board(" + square_name(from ^ flip) + "," + std::to_string(plane) + ")";
+  if (to < 0) return "off-board(" + kGrid.name(from ^ flip) + "," + std::to_string(plane) + ")";
   return move_to_uci(make_move(from ^ flip, to ^ flip));
 }
 
@@ -165,8 +167,8 @@ Action Knightmate::string_to_action(const State& s, std::string_view text) const
     throw std::invalid_argument("knightmate: '" + std::string(text) + "' " + why);
   };
   const bool well_formed =
-      (text.size() == 4 || text.size() == 5) && parse_square(text.substr(0, 2)) &&
-      parse_square(text.substr(2, 2)) &&
+      (text.size() == 4 || text.size() == 5) && kGrid.parse(text.substr(0, 2)) &&
+      kGrid.parse(text.substr(2, 2)) &&
       (text.size() == 4 || std::string_view("qrbm").find(text[4]) != std::string_view::npos);
   if (!well_formed)
     fail(text.size() == 5 && text[4] == 'n'
@@ -188,7 +190,7 @@ std::string Knightmate::render(const State& s) const {
   for (int rank = 7; rank >= 0; --rank) {
     out += static_cast<char>('1' + rank);
     for (int file = 0; file < 8; ++file) {
-      const Piece piece = p.board[make_square(file, rank)];
+      const Piece piece = p.board[kGrid.square(file, rank)];
       char cell[3] = {' ', '.', 0};
       if (piece != kNoPiece) {
         cell[1] = "pbrqmk"[kind_of(piece)];
@@ -204,40 +206,39 @@ std::string Knightmate::render(const State& s) const {
   if (terminal(s)) {
     float values[2];
     returns(s, values);
-    std::snprintf(status, sizeof status, "over after %d plies: %s, %s", s.plies,
+    std::snprintf(status, sizeof status, "over after %d turns: %s, %s", s.turns,
                   kOutcomeNames[static_cast<int>(s.outcome)],
                   values[0] > 0   ? "White wins"
                   : values[0] < 0 ? "Black wins"
                                   : "draw");
   } else {
-    std::snprintf(status, sizeof status, "ply %d of %d: %s to move%s", s.plies, params_.max_plies,
+    std::snprintf(status, sizeof status, "turn %d of %d: %s to move%s", s.turns, params_.max_turns,
                   kColorNames[p.side], p.in_check() ? ", in check" : "");
   }
   return out + status;
 }
 
-// "FEN;plies N;keys K...;history P:R ..." where keys are the Zobrist keys (hex) of the
-// earlier positions that repetition still looks at, oldest first, and history the
-// placements and repetition counts of earlier positions that the observation stacks,
-// newest first.
 std::string Knightmate::serialize(const State& s) const {
-  std::string out = to_fen(s.position) + ";plies " + std::to_string(s.plies) + ";keys";
-  const int reach = std::min<int>(s.position.halfmove, s.plies);
+  // The FEN, then what a FEN lacks: the turns played, the position keys the repetition
+  // rule still looks back on (oldest first), and the earlier placements the observation
+  // stacks with their repetition counts (latest first).
+  std::string out = "fen=[" + to_fen(s.position) + "] turns=" + std::to_string(s.turns) + " keys=";
+  const int reach = std::min<int>(s.position.halfmove, s.turns);
   for (int back = reach; back >= 1; --back) {
     char hex[20];
-    std::snprintf(hex, sizeof hex, " %016llx",
-                  static_cast<unsigned long long>(s.keys[(s.plies - back) % kKeyHistory]));
+    std::snprintf(hex, sizeof hex, "%s%016llx", back == reach ? "" : ",",
+                  static_cast<unsigned long long>(s.keys[(s.turns - back) % kKeyHistory]));
     out += hex;
   }
-  out += ";history";
-  for (int t = 1; t < params_.history && t <= s.plies; ++t) {
-    const Snapshot& past = s.snapshots[(s.plies - t) % kMaxHistory];
+  out += " history=";
+  for (int t = 1; t < params_.history && t <= s.turns; ++t) {
+    const Snapshot& past = s.snapshots[(s.turns - t) % kMaxHistory];
     std::array<Piece, 64> board{};
     for (int kind = 0; kind < kNumKinds; ++kind)
       for (const Color c : {kWhite, kBlack})
         for (Bitboard b = past.kinds[kind] & past.colors[c]; b;)
           board[pop_lsb(b)] = make_piece(c, Kind(kind));
-    out += ' ';
+    if (t > 1) out += ',';
     out += placement_to_string(board);
     out += ':';
     out += static_cast<char>('0' + past.repetitions);
@@ -246,60 +247,54 @@ std::string Knightmate::serialize(const State& s) const {
 }
 
 Knightmate::State Knightmate::deserialize(std::string_view text) const {
-  const auto fail = [&](const std::string& why) -> void {
-    throw std::invalid_argument("knightmate: cannot read state '" + std::string(text) +
-                                "': " + why);
+  const KeyValues fields(text,
+                         "knightmate: cannot read state: ", {"fen", "turns", "keys", "history"});
+  // An empty list is no items; "a,,b" has an empty one, which the item checks refuse.
+  const auto items = [](std::string_view list) {
+    return list.empty() ? std::vector<std::string_view>{} : split(list, ',');
   };
-  const std::vector<std::string_view> sections = split(text, ';');
-  if (sections.size() < 3 || sections.size() > 4 || !sections[1].starts_with("plies ") ||
-      !sections[2].starts_with("keys") ||
-      (sections.size() == 4 && !sections[3].starts_with("history")))
-    fail("expected 'FEN;plies N;keys ...;history ...'");
   State s{};
   try {
-    s.position = parse_fen(sections[0]);
+    s.position = parse_fen(fields.get("fen"));
   } catch (const std::invalid_argument& error) {
-    fail(error.what());
+    fields.fail(error.what());
   }
-  const std::string_view plies = sections[1].substr(6);
-  const auto [end, error] = std::from_chars(plies.data(), plies.data() + plies.size(), s.plies);
-  if (error != std::errc() || end != plies.data() + plies.size() || s.plies < 0 ||
-      s.plies > params_.max_plies)
-    fail("plies '" + std::string(plies) + "' is not a number in [0, max_plies]");
+  s.turns = fields.integer("turns", 0, params_.max_turns);
 
-  const std::vector<std::string_view> keys = split_words(sections[2].substr(4));
-  if (static_cast<int>(keys.size()) != std::min<int>(s.position.halfmove, s.plies))
-    fail("expected " + std::to_string(std::min<int>(s.position.halfmove, s.plies)) +
-         " keys (the smaller of the halfmove clock and plies), got " + std::to_string(keys.size()));
+  const std::vector<std::string_view> keys = items(fields.get("keys"));
+  const int expected_keys = std::min<int>(s.position.halfmove, s.turns);
+  if (static_cast<int>(keys.size()) != expected_keys)
+    fields.fail("expected " + std::to_string(expected_keys) +
+                " keys (the smaller of the halfmove clock and turns), got " +
+                std::to_string(keys.size()));
   for (size_t i = 0; i < keys.size(); ++i) {
     uint64_t key = 0;
     const auto [key_end, key_error] =
         std::from_chars(keys[i].data(), keys[i].data() + keys[i].size(), key, 16);
     if (key_error != std::errc() || key_end != keys[i].data() + keys[i].size())
-      fail("key '" + std::string(keys[i]) + "' is not hexadecimal");
-    s.keys[(s.plies - static_cast<int>(keys.size() - i)) % kKeyHistory] = key;
+      fields.fail("key '" + std::string(keys[i]) + "' is not hexadecimal");
+    s.keys[(s.turns - static_cast<int>(keys.size() - i)) % kKeyHistory] = key;
     add_to_filter(s.key_filter, key);
   }
-  s.keys[s.plies % kKeyHistory] = s.position.key;
+  s.keys[s.turns % kKeyHistory] = s.position.key;
 
-  const std::vector<std::string_view> history =
-      sections.size() == 4 ? split_words(sections[3].substr(7)) : std::vector<std::string_view>{};
-  if (static_cast<int>(history.size()) != std::min(params_.history - 1, s.plies))
-    fail("expected " + std::to_string(std::min(params_.history - 1, s.plies)) +
-         " earlier positions, got " + std::to_string(history.size()));
+  const std::vector<std::string_view> history = items(fields.get("history"));
+  if (static_cast<int>(history.size()) != std::min(params_.history - 1, s.turns))
+    fields.fail("expected " + std::to_string(std::min(params_.history - 1, s.turns)) +
+                " earlier positions, got " + std::to_string(history.size()));
   for (size_t t = 1; t <= history.size(); ++t) {
     const std::string_view item = history[t - 1];
     if (item.size() < 3 || item[item.size() - 2] != ':' || item.back() < '0' || item.back() > '2')
-      fail("history item '" + std::string(item) + "' is not PLACEMENT:REPETITIONS (0-2)");
+      fields.fail("history item '" + std::string(item) + "' is not PLACEMENT:REPETITIONS (0-2)");
     Position past{};
     try {
       const auto board = parse_placement(item.substr(0, item.size() - 2));
       for (int square = 0; square < 64; ++square)
         if (board[square] != kNoPiece) past.put(board[square], square);
     } catch (const std::invalid_argument& e) {
-      fail(e.what());
+      fields.fail(e.what());
     }
-    s.snapshots[(s.plies - static_cast<int>(t)) % kMaxHistory] = snapshot(past, item.back() - '0');
+    s.snapshots[(s.turns - static_cast<int>(t)) % kMaxHistory] = snapshot(past, item.back() - '0');
   }
   settle(s);
   return s;

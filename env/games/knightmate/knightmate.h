@@ -5,7 +5,8 @@
 // Parameters:
 //   fen        startpos | a FEN (default startpos): the position each episode starts from
 //   history    1..8 (default 1): positions stacked in the observation, newest first
-//   max_plies  1..100000 (default 512): plies before truncation (scored as a draw)
+//   max_turns  1..100000 (default 512): turns (one player's move, a ply) before truncation
+//              (scored as a draw)
 //
 // Actions (4672): the AlphaZero encoding in the mover's frame (action_encoding.h).
 // Observation: 14 * history + 8 planes of 8x8 from the observer's side, ranks mirrored
@@ -14,7 +15,7 @@
 // The game ends by checkmate (the side to move loses), stalemate, the fifty-move rule
 // (100 plies without a capture or pawn move; a mate on that ply counts), threefold
 // repetition, or bare royal knights; all but mate are draws. It is truncated after
-// max_plies plies, unless it ended naturally on that ply.
+// max_turns turns (plies), unless it ended naturally on the last one.
 #pragma once
 
 #include <array>
@@ -64,7 +65,7 @@ class Knightmate {
     kPlaneOpponentShortCastling,
     kPlaneOpponentLongCastling,
     kPlaneNoProgress,  // halfmove clock / 100
-    kPlaneProgress,    // plies / max_plies
+    kPlaneProgress,    // turns / max_turns
     kNumConstantPlanes
   };
 
@@ -81,7 +82,7 @@ class Knightmate {
   struct Params {
     Position start = Position::start();
     int history = 1;
-    int max_plies = 512;
+    int max_turns = 512;
   };
 
   // The pieces of an earlier position, for the history planes.
@@ -98,7 +99,7 @@ class Knightmate {
     // position new, so the scan of `keys` runs only on a hit.
     std::array<uint64_t, 4> key_filter;
     std::array<Snapshot, kMaxHistory> snapshots;  // snapshots[ply % kMaxHistory] if history > 1
-    int32_t plies;                                // plies played in this episode
+    int32_t turns;                                // turns (plies) played in this episode
     uint8_t repetitions;  // earlier occurrences of the current position, at most 2
     Outcome outcome;
   };
@@ -113,11 +114,11 @@ class Knightmate {
     return {kNumPlayers,
             kNumActions,
             {kPlanesPerPosition * params_.history + kNumConstantPlanes, 8, 8},
-            params_.max_plies};
+            params_.max_turns};
   }
 
   void init(State& s, Rng& rng) const;
-  // A state for `position` at the start of an episode (plies 0, no history).
+  // A state for `position` at the start of an episode (turns 0, no history).
   State state_from_position(const Position& position) const;
 
   int current_player(const State& s) const {

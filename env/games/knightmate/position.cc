@@ -213,10 +213,10 @@ Position Position::start() {
   constexpr Kind kBackRank[8] = {kRook,  kCommoner, kBishop,   kQueen,
                                  kRoyal, kBishop,   kCommoner, kRook};
   for (int file = 0; file < 8; ++file) {
-    p.put(make_piece(kWhite, kBackRank[file]), make_square(file, 0));
-    p.put(make_piece(kWhite, kPawn), make_square(file, 1));
-    p.put(make_piece(kBlack, kPawn), make_square(file, 6));
-    p.put(make_piece(kBlack, kBackRank[file]), make_square(file, 7));
+    p.put(make_piece(kWhite, kBackRank[file]), kGrid.square(file, 0));
+    p.put(make_piece(kWhite, kPawn), kGrid.square(file, 1));
+    p.put(make_piece(kBlack, kPawn), kGrid.square(file, 6));
+    p.put(make_piece(kBlack, kBackRank[file]), kGrid.square(file, 7));
   }
   p.fullmove = 1;
   p.castling = kWhiteShort | kWhiteLong | kBlackShort | kBlackLong;
@@ -330,7 +330,7 @@ void Position::play(Move m) {
 
   key ^= zobrist::kKeys.black_to_move;
   if (en_passant != kNoSquare) {
-    key ^= zobrist::kKeys.en_passant[file_of(en_passant)];
+    key ^= zobrist::kKeys.en_passant[kGrid.file_of(en_passant)];
     en_passant = kNoSquare;
   }
   ++halfmove;
@@ -362,7 +362,7 @@ void Position::play(Move m) {
       } else if (to - from == 2 * up && (kPawnAttacks[us][from + up] & pieces(~us, kPawn))) {
         // Recorded only where an enemy pawn could capture, as Fairy-Stockfish does.
         en_passant = static_cast<uint8_t>(from + up);
-        key ^= zobrist::kKeys.en_passant[file_of(en_passant)];
+        key ^= zobrist::kKeys.en_passant[kGrid.file_of(en_passant)];
       }
     }
   }

@@ -6,10 +6,9 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
+
+#include "env/core/grid.h"
 
 namespace knightgym::knights_challenge {
 
@@ -38,11 +37,9 @@ class Geometry {
  public:
   explicit Geometry(int size);
 
-  int size() const { return size_; }
-  int num_squares() const { return size_ * size_; }
-  int square(int x, int y) const { return y * size_ + x; }
-  int file(int square) const { return square % size_; }
-  int rank(int square) const { return square / size_; }
+  int size() const { return grid_.width; }
+  // Squares, their coordinates and names (env/core/grid.h).
+  const Grid& grid() const { return grid_; }
 
   // `square` turned `turns` quarter-turns counter-clockwise about the centre
   // ((x, y) -> (N - 1 - y, x) per turn); negative turns go clockwise.
@@ -55,17 +52,14 @@ class Geometry {
   int cell(int square) const { return cell_[square]; }
   // The square of cell `cell` of camp `camp`.
   int camp_square(int camp, int cell) const {
-    return rotate(square(cell % kCampWidth, cell / kCampWidth), camp);
+    return rotate(grid_.square(cell % kCampWidth, cell / kCampWidth), camp);
   }
 
   // The default safe squares: the rotation orbits of (N/2 - 1, 3) and (2, N/2 - 1).
   std::vector<int> default_safe_squares() const;
 
-  std::string name(int square) const;
-  std::optional<int> parse(std::string_view text) const;
-
  private:
-  int size_;
+  Grid grid_;
   std::array<std::array<uint8_t, kMaxSquares>, 4> rotated_{};
   std::array<std::array<int16_t, kNumLeaps>, kMaxSquares> leaps_{};
   std::array<int8_t, kMaxSquares> camp_{};

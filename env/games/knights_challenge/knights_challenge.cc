@@ -28,7 +28,7 @@ constexpr const char* kOutcomeNames[] = {"",
                                          "alliance in the other alliance's camps",
                                          "two colours finished",
                                          "no colour can move",
-                                         "truncated at max_plies"};
+                                         "truncated at max_turns"};
 
 bool team_mode(Mode mode) { return mode == Mode::kAlliance2 || mode == Mode::kTeam4; }
 
@@ -53,7 +53,7 @@ KnightsChallenge::Params KnightsChallenge::read_params(ParamReader& reader) {
     const Geometry geometry(params.board_size);
     std::vector<int> squares;
     for (const std::string_view name : split(safe, ',')) {
-      const std::optional<int> square = geometry.parse(name);
+      const std::optional<int> square = geometry.grid().parse(name);
       std::string quoted(1, '\'');
       quoted.append(name).push_back('\'');
       if (!square)
@@ -76,7 +76,8 @@ KnightsChallenge::Params KnightsChallenge::read_params(ParamReader& reader) {
   params.target_points =
       reader.get_int("target_points", 16, 1, 1000,
                      "duel and ffa3: points from camp knights and lines that end the game");
-  params.max_plies = reader.get_int("max_plies", 1000, 1, 100000, "moves before truncation");
+  params.max_turns =
+      reader.get_int("max_turns", 1000, 1, 100000, "turns (one move each) before truncation");
   return params;
 }
 
@@ -123,7 +124,7 @@ KnightsChallenge::KnightsChallenge(const Params& params)
   for (int square : safe) safe_[square] = true;
 
   // Regions, guarded squares and the leaps the squares alone allow.
-  const int squares = geometry_.num_squares();
+  const int squares = geometry_.grid().size();
   for (int c = 0; c < kNumColours; ++c)
     for (int sq = 0; sq < squares; ++sq) {
       const int camp = geometry_.camp(sq);
@@ -255,7 +256,7 @@ void KnightsChallenge::apply(State& s, Action action) const {
     ++s.stuck[colour];
     s.camp_cells[colour][geometry_.camp(to)] |= static_cast<uint16_t>(1 << geometry_.cell(to));
   }
-  ++s.plies;
+  ++s.turns;
   settle(s, next_colour(colour));
 }
 
@@ -289,7 +290,7 @@ void KnightsChallenge::settle(State& s, int first) const {
     colour = next_colour(colour);
   }
   s.to_move = static_cast<uint8_t>(colour);
-  if (s.plies >= params_.max_plies) s.outcome = Outcome::kTruncated;
+  if (s.turns >= params_.max_turns) s.outcome = Outcome::kTruncated;
 }
 
 int KnightsChallenge::line_points(const State& s, int side, int camp) const {
@@ -358,7 +359,7 @@ int KnightsChallenge::frame_colour(const State& s, int player) const {
 }
 
 void KnightsChallenge::observe(const State& s, int player, float* out) const {
-  const int squares = geometry_.num_squares();
+  const int squares = geometry_.grid().size();
   const int frame = frame_colour(s, player);
   std::memset(out, 0, sizeof(float) * static_cast<size_t>(kPlaneCamps * squares));
   for (int c : colours_) {
@@ -381,14 +382,15 @@ void KnightsChallenge::observe(const State& s, int player, float* out) const {
   std::fill_n(out + kPlaneObserverToMove * squares, squares,
               !terminal(s) && s.to_move == frame ? 1.0f : 0.0f);
   std::fill_n(out + kPlaneProgress * squares, squares,
-              static_cast<float>(s.plies) / static_cast<float>(params_.max_plies));
+              static_cast<float>(s.turns) / static_cast<float>(params_.max_turns));
 }
 
 std::string KnightsChallenge::action_to_string(const State& s, Action action) const {
   const int colour = s.to_move;
   const int from = from_frame(colour, action / kNumLeaps);
   const int to = geometry_.leap(from, (action + 2 * colour) & 7);
-  return geometry_.name(from) + "-" + (to == kNoSquare ? std::string("off") : geometry_.name(to));
+  return geometry_.grid().name(from) + "-" +
+         (to == kNoSquare ? std::string("off") : geometry_.grid().name(to));
 }
 
 Action KnightsChallenge::string_to_action(const State& s, std::string_view text) const {
@@ -398,8 +400,8 @@ Action KnightsChallenge::string_to_action(const State& s, std::string_view text)
   if (terminal(s)) fail("cannot be played: the game is over");
   const size_t dash = text.find('-');
   if (dash == std::string_view::npos) fail("is not of the form from-to, e.g. b2-c4");
-  const std::optional<int> from = geometry_.parse(text.substr(0, dash));
-  const std::optional<int> to = geometry_.parse(text.substr(dash + 1));
+  const std::optional<int> from = geometry_.grid().parse(text.substr(0, dash));
+  const std::optional<int> to = geometry_.grid().parse(text.substr(dash + 1));
   if (!from || !to) fail("names a square that is not on the board");
   int found = -1;
   for_each_move(s, s.to_move, [&](int f, int leap, int t) {
@@ -417,7 +419,7 @@ std::string KnightsChallenge::render(const State& s) const {
     if (y < 9) out += ' ';
     out += std::to_string(y + 1);
     for (int x = 0; x < n; ++x) {
-      const int sq = geometry_.square(x, y), occupant = s.board[sq];
+      const int sq = geometry_.grid().square(x, y), occupant = s.board[sq];
       const int camp = geometry_.camp(sq);
       char cell = camp != kNoCamp && in_play(camp) ? ':' : safe_[sq] ? '*' : '.';
       if (occupant) {
@@ -444,28 +446,28 @@ std::string KnightsChallenge::render(const State& s) const {
     out += std::to_string(tally[side]);
   }
   if (terminal(s))
-    out += std::string("; over after ") + std::to_string(s.plies) +
-           " plies: " + kOutcomeNames[static_cast<int>(s.outcome)];
+    out += std::string("; over after ") + std::to_string(s.turns) +
+           " turns: " + kOutcomeNames[static_cast<int>(s.outcome)];
   else
-    out += std::string("; ply ") + std::to_string(s.plies) + ": " + kColourNames[s.to_move] +
+    out += std::string("; turn ") + std::to_string(s.turns) + ": " + kColourNames[s.to_move] +
            " to move";
   return out;
 }
 
-// "board=ROWS to_move=C plies=N captures=A,B,C,D": ROWS from the top rank down, '/'
+// "board=ROWS to_move=C turns=N captures=A,B,C,D": ROWS from the top rank down, '/'
 // between ranks, '.' for an empty square and r b y g for the colours' knights.
 std::string KnightsChallenge::serialize(const State& s) const {
   const int n = params_.board_size;
   std::string out = "board=";
   for (int y = n - 1; y >= 0; --y) {
     for (int x = 0; x < n; ++x) {
-      const int occupant = s.board[geometry_.square(x, y)];
+      const int occupant = s.board[geometry_.grid().square(x, y)];
       out += occupant ? kColourLetters[(occupant - 1) / kKnights] : '.';
     }
     if (y) out += '/';
   }
   out += std::string(" to_move=") + kColourLetters[s.to_move] +
-         " plies=" + std::to_string(s.plies) + " captures=";
+         " turns=" + std::to_string(s.turns) + " captures=";
   for (int c = 0; c < kNumColours; ++c) {
     if (c) out += ',';
     out += std::to_string(s.captures[c]);
@@ -475,7 +477,7 @@ std::string KnightsChallenge::serialize(const State& s) const {
 
 KnightsChallenge::State KnightsChallenge::deserialize(std::string_view text) const {
   const KeyValues fields(
-      text, "knights_challenge: cannot read state: ", {"board", "to_move", "plies", "captures"});
+      text, "knights_challenge: cannot read state: ", {"board", "to_move", "turns", "captures"});
   const int n = params_.board_size;
   State s{};
   for (auto& row : s.knights) row.fill(kCaptured);
@@ -490,18 +492,18 @@ KnightsChallenge::State KnightsChallenge::deserialize(std::string_view text) con
       fields.fail("rank " + std::to_string(y + 1) + " has " + std::to_string(rank.size()) +
                   " squares, not " + std::to_string(n));
     for (int x = 0; x < n; ++x) {
-      const int sq = geometry_.square(x, y);
+      const int sq = geometry_.grid().square(x, y);
       if (rank[static_cast<size_t>(x)] == '.') continue;
       const char* letter = std::strchr(kColourLetters, rank[static_cast<size_t>(x)]);
       if (!letter || !*letter)
         fields.fail(std::string("unknown piece '") + rank[static_cast<size_t>(x)] + "' on " +
-                    geometry_.name(sq));
+                    geometry_.grid().name(sq));
       const int c = static_cast<int>(letter - kColourLetters);
       if (!in_play(c)) fields.fail(std::string(kColourNames[c]) + " is not in play in this mode");
       if (on_board[c] == kKnights)
         fields.fail(std::string(kColourNames[c]) + " has more than 8 knights");
       if (region_[c][sq] == kClosedCamp)
-        fields.fail(std::string(kColourNames[c]) + " knight on " + geometry_.name(sq) +
+        fields.fail(std::string(kColourNames[c]) + " knight on " + geometry_.grid().name(sq) +
                     ", in its partner's camp");
       s.knights[c][on_board[c]] = static_cast<int16_t>(sq);
       s.board[sq] = static_cast<uint8_t>(1 + c * kKnights + on_board[c]++);
@@ -535,7 +537,7 @@ KnightsChallenge::State KnightsChallenge::deserialize(std::string_view text) con
   if (!letter || !*letter || !in_play(static_cast<int>(letter - kColourLetters)))
     fields.fail("to_move '" + std::string(mover) + "' is not a colour in play");
   s.to_move = static_cast<uint8_t>(letter - kColourLetters);
-  s.plies = fields.integer("plies", 0, params_.max_plies);
+  s.turns = fields.integer("turns", 0, params_.max_turns);
   settle(s, s.to_move);
   if (!terminal(s) && s.to_move != letter - kColourLetters)
     fields.fail(std::string(kColourNames[letter - kColourLetters]) + " has no legal move");

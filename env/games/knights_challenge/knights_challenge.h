@@ -11,7 +11,7 @@
 //   central_first  a colour's first knight to leave its camp starts on a central square
 //   mixed_lines    team4: lines may mix the two colours of a team
 //   target_points  duel and ffa3: camp knights and lines that end the game (default 16)
-//   max_plies      moves before truncation (default 1000)
+//   max_turns      turns (one move each) before truncation (default 1000)
 //
 // Colours 0..3 (red, blue, yellow, green) move in that order, skipping colours not in
 // play and colours with no legal move. Actions (board_size^2 x 8): from * 8 + leap, in
@@ -54,7 +54,7 @@ class KnightsChallenge {
     bool central_first = true;
     bool mixed_lines = false;
     int target_points = 16;
-    int max_plies = 1000;
+    int max_turns = 1000;
   };
 
   enum class Outcome : uint8_t {
@@ -64,7 +64,7 @@ class KnightsChallenge {
     kAllianceInCamp,  // alliance2: 8 knights in the other alliance's camps, 4 of each colour
     kTwoFinished,     // two colours have no free knight left (each stuck or captured)
     kNoMoves,         // no colour can move
-    kTruncated,       // max_plies
+    kTruncated,       // max_turns
   };
 
   // Observation planes, each board_size^2 in the frame of the observer's colour; "colour
@@ -77,7 +77,7 @@ class KnightsChallenge {
     kPlaneLeftCamp = 13,        // 4 constant planes: colour r has moved a knight out of its camp
     kPlaneCaptures = 17,        // 4 constant planes: knights colour r captured / 8
     kPlaneObserverToMove = 21,  // all ones if the observer's colour moves now
-    kPlaneProgress = 22,        // plies / max_plies
+    kPlaneProgress = 22,        // turns / max_turns
     kNumPlanes = 23
   };
 
@@ -93,7 +93,7 @@ class KnightsChallenge {
     uint8_t left_camp;                          // bit c: colour c has left its camp
     uint8_t to_move;                            // the colour to move (while not over)
     Outcome outcome;
-    int32_t plies;
+    int32_t turns;
   };
   static constexpr int16_t kCaptured = -1;
 
@@ -105,11 +105,11 @@ class KnightsChallenge {
   const Geometry& geometry() const { return geometry_; }
 
   GameInfo info() const {
-    const int squares = geometry_.num_squares();
+    const int squares = geometry_.grid().size();
     return {num_players_,
             squares * knights_challenge::kNumLeaps,
             {kNumPlanes, params_.board_size, params_.board_size},
-            params_.max_plies};
+            params_.max_turns};
   }
 
   void init(State& s, Rng& rng) const;

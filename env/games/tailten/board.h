@@ -7,16 +7,18 @@
 #include <bit>
 #include <cstdint>
 
+#include "env/core/grid.h"
+
 namespace knightgym::tailten {
 
 using Squares = uint64_t;  // bit = rank * 7 + file
 
 constexpr int kSize = 7;
-constexpr int kNumSquares = kSize * kSize;
+inline constexpr Grid kGrid{kSize, kSize};
+constexpr int kNumSquares = kGrid.size();
 constexpr int kNumHills = kNumSquares - 4;
 
 constexpr Squares square_bit(int square) { return Squares{1} << square; }
-constexpr int square_of(int file, int rank) { return rank * kSize + file; }
 
 constexpr Squares kHills = ((Squares{1} << kNumSquares) - 1) & ~square_bit(0) &
                            ~square_bit(kSize - 1) & ~square_bit(kNumSquares - kSize) &
@@ -25,12 +27,11 @@ constexpr Squares kHills = ((Squares{1} << kNumSquares) - 1) & ~square_bit(0) &
 namespace detail {
 constexpr Squares squares_around(int square, bool (*within)(int dx, int dy)) {
   Squares out = 0;
-  const int file = square % kSize, rank = square / kSize;
   for (int dx = -2; dx <= 2; ++dx)
     for (int dy = -2; dy <= 2; ++dy) {
-      const int x = file + dx, y = rank + dy;
-      if ((dx || dy) && within(dx, dy) && x >= 0 && x < kSize && y >= 0 && y < kSize)
-        out |= square_bit(square_of(x, y));
+      const int x = kGrid.file_of(square) + dx, y = kGrid.rank_of(square) + dy;
+      if ((dx || dy) && within(dx, dy) && kGrid.contains(x, y))
+        out |= square_bit(kGrid.square(x, y));
     }
   return out & kHills;
 }
@@ -49,7 +50,7 @@ constexpr bool closer_than_a_leap(int dx, int dy) { return dx * dx + dy * dy < 5
 // than a knight's leap (squared distance below 5: orthogonal and diagonal neighbours and
 // two steps in a straight line).
 inline constexpr auto kAdjacent = detail::table<detail::orthogonal>();
-inline constexpr auto kKnightLeaps = detail::table<detail::knight_leap>();
+inline constexpr auto kLeapTargets = detail::table<detail::knight_leap>();
 inline constexpr auto kTooClose = detail::table<detail::closer_than_a_leap>();
 
 // The hills adjacent to any square of `squares`.

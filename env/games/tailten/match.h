@@ -12,7 +12,7 @@ namespace knightgym::tailten {
 struct MatchResult {
   std::array<Tailten::Score, 2> games;  // games[0] started by params.first_player
   std::array<int, 2> points;            // match points of players 0 and 1
-  std::array<int, 2> plies;             // the length of each game
+  std::array<int, 2> turns;             // the length of each game
   int winner;                           // -1 if the points are equal
 };
 
@@ -29,7 +29,7 @@ MatchResult play_match(const Tailten::Params& params, Choose&& choose) {
     rules.init(state, unused);
     while (!rules.terminal(state)) rules.apply(state, choose(rules, state));
     result.games[game] = rules.score(state);
-    result.plies[game] = state.plies;
+    result.turns[game] = state.turns;
     for (int player = 0; player < 2; ++player)
       result.points[player] += result.games[game].match_points[player];
   }

@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include "env/core/key_values.h"
-#include "env/core/squares.h"
 
 namespace knightgym {
 namespace {
@@ -28,14 +27,14 @@ Tailten::Params Tailten::read_params(ParamReader& reader) {
   params.first_player =
       reader.get_int("first_player", 0, 0, 1, "the player who builds first: 0 Red, 1 Blue");
   params.ringforts = reader.get_int("ringforts", 30, 1, kNumHills, "each player's supply");
-  params.max_plies = reader.get_int("max_plies", 200, 1, 10000, "turns before truncation");
+  params.max_turns = reader.get_int("max_turns", 200, 1, 10000, "turns before truncation");
   return params;
 }
 
 void Tailten::init(State& s, Rng&) const {
   s = State{};
   s.phase = Phase::kOpening;
-  start_turn(s, params_.first_player);
+  settle(s, params_.first_player);
 }
 
 Tailten::Squares Tailten::opening_builds(const State& s, int player) const {
@@ -45,7 +44,7 @@ Tailten::Squares Tailten::opening_builds(const State& s, int player) const {
   Squares leaps = 0, too_close = 0;
   for (Squares b = own; b; b &= b - 1) {
     const int square = std::countr_zero(b);
-    leaps |= kKnightLeaps[square];
+    leaps |= kLeapTargets[square];
     too_close |= kTooClose[square];
   }
   return vacant(s) & leaps & ~too_close;
@@ -65,7 +64,7 @@ Tailten::Squares Tailten::battle_turns(const State& s, int player, bool* capturi
   return next_to_own ? next_to_own : vacant(s);  // else afresh, anywhere
 }
 
-void Tailten::start_turn(State& s, int player) const {
+void Tailten::settle(State& s, int player) const {
   s.to_move = static_cast<uint8_t>(player);
   s.capturing = 0;
   if (s.phase == Phase::kOpening) {
@@ -88,11 +87,11 @@ void Tailten::apply(State& s, Action action) const {
   const Squares bit = square_bit(kSquareOfHill[action]);
   if (s.capturing) s.forts[1 - player] ^= bit;  // it goes back to its owner's supply
   s.forts[player] |= bit;
-  ++s.plies;
+  ++s.turns;
   // After the last turn the game is over by the rules; else the next turn, or the cap.
   const bool last_turn = s.phase == Phase::kLastTurn;
-  if (!last_turn) start_turn(s, 1 - player);
-  const bool truncate = s.phase != Phase::kOver && s.plies >= params_.max_plies;
+  if (!last_turn) settle(s, 1 - player);
+  const bool truncate = s.phase != Phase::kOver && s.turns >= params_.max_turns;
   if (last_turn || truncate) {
     s.phase = Phase::kOver;
     s.legal = 0;
@@ -137,11 +136,11 @@ void Tailten::observe(const State& s, int player, float* out) const {
   fill(kPlaneOwnSupply, static_cast<float>(supply(s, player)) / ringforts);
   fill(kPlaneEnemySupply, static_cast<float>(supply(s, 1 - player)) / ringforts);
   if (!terminal(s) && s.to_move == player) fill(kPlaneObserverToMove, 1.0f);
-  fill(kPlaneProgress, static_cast<float>(s.plies) / static_cast<float>(params_.max_plies));
+  fill(kPlaneProgress, static_cast<float>(s.turns) / static_cast<float>(params_.max_turns));
 }
 
 std::string Tailten::action_to_string(const State&, Action action) const {
-  return square_name(kSquareOfHill[action], kSize);
+  return kGrid.name(kSquareOfHill[action]);
 }
 
 Action Tailten::string_to_action(const State& s, std::string_view text) const {
@@ -149,7 +148,7 @@ Action Tailten::string_to_action(const State& s, std::string_view text) const {
     throw std::invalid_argument("tailten: move '" + std::string(text) + "' " + why);
   };
   if (terminal(s)) fail("cannot be played: the game is over");
-  const std::optional<int> square = parse_square(text, kSize, kSize);
+  const std::optional<int> square = kGrid.parse(text);
   if (!square || kHillOfSquare[*square] < 0)
     fail("is not a hill (a1, g1, a7 and g7 are corners, not hills)");
   if (!(s.legal & square_bit(*square)))
@@ -162,7 +161,7 @@ std::string Tailten::render(const State& s) const {
   for (int rank = kSize - 1; rank >= 0; --rank) {
     out += static_cast<char>('1' + rank);
     for (int file = 0; file < kSize; ++file) {
-      const int square = square_of(file, rank);
+      const int square = kGrid.square(file, rank);
       out += ' ';
       out += kHillOfSquare[square] < 0         ? ' '
              : s.forts[0] & square_bit(square) ? 'R'
@@ -177,7 +176,7 @@ std::string Tailten::render(const State& s) const {
          ", territory " + std::to_string(score.territory[0]) + "-" +
          std::to_string(score.territory[1]) + "; ";
   if (terminal(s)) {
-    out += "over after " + std::to_string(s.plies) + " turns";
+    out += "over after " + std::to_string(s.turns) + " turns";
     if (s.truncated) out += " (truncated)";
     out += score.winner < 0 ? std::string(": a draw")
                             : std::string(": ") + kPlayerNames[score.winner] + " wins " +
@@ -189,13 +188,13 @@ std::string Tailten::render(const State& s) const {
   return out;
 }
 
-// "board=ROWS to_move=P phase=NAME plies=N": ROWS rank 7 first, '/' between ranks, '-'
+// "board=ROWS to_move=P phase=NAME turns=N": ROWS rank 7 first, '/' between ranks, '-'
 // for a corner, '.' for a vacant hill, r and b for the players' ringforts.
 std::string Tailten::serialize(const State& s) const {
   std::string out = "board=";
   for (int rank = kSize - 1; rank >= 0; --rank) {
     for (int file = 0; file < kSize; ++file) {
-      const int square = square_of(file, rank);
+      const int square = kGrid.square(file, rank);
       out += kHillOfSquare[square] < 0         ? '-'
              : s.forts[0] & square_bit(square) ? 'r'
              : s.forts[1] & square_bit(square) ? 'b'
@@ -207,13 +206,13 @@ std::string Tailten::serialize(const State& s) const {
   out += kPlayerLetters[s.to_move];
   out += " phase=";
   out += s.truncated ? kTruncatedName : kPhaseNames[static_cast<int>(s.phase)];
-  out += " plies=" + std::to_string(s.plies);
+  out += " turns=" + std::to_string(s.turns);
   return out;
 }
 
 Tailten::State Tailten::deserialize(std::string_view text) const {
   const KeyValues fields(text,
-                         "tailten: cannot read state: ", {"board", "to_move", "phase", "plies"});
+                         "tailten: cannot read state: ", {"board", "to_move", "phase", "turns"});
   State s{};
   const std::string_view board = fields.get("board");
   if (board.size() != kSize * (kSize + 1) - 1)
@@ -223,10 +222,10 @@ Tailten::State Tailten::deserialize(std::string_view text) const {
     if (row && board[static_cast<size_t>(row * (kSize + 1) - 1)] != '/')
       fields.fail("board must be 7 ranks of 7 squares separated by '/'");
     for (int file = 0; file < kSize; ++file) {
-      const int square = square_of(file, rank);
+      const int square = kGrid.square(file, rank);
       const char c = board[static_cast<size_t>(row * (kSize + 1) + file)];
       const bool hill = kHillOfSquare[square] >= 0;
-      const std::string where = square_name(square, kSize);
+      const std::string where = kGrid.name(square);
       if (!hill && c != '-') fields.fail("the corner " + where + " must be '-'");
       if (hill && c == '-') fields.fail("the hill " + where + " must be '.', 'r' or 'b'");
       if (c == 'r' || c == 'b')
@@ -242,18 +241,18 @@ Tailten::State Tailten::deserialize(std::string_view text) const {
   const std::string_view mover = fields.get("to_move");
   if (mover != "r" && mover != "b") fields.fail("to_move must be r or b");
   s.to_move = mover == "b";
-  s.plies = static_cast<int16_t>(fields.integer("plies", 0, params_.max_plies));
+  s.turns = static_cast<int16_t>(fields.integer("turns", 0, params_.max_turns));
   const std::string_view phase = fields.get("phase");
   const auto* found = std::find(std::begin(kPhaseNames), std::end(kPhaseNames), phase);
   s.truncated = phase == kTruncatedName;
   if (found == std::end(kPhaseNames) && !s.truncated)
     fields.fail("unknown phase '" + std::string(phase) + "'");
   s.phase = s.truncated ? Phase::kOver : Phase(found - std::begin(kPhaseNames));
-  if (s.truncated && s.plies < params_.max_plies)
-    fields.fail("phase truncated needs plies = max_plies (" + std::to_string(params_.max_plies) +
+  if (s.truncated && s.turns < params_.max_turns)
+    fields.fail("phase truncated needs turns = max_turns (" + std::to_string(params_.max_turns) +
                 ")");
-  if (s.phase != Phase::kOver && s.plies >= params_.max_plies)
-    fields.fail("plies reached max_plies: the game would be over");
+  if (s.phase != Phase::kOver && s.turns >= params_.max_turns)
+    fields.fail("turns reached max_turns: the game would be over");
   bool capturing = false;
   if (s.phase == Phase::kOpening) {
     s.legal = opening_builds(s, s.to_move);

@@ -6,7 +6,7 @@
 // Parameters:
 //   first_player  0 (Red, default) or 1 (Blue) starts
 //   ringforts     each player's supply, 1..45 (default 30)
-//   max_plies     turns before truncation (default 200)
+//   max_turns     turns before truncation (default 200)
 //
 // Actions (45): the hills in square order (b1 = 0, ..., f7 = 44): a build or a capture,
 // by where. Observation: kNumPlanes planes of 7 x 7 from the observer's side (Plane).
@@ -55,14 +55,14 @@ class Tailten {
     kPlaneOwnSupply,       // constant: ringforts in the observer's supply / ringforts
     kPlaneEnemySupply,     // likewise for the opponent
     kPlaneObserverToMove,  // all ones if the observer moves now
-    kPlaneProgress,        // plies / max_plies
+    kPlaneProgress,        // turns / max_turns
     kNumPlanes
   };
 
   struct Params {
     int first_player = 0;
     int ringforts = 30;
-    int max_plies = 200;
+    int max_turns = 200;
   };
 
   struct State {
@@ -72,7 +72,7 @@ class Tailten {
     Phase phase;
     uint8_t capturing;  // the legal hills are captures
     uint8_t truncated;
-    int16_t plies;
+    int16_t turns;
   };
 
   // The result of a finished game for the match: kingdoms, territory and match points.
@@ -89,7 +89,7 @@ class Tailten {
 
   GameInfo info() const {
     return {
-        kNumPlayers, kNumActions, {kNumPlanes, tailten::kSize, tailten::kSize}, params_.max_plies};
+        kNumPlayers, kNumActions, {kNumPlanes, tailten::kSize, tailten::kSize}, params_.max_turns};
   }
 
   void init(State& s, Rng& rng) const;
@@ -149,7 +149,7 @@ class Tailten {
  private:
   // Sets the mover's legal hills for `player`, to move next, and the phase; makes the
   // other player's last turn or ends the game where `player` is out.
-  void start_turn(State& s, int player) const;
+  void settle(State& s, int player) const;
 
   Params params_;
 };
