@@ -11,8 +11,6 @@
 
 namespace knightgym {
 
-inline constexpr int kMaxPlayers = 4;
-
 struct alignas(64) Node {
   float value_sum[kMaxPlayers];  // each player's returns summed over completed visits
   float exact[kMaxPlayers];      // the returns, once `solved`

@@ -15,10 +15,7 @@ pybind11::dict describe(const ParamInfo& param);
 void init_games(pybind11::module_& m);
 void init_states(pybind11::module_& m);
 void init_vector_env(pybind11::module_& m);
-void init_knightmate(pybind11::module_& m);         // the knightgym.knightmate submodule
-void init_knights_challenge(pybind11::module_& m);  // knightgym.knights_challenge
-void init_tailten(pybind11::module_& m);            // knightgym.tailten
-void init_agents(pybind11::module_& m);             // knightgym.agents
-void init_balance(pybind11::module_& m);            // run_balance, for knightgym.balance
+void init_agents(pybind11::module_& m);   // knightgym.agents
+void init_balance(pybind11::module_& m);  // run_balance, for knightgym.balance
 
 }  // namespace knightgym::python

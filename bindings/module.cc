@@ -1,13 +1,12 @@
 #include "bindings/bindings.h"
+#include "bindings/game_extras.h"
 
 PYBIND11_MODULE(_knightgym, m) {
   m.doc() = "knightgym's compiled core; use the knightgym package";
   knightgym::python::init_games(m);
   knightgym::python::init_states(m);
   knightgym::python::init_vector_env(m);
-  knightgym::python::init_knightmate(m);
-  knightgym::python::init_knights_challenge(m);
-  knightgym::python::init_tailten(m);
+  knightgym::python::init_game_extras(m);
   knightgym::python::init_agents(m);
   knightgym::python::init_balance(m);
 }

@@ -72,21 +72,25 @@ const Action* checked_action_array(const py::handle& actions, int num_envs, int 
   return buffer.data();
 }
 
-class PyVectorEnv {
+// One binding for every batch of environments (AnyEnvBatch: the vector env and the
+// opponent env): reset, step and sample_actions over views made once. `info` holds the
+// one array that differs: who moves (the vector env) or the learner's seat.
+class PyEnvBatch {
  public:
-  PyVectorEnv(const std::string& spec, int num_envs, int num_threads, uint64_t seed)
-      : env_(load_game(std::string_view(spec))->make_vector_env({num_envs, num_threads, seed})),
-        actions_(env_->num_envs()) {
+  PyEnvBatch(std::shared_ptr<AnyEnvBatch> env, const char* info_key, const int32_t* info_data)
+      : env_(std::move(env)), info_key_(info_key), actions_(env_->num_envs()) {
     const GameInfo& info = env_->game().info();
     const Shape& shape = info.observation_shape;
     const py::ssize_t n = env_->num_envs();
     observation_ = view(env_, env_->observations(), {n, shape.channels, shape.height, shape.width},
                         py::dtype::of<float>());
     action_mask_ = view(env_, env_->masks(), {n, info.num_actions}, py::dtype::of<bool>());
-    rewards_ = view(env_, env_->rewards(), {n, info.num_players}, py::dtype::of<float>());
+    rewards_ = env_->reward_width() == 1
+                   ? view(env_, env_->rewards(), {n}, py::dtype::of<float>())
+                   : view(env_, env_->rewards(), {n, env_->reward_width()}, py::dtype::of<float>());
     terminated_ = view(env_, env_->terminated(), {n}, py::dtype::of<bool>());
     truncated_ = view(env_, env_->truncated(), {n}, py::dtype::of<bool>());
-    current_player_ = view(env_, env_->current_player(), {n}, py::dtype::of<int32_t>());
+    info_array_ = view(env_, info_data, {n}, py::dtype::of<int32_t>());
   }
 
   py::tuple reset(std::optional<uint64_t> seed) {
@@ -98,7 +102,9 @@ class PyVectorEnv {
   }
 
   py::tuple step(const py::handle& actions) {
-    const Action* data = checked_actions(actions);
+    const Action* data =
+        checked_action_array(actions, env_->num_envs(), env_->game().info().num_actions,
+                             env_->terminated(), env_->truncated(), actions_);
     {
       py::gil_scoped_release release;
       env_->step(data);
@@ -114,74 +120,9 @@ class PyVectorEnv {
     return out;
   }
 
-  const AnyVectorEnv& env() const { return *env_; }
   std::shared_ptr<AnyGame> game() const {
     return std::const_pointer_cast<AnyGame>(env_->game().shared_from_this());
   }
-
- private:
-  py::dict observations() const {
-    py::dict out;
-    out["observation"] = observation_;
-    out["action_mask"] = action_mask_;
-    return out;
-  }
-  py::dict info() const {
-    py::dict out;
-    out["current_player"] = current_player_;
-    return out;
-  }
-
-  const Action* checked_actions(const py::handle& actions) {
-    return checked_action_array(actions, env_->num_envs(), env_->game().info().num_actions,
-                                env_->terminated(), env_->truncated(), actions_);
-  }
-
-  std::shared_ptr<AnyVectorEnv> env_;
-  std::vector<Action> actions_;
-  py::array observation_, action_mask_, rewards_, terminated_, truncated_, current_player_;
-};
-
-// The single-agent view: the learner's seat against a C++ agent (agents/opponent_env.h).
-class PyOpponentEnv {
- public:
-  PyOpponentEnv(const std::string& spec, int num_envs, const std::string& opponent, uint64_t seed)
-      : game_(load_game(std::string_view(spec))) {
-    {
-      py::gil_scoped_release release;  // an az opponent may load a network
-      env_ = make_opponent_env(*game_, opponent, num_envs, seed);
-    }
-    const GameInfo& info = env_->info();
-    const Shape& shape = info.observation_shape;
-    const py::ssize_t n = env_->num_envs();
-    observation_ = view(env_, env_->observations(), {n, shape.channels, shape.height, shape.width},
-                        py::dtype::of<float>());
-    action_mask_ = view(env_, env_->masks(), {n, info.num_actions}, py::dtype::of<bool>());
-    rewards_ = view(env_, env_->rewards(), {n}, py::dtype::of<float>());
-    terminated_ = view(env_, env_->terminated(), {n}, py::dtype::of<bool>());
-    truncated_ = view(env_, env_->truncated(), {n}, py::dtype::of<bool>());
-    seats_ = view(env_, env_->seats(), {n}, py::dtype::of<int32_t>());
-  }
-
-  py::tuple reset(std::optional<uint64_t> seed) {
-    {
-      py::gil_scoped_release release;
-      env_->reset(seed);
-    }
-    return py::make_tuple(observations(), info());
-  }
-
-  py::tuple step(const py::handle& actions) {
-    const Action* data = checked_action_array(actions, env_->num_envs(), env_->info().num_actions,
-                                              env_->terminated(), env_->truncated(), actions_);
-    {
-      py::gil_scoped_release release;
-      env_->step(data);
-    }
-    return py::make_tuple(observations(), rewards_, terminated_, truncated_, info());
-  }
-
-  std::shared_ptr<AnyGame> game() const { return std::const_pointer_cast<AnyGame>(game_); }
   int num_envs() const { return env_->num_envs(); }
 
  private:
@@ -193,37 +134,68 @@ class PyOpponentEnv {
   }
   py::dict info() const {
     py::dict out;
-    out["seat"] = seats_;
+    out[info_key_] = info_array_;
     return out;
   }
 
-  std::shared_ptr<const AnyGame> game_;
-  std::shared_ptr<AnyOpponentEnv> env_;
+  std::shared_ptr<AnyEnvBatch> env_;
+  const char* info_key_;
   std::vector<Action> actions_;
-  py::array observation_, action_mask_, rewards_, terminated_, truncated_, seats_;
+  py::array observation_, action_mask_, rewards_, terminated_, truncated_, info_array_;
+};
+
+class PyVectorEnv : public PyEnvBatch {
+ public:
+  PyVectorEnv(const std::string& spec, int num_envs, int num_threads, uint64_t seed)
+      : PyVectorEnv(
+            load_game(std::string_view(spec))->make_vector_env({num_envs, num_threads, seed})) {}
+
+  const AnyVectorEnv& env() const { return *env_; }
+
+ private:
+  explicit PyVectorEnv(std::shared_ptr<AnyVectorEnv> env)
+      : PyEnvBatch(env, "current_player", env->current_player()), env_(std::move(env)) {}
+
+  std::shared_ptr<AnyVectorEnv> env_;
+};
+
+// The single-agent view: the learner's seat against a C++ agent (agents/opponent_env.h).
+class PyOpponentEnv : public PyEnvBatch {
+ public:
+  PyOpponentEnv(const std::string& spec, int num_envs, const std::string& opponent, uint64_t seed)
+      : PyOpponentEnv(make(spec, num_envs, opponent, seed)) {}
+
+ private:
+  explicit PyOpponentEnv(std::shared_ptr<AnyOpponentEnv> env)
+      : PyEnvBatch(env, "seat", env->seats()) {}
+
+  static std::shared_ptr<AnyOpponentEnv> make(const std::string& spec, int num_envs,
+                                              const std::string& opponent, uint64_t seed) {
+    std::shared_ptr<const AnyGame> game = load_game(std::string_view(spec));
+    py::gil_scoped_release release;  // an az opponent may load a network
+    return make_opponent_env(std::move(game), opponent, num_envs, seed);
+  }
 };
 
 }  // namespace
 
 void init_vector_env(py::module_& m) {
-  py::class_<PyOpponentEnv>(m, "OpponentEnv")
-      .def(py::init<const std::string&, int, const std::string&, uint64_t>(), py::arg("spec"),
-           py::arg("num_envs"), py::arg("opponent"), py::arg("seed"))
-      .def("reset", &PyOpponentEnv::reset, py::arg("seed") = py::none())
-      .def("step", &PyOpponentEnv::step, py::arg("actions"))
-      .def_property_readonly("game", &PyOpponentEnv::game)
-      .def_property_readonly("num_envs", &PyOpponentEnv::num_envs);
+  py::class_<PyEnvBatch>(m, "EnvBatch")
+      .def("reset", &PyEnvBatch::reset, py::arg("seed") = py::none())
+      .def("step", &PyEnvBatch::step, py::arg("actions"))
+      .def("sample_actions", &PyEnvBatch::sample_actions)
+      .def_property_readonly("game", &PyEnvBatch::game)
+      .def_property_readonly("num_envs", &PyEnvBatch::num_envs);
 
-  py::class_<PyVectorEnv>(m, "VectorEnv")
+  py::class_<PyOpponentEnv, PyEnvBatch>(m, "OpponentEnv")
+      .def(py::init<const std::string&, int, const std::string&, uint64_t>(), py::arg("spec"),
+           py::arg("num_envs"), py::arg("opponent"), py::arg("seed"));
+
+  py::class_<PyVectorEnv, PyEnvBatch>(m, "VectorEnv")
       .def(py::init<const std::string&, int, int, uint64_t>(), py::arg("spec"), py::arg("num_envs"),
            py::arg("num_threads"), py::arg("seed"))
-      .def("reset", &PyVectorEnv::reset, py::arg("seed") = py::none())
-      .def("step", &PyVectorEnv::step, py::arg("actions"))
-      .def("sample_actions", &PyVectorEnv::sample_actions)
       .def(
           "state", [](const PyVectorEnv& e, int i) { return e.env().state(i); }, py::arg("index"))
-      .def_property_readonly("game", &PyVectorEnv::game)
-      .def_property_readonly("num_envs", [](const PyVectorEnv& e) { return e.env().num_envs(); })
       .def_property_readonly("num_threads",
                              [](const PyVectorEnv& e) { return e.env().num_threads(); });
 }

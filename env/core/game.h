@@ -11,7 +11,8 @@
 //   current_player(s)        the player to decide, kTerminalPlayer once over
 //   legal_actions(s, out)    writes the legal actions, returns their count
 //   legal_mask(s, mask)      num_actions bytes, 1 = legal; all zero once over
-//   apply(s, action)         precondition: the action is legal
+//   apply(s, action)         precondition: the action is legal; checked in debug builds by
+//                            calling check_apply(*this, s, action) first (env/core/check.h)
 //   terminal(s)              over, by the rules or by the length cap
 //   truncated(s)             over by the length cap
 //   returns(s, out)          num_players values summing to zero; all zero until over
@@ -20,13 +21,15 @@
 //   deserialize (throws, naming the problem, if malformed)
 //   optional capabilities, each detected by a concept with a generic fallback:
 //   sample_action (env/core/sample.h), heuristic (env/core/heuristic.h), symmetries
-//   (env/core/symmetry.h), training_defaults (env/core/training_defaults.h)
+//   (env/core/symmetry.h), training_defaults (env/core/training_defaults.h),
+//   broken_invariant (env/core/check.h: cheap state invariants for the debug checks)
 //
 // One vocabulary: every game names its length cap `max_turns`, the turns after which
 // the game is truncated, where a turn is one player's move however many decisions it
 // takes (Knight Fight's erase and Double-Duel's steps belong to the turn they complete);
 // each game's update after a move (who decides next, whether and how the game ended)
-// is its private `settle`.
+// is its private `settle`; how the game ended is its State's `End end` (env/core/end.h),
+// which `terminal` and `truncated` read.
 //
 // Cross-game rules live outside the games: callers apply only legal actions to states
 // that are not over (the adapters and the vector env check this).
@@ -38,6 +41,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "env/core/end.h"
 #include "env/core/params.h"
 #include "env/core/rng.h"
 #include "env/core/types.h"

@@ -65,6 +65,13 @@ std::array<std::string_view, 2> KeyValues::pair(std::string_view key) const {
   return {value.substr(0, comma), value.substr(comma + 1)};
 }
 
+End KeyValues::end() const {
+  const std::string_view value = get("end");
+  const std::optional<End> end = parse_end(value);
+  if (!end) fail("end '" + std::string(value) + "' is not running, rules or truncated");
+  return *end;
+}
+
 void KeyValues::fail(const std::string& why) const { throw std::invalid_argument(context_ + why); }
 
 }  // namespace knightgym

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "env/core/end.h"
+
 namespace knightgym {
 
 class KeyValues {
@@ -25,6 +27,8 @@ class KeyValues {
   int integer(std::string_view key, std::string_view value, int min, int max) const;
   // A value written as "A,B".
   std::array<std::string_view, 2> pair(std::string_view key) const;
+  // The "end" field: running, rules or truncated (env/core/end.h).
+  End end() const;
 
   [[noreturn]] void fail(const std::string& why) const;
 

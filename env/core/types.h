@@ -7,6 +7,10 @@ namespace knightgym {
 
 using Action = int32_t;
 
+// The most players any game has (Knights Challenge's four): fixed-size arrays of
+// returns and values hold this many.
+inline constexpr int kMaxPlayers = 4;
+
 // current_player() of a finished state.
 inline constexpr int kTerminalPlayer = -1;
 

@@ -41,21 +41,33 @@ class AnyState {
   virtual std::string serialize() const = 0;
 };
 
-// A vector env behind one virtual call per batch; see env/vector/vector_env.h.
-class AnyVectorEnv {
+// A batch of environments of one game behind one virtual call per batch: the vector env
+// (every seat, env/vector/vector_env.h) and the opponent env (one seat against an agent,
+// agents/opponent_env.h) share this face, their core (env/vector/env_batch.h) and their
+// Python binding.
+class AnyEnvBatch {
  public:
-  virtual ~AnyVectorEnv() = default;
+  virtual ~AnyEnvBatch() = default;
   virtual const AnyGame& game() const = 0;
   virtual int num_envs() const = 0;
-  virtual int num_threads() const = 0;
+  // Starts a new episode everywhere; a seed re-derives every random stream.
   virtual void reset(std::optional<uint64_t> seed) = 0;
+  // Throws std::invalid_argument naming the first environment whose action is out of
+  // range or illegal; then nothing has changed.
   virtual void step(const Action* actions) = 0;
+  // A uniformly random legal action per environment from its own stream.
   virtual void sample_actions(Action* out) = 0;
   virtual const float* observations() const = 0;
   virtual const uint8_t* masks() const = 0;
-  virtual const float* rewards() const = 0;
+  virtual const float* rewards() const = 0;  // [N, reward_width()]
+  virtual int reward_width() const = 0;      // every player's return, or one seat's (1)
   virtual const uint8_t* terminated() const = 0;
   virtual const uint8_t* truncated() const = 0;
+};
+
+class AnyVectorEnv : public AnyEnvBatch {
+ public:
+  virtual int num_threads() const = 0;
   virtual const int32_t* current_player() const = 0;
   // Environment i's current state, as a single state (a copy).
   virtual std::unique_ptr<AnyState> state(int i) const = 0;

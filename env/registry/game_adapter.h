@@ -105,6 +105,7 @@ class VectorEnvAdapter final : public AnyVectorEnv {
   const uint8_t* masks() const override { return env_.masks(); }
   const float* rewards() const override { return env_.rewards(); }
   const uint8_t* terminated() const override { return env_.terminated(); }
+  int reward_width() const override { return env_.info().num_players; }
   const uint8_t* truncated() const override { return env_.truncated(); }
   const int32_t* current_player() const override { return env_.current_player(); }
   std::unique_ptr<AnyState> state(int i) const override {

@@ -7,6 +7,7 @@
 #include <exception>
 #include <stdexcept>
 
+#include "env/core/key_values.h"
 #include "env/games/knightmate/fen.h"
 #include "env/registry/registry.h"
 #include "util/text.h"
@@ -166,7 +167,8 @@ void UciEngine::set_position(const Tokens& command) {
     // as a new episode (repetitions before it are forgotten).
     if (state->is_truncated()) {
       const std::string text = state->serialize();
-      state = state_from_fen(text.substr(0, text.find(';')));
+      const KeyValues fields(text, "", {"fen", "turns", "keys", "history"});
+      state = state_from_fen(fields.get("fen"));
     }
   }
   position_ = std::move(state);

@@ -93,8 +93,7 @@ std::string position(std::string_view pieces, std::string_view overrides = "") {
       {"free_step", "0"},
       {"free_moves", "0"},
       {"winner", "-"},
-      {"over", "0"},
-      {"truncated", "0"}};
+      {"end", "running"}};
   std::istringstream in{std::string(overrides)};
   for (std::string item; in >> item;) {
     const size_t eq = item.find('=');
@@ -426,7 +425,7 @@ TEST_CASE("double_duel: a player without a knight loses", "[double_duel]") {
   REQUIRE_FALSE(game.truncated(s));
   REQUIRE(game.current_player(s) == kTerminalPlayer);
   REQUIRE(options(game, s).empty());
-  REQUIRE(game.serialize(s) == position("Da1 Dc1 Dd1 Df1 nd4 pe6", "turns=1 winner=1 over=1"));
+  REQUIRE(game.serialize(s) == position("Da1 Dc1 Dd1 Df1 nd4 pe6", "turns=1 winner=1 end=rules"));
   REQUIRE(returns_of(game, s) == std::pair<float, float>{-1.0f, 1.0f});
 }
 
@@ -441,7 +440,7 @@ TEST_CASE("double_duel: a player whose knights cannot leap loses; a switch saves
     play(game, s, {"e6", "d4", "reserve"});
     REQUIRE(game.terminal(s));
     REQUIRE(game.serialize(s) ==
-            position("Na1 Nf1 Pb3 Dc2 Pd2 De3 nd4 pe6", "turns=1 winner=1 over=1"));
+            position("Na1 Nf1 Pb3 Dc2 Pd2 De3 nd4 pe6", "turns=1 winner=1 end=rules"));
     REQUIRE(returns_of(game, s) == std::pair<float, float>{-1.0f, 1.0f});
   }
   {
@@ -472,7 +471,7 @@ TEST_CASE("double_duel: capturing the last enemy knight completes the turn, then
   REQUIRE(game.terminal(s));
   REQUIRE_FALSE(game.truncated(s));
   REQUIRE(game.serialize(s) ==
-          position("Pa1 Dc1 Pd1 Df1 Pa2 Pc3 Nb5", "turns=1 to_move=1 winner=0 over=1"));
+          position("Pa1 Dc1 Pd1 Df1 Pa2 Pc3 Nb5", "turns=1 to_move=1 winner=0 end=rules"));
   REQUIRE(returns_of(game, s) == std::pair<float, float>{1.0f, -1.0f});
 }
 
@@ -488,7 +487,7 @@ TEST_CASE("double_duel: max_turns truncates as a draw", "[double_duel]") {
   REQUIRE(options(game, s).empty());
   REQUIRE(game.serialize(s) ==
           position("Pa1 Pb1 Dc1 Pd1 Ne1 Df1 Pd2 Nc3 nc4 pd5 pa6 pb6 dc6 pd6 ne6 df6",
-                   "turns=2 over=1 truncated=1"));
+                   "turns=2 end=truncated"));
   REQUIRE(returns_of(game, s) == std::pair<float, float>{0.0f, 0.0f});
 }
 
@@ -500,7 +499,7 @@ TEST_CASE("double_duel: a natural loss on the cap turn is a win, not a truncatio
   REQUIRE(game.terminal(s));
   REQUIRE_FALSE(game.truncated(s));
   REQUIRE(value_of(game, s, "winner") == "0");
-  REQUIRE(value_of(game, s, "truncated") == "0");
+  REQUIRE(value_of(game, s, "end") == "rules");
   REQUIRE(returns_of(game, s) == std::pair<float, float>{1.0f, -1.0f});
 
   // The same cap without a natural end: a draw.
@@ -746,8 +745,8 @@ TEST_CASE("double_duel: serialize and deserialize round trip", "[double_duel]") 
   State s = start(game);
   REQUIRE(game.serialize(s) ==
           "board=DNDDND........................dnddnd reserve=0,0 rights=-,- turns=0 to_move=0 "
-          "phase=knight selected=- vacated=- free_step=0 free_moves=0 winner=- over=0 "
-          "truncated=0");
+          "phase=knight selected=- vacated=- free_step=0 free_moves=0 winner=- "
+          "end=running");
   // Every state along a few turns survives the round trip, with the same decisions.
   for (const std::string_view decision : {"b1", "c3", "a1", "d1", "d2", "d2", "e2", "e6", "d4",
                                           "c6", "f6", "f5", "stop", "e1", "d3", "c1"}) {
@@ -767,7 +766,7 @@ TEST_CASE("double_duel: serialize and deserialize round trip", "[double_duel]") 
           ".....p"
           "dnpdpp"
           " reserve=0,0 rights=d3:d4,d4:c3 turns=2 to_move=0 phase=free_pawn selected=- "
-          "vacated=e1 free_step=1 free_moves=0 winner=- over=0 truncated=0");
+          "vacated=e1 free_step=1 free_moves=0 winner=- end=running");
   const std::string text = game.serialize(s);
   REQUIRE(game.serialize(game.deserialize(text)) == text);
 }

@@ -765,7 +765,8 @@ TEST_CASE("malformed state text is rejected with a useful message", "[knight_fig
   require_rejected(game, replace(good, "knights=-,-", "knights=c1,-"),
                    "a knight stands on usable square c1");
   require_rejected(game, replace(good, "layout=00", "layout=0"), "layout:");
-  require_rejected(game, replace(good, "truncated=0", "truncated=1"), "truncated=1 needs over=1");
+  require_rejected(game, replace(good, "end=running", "end=over"),
+                   "end 'over' is not running, rules or truncated");
   REQUIRE_THROWS_AS(load_game(kIdentity)->deserialize_state("layout=1"), std::invalid_argument);
 }
 

@@ -29,7 +29,7 @@ namespace {
 
 using namespace knightmate;
 using Catch::Contains;
-using Outcome = Knightmate::Outcome;
+using Reason = Knightmate::Reason;
 using State = Knightmate::State;
 using Strings = std::vector<std::string>;
 
@@ -489,7 +489,7 @@ TEST_CASE("checkmate wins for the mating side", "[knightmate]") {
   play(game, s, {"g1h1"});
   REQUIRE(game.terminal(s));
   REQUIRE_FALSE(game.truncated(s));
-  REQUIRE(s.outcome == Outcome::kCheckmate);
+  REQUIRE(s.reason == Reason::kCheckmate);
   REQUIRE(game.current_player(s) == kTerminalPlayer);
   REQUIRE(s.position.to_move() == kBlack);  // the mated side is to move
   REQUIRE(s.position.in_check());
@@ -502,13 +502,13 @@ TEST_CASE("checkmate wins for the mating side", "[knightmate]") {
   const Knightmate black = make_game(mirror_fen(kMateInOne));
   State t = new_state(black);
   play(black, t, {"g8h8"});
-  REQUIRE(t.outcome == Outcome::kCheckmate);
+  REQUIRE(t.reason == Reason::kCheckmate);
   REQUIRE(t.position.to_move() == kWhite);
   REQUIRE(returns(black, t) == std::vector<float>{-1.0f, 1.0f});
 
   // A game set up in a mate is over at once.
   const Knightmate mated = make_game(to_fen(s.position));
-  REQUIRE(new_state(mated).outcome == Outcome::kCheckmate);
+  REQUIRE(new_state(mated).reason == Reason::kCheckmate);
 }
 
 TEST_CASE("stalemate is a draw", "[knightmate]") {
@@ -519,7 +519,7 @@ TEST_CASE("stalemate is a draw", "[knightmate]") {
   play(game, s, {"a2a3"});
   REQUIRE(game.terminal(s));
   REQUIRE_FALSE(game.truncated(s));
-  REQUIRE(s.outcome == Outcome::kStalemate);
+  REQUIRE(s.reason == Reason::kStalemate);
   REQUIRE_FALSE(s.position.in_check());
   REQUIRE(returns(game, s) == std::vector<float>{0.0f, 0.0f});
 }
@@ -534,7 +534,7 @@ TEST_CASE("the fifty-move rule draws at 100 plies without capture or pawn move",
   REQUIRE(quiet.position.halfmove == 100);
   REQUIRE(game.terminal(quiet));
   REQUIRE_FALSE(game.truncated(quiet));
-  REQUIRE(quiet.outcome == Outcome::kFiftyMoves);
+  REQUIRE(quiet.reason == Reason::kFiftyMoves);
   REQUIRE(returns(game, quiet) == std::vector<float>{0.0f, 0.0f});
 
   State capture = start;
@@ -553,7 +553,7 @@ TEST_CASE("a mate on the hundredth ply wins over the fifty-move rule", "[knightm
   State s = new_state(game);
   play(game, s, {"g1h1"});
   REQUIRE(s.position.halfmove == 100);
-  REQUIRE(s.outcome == Outcome::kCheckmate);
+  REQUIRE(s.reason == Reason::kCheckmate);
   REQUIRE(returns(game, s) == std::vector<float>{1.0f, -1.0f});
 }
 
@@ -574,7 +574,7 @@ TEST_CASE("the third occurrence of a position draws by repetition", "[knightmate
   play(game, s, {"d6e8"});
   REQUIRE(game.terminal(s));
   REQUIRE_FALSE(game.truncated(s));
-  REQUIRE(s.outcome == Outcome::kRepetition);
+  REQUIRE(s.reason == Reason::kRepetition);
   REQUIRE(s.repetitions == 2);
   REQUIRE(returns(game, s) == std::vector<float>{0.0f, 0.0f});
   obs = observe(game, s, 0);
@@ -599,7 +599,7 @@ TEST_CASE("positions that differ in castling rights are not repetitions", "[knig
   REQUIRE_FALSE(game.terminal(s));
   play(game, s, {"e8d6"});
   REQUIRE(s.turns == 10);
-  REQUIRE(s.outcome == Outcome::kRepetition);
+  REQUIRE(s.reason == Reason::kRepetition);
 }
 
 TEST_CASE("repetition counts agree with a plain scan of the game's keys", "[knightmate]") {
@@ -619,7 +619,7 @@ TEST_CASE("repetition counts agree with a plain scan of the game's keys", "[knig
         earlier += s.keys[(s.turns - back) % Knightmate::kKeyHistory] == s.position.key;
       REQUIRE(s.repetitions == std::min(earlier, 2));
     }
-    repetition_ends += s.outcome == Outcome::kRepetition;
+    repetition_ends += s.reason == Reason::kRepetition;
   }
   REQUIRE(repetition_ends > 0);
 }
@@ -631,7 +631,7 @@ TEST_CASE("bare royal knights draw", "[knightmate]") {
   play(game, s, {"e1d3"});  // takes the last other piece
   REQUIRE(game.terminal(s));
   REQUIRE_FALSE(game.truncated(s));
-  REQUIRE(s.outcome == Outcome::kBareRoyals);
+  REQUIRE(s.reason == Reason::kBareRoyals);
   REQUIRE(returns(game, s) == std::vector<float>{0.0f, 0.0f});
 }
 
@@ -644,7 +644,7 @@ TEST_CASE("max_turns truncates, but a mate on the last ply is a mate", "[knightm
   play(game, s, {"d7d5"});
   REQUIRE(game.terminal(s));
   REQUIRE(game.truncated(s));
-  REQUIRE(s.outcome == Outcome::kTruncated);
+  REQUIRE(s.end == End::kTruncated);
   REQUIRE(game.current_player(s) == kTerminalPlayer);
   REQUIRE(returns(game, s) == std::vector<float>{0.0f, 0.0f});
 
@@ -652,7 +652,7 @@ TEST_CASE("max_turns truncates, but a mate on the last ply is a mate", "[knightm
   State mate = new_state(one_ply);
   play(one_ply, mate, {"g1h1"});
   REQUIRE_FALSE(one_ply.truncated(mate));
-  REQUIRE(mate.outcome == Outcome::kCheckmate);
+  REQUIRE(mate.reason == Reason::kCheckmate);
   REQUIRE(returns(one_ply, mate) == std::vector<float>{1.0f, -1.0f});
   State other = new_state(one_ply);
   play(one_ply, other, {"g1g2"});
@@ -968,7 +968,7 @@ TEST_CASE("a Knightmate state round-trips through serialize and deserialize", "[
     INFO("serialized " << text);
     const State back = game.deserialize(text);
     REQUIRE(game.serialize(back) == text);
-    REQUIRE(back.outcome == s.outcome);
+    REQUIRE((back.end == s.end && back.reason == s.reason));
     REQUIRE(back.repetitions == s.repetitions);
     REQUIRE(back.turns == s.turns);
     REQUIRE(mask(game, back) == mask(game, s));
@@ -993,8 +993,8 @@ TEST_CASE("a Knightmate state round-trips through serialize and deserialize", "[
   // The restored state plays on as the original does: the third occurrence still ends it.
   play(game, t, {"e8d6", "d3e1", "d6e8"});
   play(game, back, {"e8d6", "d3e1", "d6e8"});
-  REQUIRE(t.outcome == Outcome::kRepetition);
-  REQUIRE(back.outcome == Outcome::kRepetition);
+  REQUIRE(t.reason == Reason::kRepetition);
+  REQUIRE(back.reason == Reason::kRepetition);
   REQUIRE(game.serialize(back) == game.serialize(t));
   require_round_trip(game, t);  // a finished game too
 }

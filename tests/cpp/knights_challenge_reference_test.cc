@@ -12,15 +12,15 @@
 //     text equal the reference's.
 // When the engine says the game is over, the reference must say so too, with the same
 // kind of end (by the rules, or truncated by max_turns), and the rule the engine names
-// (State::outcome) must hold in the reference's final position; the engine's tallies (per
-// side) and returns must equal the ones the reference computes from its own tally and
-// ranking. Every 16th game that ends by the rules is played again with max_turns equal to
-// its length (the rules still end it: they win over the cap) and one less (truncated).
-// Games per mode: 2 * KNIGHTGYM_CONFORMANCE_GAMES (default 1000), at least 10; the other
-// boards and options KNIGHTGYM_CONFORMANCE_GAMES / 5, at least 10. On top of these, one
-// game in 8 more is "eager": it still plays only the engine's legal moves and is checked
-// the same way, but prefers moves into an opponent's camp, so that lines, camp bonuses
-// and the end by all 8 knights stuck (rare in uniform play) come up too.
+// (State::end and State::reason) must hold in the reference's final position; the engine's tallies
+// (per side) and returns must equal the ones the reference computes from its own tally and ranking.
+// Every 16th game that ends by the rules is played again with max_turns equal to its length (the
+// rules still end it: they win over the cap) and one less (truncated). Games per mode: 2 *
+// KNIGHTGYM_CONFORMANCE_GAMES (default 1000), at least 10; the other boards and options
+// KNIGHTGYM_CONFORMANCE_GAMES / 5, at least 10. On top of these, one game in 8 more is "eager": it
+// still plays only the engine's legal moves and is checked the same way, but prefers moves into an
+// opponent's camp, so that lines, camp bonuses and the end by all 8 knights stuck (rare in uniform
+// play) come up too.
 //
 // Why the reference is independent: it includes nothing from env/games/knights_challenge/
 // and shares no tables or helpers with the engine. It keeps the board as a plain N x N
@@ -579,7 +579,13 @@ class Game {
 // The driver: plays the engine and the reference side by side.
 // ---------------------------------------------------------------------------------------
 
-using Outcome = KnightsChallenge::Outcome;
+using Reason = KnightsChallenge::Reason;
+
+// The engine's end as one index: the Reason (0 while running), or kTruncatedEnd.
+constexpr int kTruncatedEnd = 6;
+int end_index(const KnightsChallenge::State& s) {
+  return s.end == End::kTruncated ? kTruncatedEnd : static_cast<int>(s.reason);
+}
 
 std::string joined(const std::vector<int>& moves) {
   std::string out;
@@ -649,21 +655,20 @@ bool same_position(const Shown& shown, const reference::Game& ref) {
 }
 
 // The reference's name for the rule the engine says ended the game.
-unsigned end_of(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::kAllStuck:
+unsigned end_of(const KnightsChallenge::State& s) {
+  if (s.end == End::kTruncated) return reference::kTruncated;
+  switch (s.reason) {
+    case Reason::kAllStuck:
       return reference::kAllStuck;
-    case Outcome::kTargetPoints:
+    case Reason::kTargetPoints:
       return reference::kTarget;
-    case Outcome::kAllianceInCamp:
+    case Reason::kAllianceInCamp:
       return reference::kAllianceInCamp;
-    case Outcome::kTwoFinished:
+    case Reason::kTwoFinished:
       return reference::kTwoFinished;
-    case Outcome::kNoMoves:
+    case Reason::kNoMoves:
       return reference::kNoMoves;
-    case Outcome::kTruncated:
-      return reference::kTruncated;
-    case Outcome::kOngoing:
+    case Reason::kNone:
       break;
   }
   return 0;
@@ -743,12 +748,12 @@ int play_game(const reference::Options& options, const KnightsChallenge& game, u
              game.render(s) + "\n" + ref.describe();
     };
     if (game.terminal(s)) {
-      const unsigned end = end_of(s.outcome);
+      const unsigned end = end_of(s);
       const Shown shown = parse_serialized(serialized, n);
       if (!ref.over() || ref.truncated() != game.truncated(s) || !(ref.ends() & end) ||
           !same_position(shown, ref)) {
         INFO(context());
-        INFO("engine outcome " << static_cast<int>(s.outcome) << ", reference ends " << ref.ends()
+        INFO("engine outcome " << end_index(s) << ", reference ends " << ref.ends()
                                << " (bits: 1 all stuck, 2 target, 4 alliance "
                                << "in camp, 8 two finished, 16 no moves, 32 truncated)");
         REQUIRE(ref.over());
@@ -775,7 +780,7 @@ int play_game(const reference::Options& options, const KnightsChallenge& game, u
         INFO(tallies);
         FAIL("the engine's tallies or returns differ from the reference's");
       }
-      ++seen.ends[static_cast<int>(s.outcome)];
+      ++seen.ends[end_index(s)];
       bool line = false, bonus = false, target = false;
       for (int side = 0; side < ref.num_sides(); ++side) {
         int stuck = 0;
@@ -908,17 +913,17 @@ void check_variant(const reference::Options& base, int games, uint64_t seed) {
     CHECK(seen.captures > 0);
     CHECK(seen.passes > 0);
     CHECK(seen.lines > 0);
-    CHECK(seen.ends[static_cast<int>(Outcome::kTwoFinished)] > 0);
-    CHECK(seen.ends[static_cast<int>(Outcome::kTruncated)] > 0);
+    CHECK(seen.ends[static_cast<int>(Reason::kTwoFinished)] > 0);
+    CHECK(seen.ends[kTruncatedEnd] > 0);
     // In duel the target (16) is reached before the 8th knight is stuck but in rare games.
     if (base.mode != reference::Mode::kDuel)
-      CHECK(seen.ends[static_cast<int>(Outcome::kAllStuck)] > 0);
+      CHECK(seen.ends[static_cast<int>(Reason::kAllStuck)] > 0);
     const reference::Mode mode = base.mode;
     CHECK((seen.bonuses > 0) ==
           (mode == reference::Mode::kFfa4 || mode == reference::Mode::kTeam4));
     const bool targets = mode == reference::Mode::kDuel || mode == reference::Mode::kFfa3;
-    CHECK((seen.ends[static_cast<int>(Outcome::kTargetPoints)] > 0) == targets);
-    CHECK((seen.ends[static_cast<int>(Outcome::kAllianceInCamp)] > 0) ==
+    CHECK((seen.ends[static_cast<int>(Reason::kTargetPoints)] > 0) == targets);
+    CHECK((seen.ends[static_cast<int>(Reason::kAllianceInCamp)] > 0) ==
           (mode == reference::Mode::kAlliance2));
   }
 }

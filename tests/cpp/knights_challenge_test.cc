@@ -32,7 +32,7 @@ namespace knightgym {
 namespace {
 
 using Catch::Contains;
-using Outcome = KnightsChallenge::Outcome;
+using Reason = KnightsChallenge::Reason;
 using State = KnightsChallenge::State;
 using Strings = std::vector<std::string>;
 using Floats = std::vector<float>;
@@ -718,7 +718,7 @@ TEST_CASE("knights_challenge: the game ends when no colour can move", "[knights_
   play(duel, s, {"c2-a3"});
   REQUIRE(duel.terminal(s));
   REQUIRE_FALSE(duel.truncated(s));
-  REQUIRE(s.outcome == Outcome::kNoMoves);
+  REQUIRE(s.reason == Reason::kNoMoves);
   REQUIRE(duel.current_player(s) == kTerminalPlayer);
   REQUIRE(moves(duel, s).empty());
   require_returns(duel, s, {0, 0});  // 0 : 0, a draw
@@ -726,7 +726,7 @@ TEST_CASE("knights_challenge: the game ends when no colour can move", "[knights_
   std::string blocked(kRedBlocked);
   blocked += ' ';
   blocked += kYellowBlocked;
-  REQUIRE(at(duel, blocked).outcome == Outcome::kNoMoves);
+  REQUIRE(at(duel, blocked).reason == Reason::kNoMoves);
 }
 
 // Red: j1 j3 j4 in blue's camp, i10 j10 in yellow's, a9 b9 in green's; h3 free (h3-j2 fills
@@ -741,7 +741,7 @@ TEST_CASE("knights_challenge: all 8 knights of a colour stuck end the game",
   play(game, s, {"h3-j2"});
   REQUIRE(game.terminal(s));
   REQUIRE_FALSE(game.truncated(s));
-  REQUIRE(s.outcome == Outcome::kAllStuck);
+  REQUIRE(s.reason == Reason::kAllStuck);
   // Red: 8 x 2 + the row j1-j4 (16 instead of 8) + 8 captures + 12 (2 or more in each
   // opponent's camp: 4, 2, 2) = 44. Blue and yellow 6 (captures), green 0.
   REQUIRE(tallies(game, s) == std::vector<int>{44, 6, 6, 0});
@@ -755,14 +755,14 @@ TEST_CASE("knights_challenge: max_turns truncates, but a natural end on the last
   const KnightsChallenge game = make_game("knights_challenge(max_turns=10)");
   State natural = at(game, kSevenStuck, 'r', "8,6,6,0", 9);
   play(game, natural, {"h3-j2"});  // the tenth ply, and all of red stuck
-  REQUIRE(natural.outcome == Outcome::kAllStuck);
+  REQUIRE(natural.reason == Reason::kAllStuck);
   REQUIRE_FALSE(game.truncated(natural));
 
   State cut = at(game, kSevenStuck, 'r', "8,6,6,0", 9);
   play(game, cut, {"h3-g5"});
   REQUIRE(game.terminal(cut));
   REQUIRE(game.truncated(cut));
-  REQUIRE(cut.outcome == Outcome::kTruncated);
+  REQUIRE(cut.end == End::kTruncated);
   REQUIRE(game.current_player(cut) == kTerminalPlayer);
   // Ranked by the tallies: red 7 x 2 + 8 captures + 12 (2, 2, 2 in the camps) = 34.
   REQUIRE(tallies(game, cut) == std::vector<int>{34, 6, 6, 0});
@@ -786,7 +786,7 @@ TEST_CASE("knights_challenge: duel ends at target_points without counting captur
   REQUIRE(tallies(game, s) == std::vector<int>{14, 17});
   REQUIRE_FALSE(game.terminal(s));
   play(game, s, {"h10-i12"});  // 12 + 2 x 2 = 16
-  REQUIRE(s.outcome == Outcome::kTargetPoints);
+  REQUIRE(s.reason == Reason::kTargetPoints);
   REQUIRE(game.target_score(s, 0) == 16);
   REQUIRE(tallies(game, s) == std::vector<int>{16, 17});
   // Red reached the target: red ranks first although yellow's tally is higher.
@@ -795,8 +795,8 @@ TEST_CASE("knights_challenge: duel ends at target_points without counting captur
   // A lower target_points ends the game as soon as it is met.
   const KnightsChallenge low = make_game("knights_challenge(mode=duel,target_points=14)");
   REQUIRE(
-      at(low, "rl12 rl11 rl10 rk12 rh10 ya1 yb1 yc1 ya2 yb2 yd2 yc3 yg6", 'r', "0,0,3,0").outcome ==
-      Outcome::kTargetPoints);
+      at(low, "rl12 rl11 rl10 rk12 rh10 ya1 yb1 yc1 ya2 yb2 yd2 yc3 yg6", 'r', "0,0,3,0").reason ==
+      Reason::kTargetPoints);
 }
 
 TEST_CASE("knights_challenge: ffa3 ends at target_points; its unused camp scores nothing",
@@ -812,7 +812,7 @@ TEST_CASE("knights_challenge: ffa3 ends at target_points; its unused camp scores
   // Blue: 10 + 7 captures and no camp bonus in ffa3.
   REQUIRE(tallies(game, s) == std::vector<int>{6, 17, 0});
   play(game, s, {"h5-j4"});  // the row j1-j4: 16
-  REQUIRE(s.outcome == Outcome::kTargetPoints);
+  REQUIRE(s.reason == Reason::kTargetPoints);
   REQUIRE(tallies(game, s) == std::vector<int>{16, 17, 0});
   // Red first (target), blue second, yellow third: (below - above) / 2.
   require_returns(game, s, {1.0f, 0.0f, -1.0f});
@@ -827,7 +827,7 @@ TEST_CASE("knights_challenge: alliance2 ends with 8 knights in the other camps, 
   REQUIRE_FALSE(game.terminal(s));
   REQUIRE(game.current_player(s) == 0);  // yellow is player 0's
   play(game, s, {"h5-j4"});              // 5 red + 4 yellow
-  REQUIRE(s.outcome == Outcome::kAllianceInCamp);
+  REQUIRE(s.reason == Reason::kAllianceInCamp);
   // Alliance red-yellow: 9 x 2, the mixed row j1-j4 (+8) and the mixed row c9-c12 (+8),
   // 14 captures, no camp bonus = 48. Blue-green: 6 captures.
   REQUIRE(tallies(game, s) == std::vector<int>{48, 6});
@@ -837,7 +837,7 @@ TEST_CASE("knights_challenge: alliance2 ends with 8 knights in the other camps, 
   State exact = at(game, "rj1 rj2 rc12 rc11 re5 yj3 yc10 yc9 yh5 bl1 ga12", 'y', "7,7,4,3");
   REQUIRE_FALSE(game.terminal(exact));
   play(game, exact, {"h5-j4"});
-  REQUIRE(exact.outcome == Outcome::kAllianceInCamp);
+  REQUIRE(exact.reason == Reason::kAllianceInCamp);
   // 8 x 2 + 8 + 8 + 11 captures = 43; blue-green 10.
   REQUIRE(tallies(game, exact) == std::vector<int>{43, 10});
 }
@@ -848,7 +848,7 @@ TEST_CASE("knights_challenge: the game ends when two colours are finished", "[kn
   State s = at(game, "ba3 bb3 ri10 rj3 ra10 rh3 yl12 yk12 ga12 gb12", 'r', "6,4,6,6");
   REQUIRE_FALSE(game.terminal(s));
   play(game, s, {"h3-j2"});  // red's last free knight stuck: red finished too
-  REQUIRE(s.outcome == Outcome::kTwoFinished);
+  REQUIRE(s.reason == Reason::kTwoFinished);
   // Red 4 x 2 + 6 captures + 6 (at least 1 in each camp) = 20; blue 2 x 2 + 4 = 8.
   REQUIRE(tallies(game, s) == std::vector<int>{20, 8, 6, 6});
   // Red 3 below: 1. Blue 2 below, 1 above: 1/3. Yellow and green share the last rank.
@@ -856,9 +856,9 @@ TEST_CASE("knights_challenge: the game ends when two colours are finished", "[kn
 
   // A capture finishes a colour too: yellow takes green's last free knight.
   State c = at(game, "ba3 bb3 gj1 gg5 ye4 yl12 rh8", 'y', "6,6,7,6");
-  REQUIRE(c.outcome == Outcome::kOngoing);
+  REQUIRE(c.end == End::kRunning);
   play(game, c, {"e4-g5"});
-  REQUIRE(c.outcome == Outcome::kTwoFinished);
+  REQUIRE(c.reason == Reason::kTwoFinished);
   // Red 6; blue 4 + 6 = 10; yellow 8 captures; green j1 (2) + 6 = 8.
   REQUIRE(tallies(game, c) == std::vector<int>{6, 10, 8, 8});
   require_returns(game, c, {-1.0f, 1.0f, 0.0f, 0.0f});
@@ -872,7 +872,7 @@ TEST_CASE("knights_challenge: team4: both partners get their team's result",
   REQUIRE(tallies(game, s) == std::vector<int>{7 + 14 + 8, 14});
   REQUIRE(returns_of(game, s) == Floats{0, 0, 0, 0});  // not over yet
   play(game, s, {"h3-j2"});
-  REQUIRE(s.outcome == Outcome::kAllStuck);
+  REQUIRE(s.reason == Reason::kAllStuck);
   // Red-yellow: 8 x 2 + two rows (+8 each) + yellow's 7 captures = 39; blue-green 14.
   REQUIRE(tallies(game, s) == std::vector<int>{39, 14});
   require_returns(game, s, {1.0f, -1.0f, 1.0f, -1.0f});
@@ -886,7 +886,7 @@ TEST_CASE("knights_challenge: tally: the 40-point maximum", "[knights_challenge]
   // Red: the column l1 k1 j1 of blue's camp (12), the column l12 l11 l10 of yellow's (12),
   // a9 a10 in green's (4), and 2 or more in each camp (12): 40.
   const State s = at(game, "rl1 rk1 rj1 rl12 rl11 rl10 ra9 ra10 bk4 yi11 gb12", 'r', "0,7,7,7");
-  REQUIRE(s.outcome == Outcome::kAllStuck);
+  REQUIRE(s.reason == Reason::kAllStuck);
   REQUIRE(tallies(game, s) == std::vector<int>{40, 7, 7, 7});
   REQUIRE(game.target_score(s, 0) == 28);  // no camp bonus in the target score
   require_returns(game, s, {1.0f, -1.0f / 3, -1.0f / 3, -1.0f / 3});
@@ -1189,7 +1189,7 @@ TEST_CASE("knights_challenge: the text form round-trips in every mode", "[knight
         INFO(mode << ": " << text);
         const State t = game.deserialize(text);
         REQUIRE(game.serialize(t) == text);
-        REQUIRE(t.outcome == s.outcome);
+        REQUIRE((t.end == s.end && t.reason == s.reason));
         REQUIRE(t.left_camp == s.left_camp);
         REQUIRE(game.current_player(t) == game.current_player(s));
         REQUIRE(legal(game, t) == legal(game, s));

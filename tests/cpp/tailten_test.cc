@@ -276,7 +276,7 @@ TEST_CASE("tailten: an empty supply in the opening starts battle", "[tailten]") 
   // Red has no opening build (empty supply): Battle; and no battle turn either (a build
   // needs a ringfort in supply), so Red is out and Blue takes one more, battle, turn -
   // but Blue's supply is empty too, so the game ends at once.
-  REQUIRE(s.phase == Phase::kOver);
+  REQUIRE(s.end == End::kRules);
   REQUIRE(game.terminal(s));
   REQUIRE_FALSE(game.truncated(s));
   // ringforts=3: Blue keeps one: its last turn is a battle build next to d4 or f5.
@@ -403,7 +403,7 @@ TEST_CASE("tailten: out: the other player takes exactly one more turn", "[tailte
   play(game, s, "a2");
   // The game ends, though Red has a ringfort in supply again and could build.
   REQUIRE(game.terminal(s));
-  REQUIRE(s.phase == Phase::kOver);
+  REQUIRE(s.end == End::kRules);
   REQUIRE_FALSE(game.truncated(s));
   REQUIRE(s.turns == 12);
   REQUIRE(game.supply(s, 0) == 1);
@@ -425,7 +425,7 @@ TEST_CASE("tailten: out: if neither player can move the game ends at once", "[ta
   State s = at(game, "a2 d4", "f6", 'b', "battle", 9);
   REQUIRE(legal(game, s) == split("e6 g6 f5 f7"));
   play(game, s, "f5");
-  REQUIRE(s.phase == Phase::kOver);
+  REQUIRE(s.end == End::kRules);
   REQUIRE(s.turns == 10);
   // Red a2, d4: 2 kingdoms; Blue f5-f6: 1. Blue wins 2 + 1 = 3.
   REQUIRE(game.score(s).match_points == std::array<int, 2>{0, 3});
@@ -729,7 +729,7 @@ TEST_CASE("tailten: the text form round-trips along random games", "[tailten]") 
         const State t = game.deserialize(text);
         REQUIRE(game.serialize(t) == text);
         REQUIRE(t.phase == s.phase);
-        REQUIRE(t.truncated == s.truncated);
+        REQUIRE(t.end == s.end);
         REQUIRE(t.capturing == s.capturing);
         REQUIRE(t.legal == s.legal);
         REQUIRE(game.current_player(t) == game.current_player(s));

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "agents/agent_adapter.h"
+#include "env/core/check.h"
 #include "env/core/heuristic.h"
 #include "env/core/key_values.h"
 #include "env/core/sample.h"
@@ -45,8 +46,7 @@ class Nim {
     int16_t stones;
     int16_t turns;
     uint8_t to_move;
-    uint8_t over;
-    uint8_t truncated;
+    End end;
     uint8_t winner;
   };
 
@@ -68,34 +68,35 @@ class Nim {
     s.stones = static_cast<int16_t>(params_.stones);
   }
 
-  int current_player(const State& s) const { return s.over ? kTerminalPlayer : s.to_move; }
-  bool terminal(const State& s) const { return s.over; }
-  bool truncated(const State& s) const { return s.truncated; }
+  int current_player(const State& s) const { return over(s.end) ? kTerminalPlayer : s.to_move; }
+  bool terminal(const State& s) const { return over(s.end); }
+  bool truncated(const State& s) const { return s.end == End::kTruncated; }
 
   int legal_actions(const State& s, Action* out) const {
     int n = 0;
-    for (Action a = 0; a < 3 && !s.over && a < s.stones; ++a) out[n++] = a;
+    for (Action a = 0; a < 3 && !over(s.end) && a < s.stones; ++a) out[n++] = a;
     return n;
   }
 
   void legal_mask(const State& s, uint8_t* mask) const {
-    for (int a = 0; a < 3; ++a) mask[a] = !s.over && a < s.stones;
+    for (int a = 0; a < 3; ++a) mask[a] = !over(s.end) && a < s.stones;
   }
 
   void apply(State& s, Action action) const {
+    check_apply(*this, s, action);
     s.stones = static_cast<int16_t>(s.stones - action - 1);
     ++s.turns;
     if (s.stones == 0) {
-      s.over = 1, s.winner = s.to_move;
+      s.end = End::kRules, s.winner = s.to_move;
     } else if (s.turns >= params_.max_turns) {
-      s.over = 1, s.truncated = 1;
+      s.end = End::kTruncated;
     }
     s.to_move ^= 1;
   }
 
   void returns(const State& s, float* out) const {
     out[0] = out[1] = 0;
-    if (!s.over || s.truncated) return;
+    if (s.end != End::kRules) return;
     out[s.winner] = 1;
     out[1 - s.winner] = -1;
   }
@@ -121,19 +122,18 @@ class Nim {
 
   std::string serialize(const State& s) const {
     return "stones=" + std::to_string(s.stones) + " turns=" + std::to_string(s.turns) +
-           " to_move=" + std::to_string(s.to_move) + " over=" + std::to_string(s.over) +
-           " truncated=" + std::to_string(s.truncated) + " winner=" + std::to_string(s.winner);
+           " to_move=" + std::to_string(s.to_move) + " end=" + std::string(end_name(s.end)) +
+           " winner=" + std::to_string(s.winner);
   }
 
   State deserialize(std::string_view text) const {
-    const KeyValues fields(text, "nim: cannot read state: ",
-                           {"stones", "turns", "to_move", "over", "truncated", "winner"});
+    const KeyValues fields(
+        text, "nim: cannot read state: ", {"stones", "turns", "to_move", "end", "winner"});
     State s{};
     s.stones = static_cast<int16_t>(fields.integer("stones", 0, params_.stones));
     s.turns = static_cast<int16_t>(fields.integer("turns", 0, params_.max_turns));
     s.to_move = static_cast<uint8_t>(fields.integer("to_move", 0, 1));
-    s.over = static_cast<uint8_t>(fields.integer("over", 0, 1));
-    s.truncated = static_cast<uint8_t>(fields.integer("truncated", 0, 1));
+    s.end = fields.end();
     s.winner = static_cast<uint8_t>(fields.integer("winner", 0, 1));
     return s;
   }
@@ -156,7 +156,7 @@ TEST_CASE("a test-only game: the type-erased face and the generic fallbacks", "[
   CHECK(game->training_defaults().blocks == TrainingDefaults{}.blocks);
   auto state = game->new_initial_state(0);
   state->apply_action(state->string_to_action("take2"));
-  CHECK(state->serialize() == "stones=4 turns=1 to_move=1 over=0 truncated=0 winner=0");
+  CHECK(state->serialize() == "stones=4 turns=1 to_move=1 end=running winner=0");
   CHECK(game->deserialize_state(state->serialize())->serialize() == state->serialize());
   CHECK_THROWS_WITH(state->apply_action(5), Catch::Contains("5"));
 
@@ -201,10 +201,10 @@ TEST_CASE("every agent kind plays a test-only game, and the searches find Nim's 
     auto state = game->new_initial_state(0);
     while (!state->is_terminal()) state->apply_action(agent->act(*state));
     // Facing 5 stones, only taking 1 leaves the opponent a multiple of 4.
-    auto five = game->deserialize_state("stones=5 turns=2 to_move=0 over=0 truncated=0 winner=0");
+    auto five = game->deserialize_state("stones=5 turns=2 to_move=0 end=running winner=0");
     if (kind == "mcts" || kind == "az") CHECK(agent->act(*five) == 0);
     // Facing 3 stones, taking all 3 wins at once.
-    auto three = game->deserialize_state("stones=3 turns=3 to_move=1 over=0 truncated=0 winner=0");
+    auto three = game->deserialize_state("stones=3 turns=3 to_move=1 end=running winner=0");
     if (kind != "random") CHECK(agent->act(*three) == 2);
   }
 }

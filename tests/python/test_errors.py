@@ -206,7 +206,7 @@ def corrupt(text, field, value):
     (lambda text: corrupt(text, "knights", "d5,-"), "a knight stands on usable square d5"),
     (lambda text: corrupt(text, "turns", "abc"), "turns 'abc' is not an integer"),
     (lambda text: corrupt(text, "to_move", "2"), r"to_move '2' is not an integer in \[0, 1\]"),
-    (lambda text: corrupt(text, "truncated", "1"), "truncated=1 needs over=1"),
+    (lambda text: corrupt(text, "end", "over"), "end 'over' is not running, rules or truncated"),
 ])
 def test_malformed_state_text_raises_naming_the_problem(state, make_text, why):
     game = state.game()

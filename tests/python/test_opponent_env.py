@@ -91,3 +91,24 @@ def test_bad_opponents_and_options_are_named():
         knightgym.make("tailten", num_envs=0, opponent="random")
     with pytest.raises(ValueError, match="num_threads"):
         knightgym.make("tailten", num_envs=2, num_threads=2, opponent="random")
+
+
+def test_sampled_actions_are_legal_and_seeded_like_the_vector_env():
+    """The opponent env shares the vector env's core: sample_actions draws a legal action
+    per env from each env's own seeded stream, 0 where the next step resets."""
+    def sampled(seed):
+        env = knightgym.make("knight_fight", num_envs=6, opponent="random", seed=seed)
+        obs, _ = env.reset()
+        drawn = []
+        for _ in range(60):
+            actions = env.sample_actions()
+            assert actions.dtype == np.int32 and actions.shape == (6,)
+            playable = obs["action_mask"].any(axis=1)
+            assert np.all(obs["action_mask"][playable, actions[playable]])
+            assert np.all(actions[~playable] == 0)
+            drawn.append(actions.tolist())
+            obs, *_ = env.step(actions)
+        return drawn
+
+    assert sampled(8) == sampled(8)
+    assert sampled(8) != sampled(9)

@@ -43,14 +43,18 @@ import sys
 
 from knightgym._knightgym import Game, State, games, load_game
 from knightgym import _knightgym
-from knightgym._knightgym import agents, knightmate, knights_challenge, tailten
+from knightgym._knightgym import agents
 from knightgym.vector_env import OpponentEnv, VectorEnv, make, make_spec
 
 # The compiled submodules under their public names, so that `import knightgym.knightmate`
-# and `from knightgym.knightmate import perft` work as for a file of the package.
-for _submodule in (agents, knightmate, knights_challenge, tailten):
-    _submodule.__name__ = __name__ + "." + _submodule.__name__.rsplit(".", 1)[-1]
+# and `from knightgym.knightmate import perft` work as for a file of the package: agents,
+# and each game's extras (knightgym.knightmate, knightgym.tailten, ...; their C++ lives in
+# the game's folder, env/games/<game>/python_extras.cc).
+for _name in ["agents", *_knightgym.game_extras]:
+    _submodule = getattr(_knightgym, _name)
+    _submodule.__name__ = __name__ + "." + _name
     sys.modules[_submodule.__name__] = _submodule
+    globals()[_name] = _submodule
 
-__all__ = ["Game", "OpponentEnv", "State", "VectorEnv", "agents", "games", "knightmate", "knights_challenge",
-           "load_game", "make", "make_spec", "tailten"]
+__all__ = ["Game", "OpponentEnv", "State", "VectorEnv", "agents", "games", "load_game", "make",
+           "make_spec", *_knightgym.game_extras]

@@ -129,7 +129,7 @@ Fields DoubleDuel::fill_sources(const State& s) {
 }
 
 uint64_t DoubleDuel::legal_set(const State& s) const {
-  if (s.over) return 0;
+  if (over(s.end)) return 0;
   const int me = s.to_move;
   switch (s.phase) {
     case kChooseKnight: {
@@ -180,6 +180,7 @@ void DoubleDuel::move_knight(State& s, int from, int to) const {
 }
 
 void DoubleDuel::apply(State& s, Action action) const {
+  check_apply(*this, s, action);
   const int me = s.to_move;
   const int field = action < kNumFields ? to_field(s, action) : -1;
   switch (s.phase) {
@@ -234,10 +235,10 @@ void DoubleDuel::settle(State& s) const {
   s.selected = s.vacated = -1;
   s.free_step = s.free_moves = 0;
   if (!can_move_knight(s, s.to_move)) {
-    s.over = 1;
+    s.end = End::kRules;
     s.winner = static_cast<int8_t>(1 - s.to_move);
   } else if (s.turns >= params_.max_turns) {
-    s.over = s.truncated = 1;
+    s.end = End::kTruncated;
   }
 }
 
@@ -260,7 +261,7 @@ void DoubleDuel::observe(const State& s, int player, float* out) const {
   fill(kPlaneOwnReserve, static_cast<float>(s.reserve[player]) / kPawnsPerSide);
   fill(kPlaneOpponentReserve, static_cast<float>(s.reserve[opponent]) / kPawnsPerSide);
   for (int phase = 0; phase < kNumPhases; ++phase)
-    fill(kPlanePhase + phase, !s.over && s.phase == phase ? 1.0f : 0.0f);
+    fill(kPlanePhase + phase, !over(s.end) && s.phase == phase ? 1.0f : 0.0f);
   plane(kPlaneSelected, one(s.selected));
   plane(kPlaneVacated, one(s.vacated));
   fill(kPlaneFreeStepFollows, s.free_step ? 1.0f : 0.0f);
@@ -269,7 +270,7 @@ void DoubleDuel::observe(const State& s, int player, float* out) const {
   plane(kPlaneOwnAttacker, one(s.attacker[player]));
   plane(kPlaneOpponentAttackTargets, s.attack_targets[opponent]);
   plane(kPlaneOpponentAttacker, one(s.attacker[opponent]));
-  fill(kPlaneObserverToMove, !s.over && s.to_move == player ? 1.0f : 0.0f);
+  fill(kPlaneObserverToMove, !over(s.end) && s.to_move == player ? 1.0f : 0.0f);
   fill(kPlaneNeighborAttack, params_.neighbor_attack);
   fill(kPlaneSwitchMove, params_.switch_move);
   fill(kPlaneSinglePawnBlocks, params_.single_pawn_blocks);
@@ -322,7 +323,7 @@ std::string DoubleDuel::render(const State& s) const {
   std::string out = "Knights Double-Duel, turn " + std::to_string(s.turns) + " of " +
                     std::to_string(params_.max_turns) + ", reserves White " +
                     std::to_string(s.reserve[0]) + " Black " + std::to_string(s.reserve[1]) + ": ";
-  if (s.over)
+  if (over(s.end))
     out += s.winner >= 0 ? std::string(kPlayerNames[s.winner]) + " wins" : "draw (truncated)";
   else
     out += std::string(kPlayerNames[s.to_move]) + " decides " + kPhaseNames[s.phase];
@@ -341,7 +342,7 @@ std::string DoubleDuel::render(const State& s) const {
 
 // Text form: space-separated key=value fields, e.g.
 // "board=DNDDND...dnddnd reserve=0,0 rights=-,- turns=0 to_move=0 phase=knight selected=-
-//  vacated=- free_step=0 free_moves=0 winner=- over=0 truncated=0", where board lists
+//  vacated=- free_step=0 free_moves=0 winner=- end=running", where board lists
 // the fields a1, b1, ..., f6 as render() draws them and rights are ATTACKER:TARGETS.
 std::string DoubleDuel::serialize(const State& s) const {
   std::string board;
@@ -358,13 +359,13 @@ std::string DoubleDuel::serialize(const State& s) const {
          " vacated=" + field_or_dash(s.vacated) + " free_step=" + std::to_string(s.free_step) +
          " free_moves=" + std::to_string(s.free_moves) +
          " winner=" + (s.winner >= 0 ? std::to_string(s.winner) : "-") +
-         " over=" + std::to_string(s.over) + " truncated=" + std::to_string(s.truncated);
+         " end=" + std::string(end_name(s.end));
 }
 
 DoubleDuel::State DoubleDuel::deserialize(std::string_view text) const {
   const KeyValues fields(text, "double_duel: cannot read state: ",
                          {"board", "reserve", "rights", "turns", "to_move", "phase", "selected",
-                          "vacated", "free_step", "free_moves", "winner", "over", "truncated"});
+                          "vacated", "free_step", "free_moves", "winner", "end"});
   const auto fail = [&](const std::string& why) { fields.fail(why); };
   const auto square_or_dash = [&](std::string_view key, std::string_view value) {
     if (value == "-") return -1;
@@ -434,10 +435,8 @@ DoubleDuel::State DoubleDuel::deserialize(std::string_view text) const {
   s.free_moves = static_cast<uint8_t>(fields.integer("free_moves", 0, 2));
   const std::string_view winner = fields.get("winner");
   s.winner = static_cast<int8_t>(winner == "-" ? -1 : fields.integer("winner", winner, 0, 1));
-  s.over = static_cast<uint8_t>(fields.integer("over", 0, 1));
-  s.truncated = static_cast<uint8_t>(fields.integer("truncated", 0, 1));
-  if (s.truncated && (!s.over || s.winner >= 0)) fail("truncated=1 needs over=1 and no winner");
-  if ((s.winner >= 0) != (s.over && !s.truncated)) fail("a winner goes with over=1 only");
+  s.end = fields.end();
+  if ((s.winner >= 0) != (s.end == End::kRules)) fail("a winner goes with end=rules only");
   const bool needs_selected = s.phase == kKnightTarget || s.phase == kFreeTarget;
   if ((s.selected >= 0) != needs_selected)
     fail("selected names a field exactly in phases knight_target and free_target");
@@ -445,6 +444,17 @@ DoubleDuel::State DoubleDuel::deserialize(std::string_view text) const {
     fail("the selected field holds no knight of the mover");
   if (s.phase >= kFillPawn && s.vacated < 0) fail("after step 1 the vacated field must be set");
   return s;
+}
+
+const char* DoubleDuel::broken_invariant(const State& s) const {
+  for (int p = 0; p < 2; ++p) {
+    if (std::popcount(s.knights[p]) > 2) return "more than two knights a side";
+    if (pawns_on_board(s, p) + s.reserve[p] != kPawnsPerSide)
+      return "pawns on the board and in reserve do not make 8";
+  }
+  if ((s.winner >= 0) != (s.end == End::kRules)) return "a winner without end=rules";
+  if (s.turns > params_.max_turns || s.to_move > 1) return "turns or to_move out of range";
+  return nullptr;
 }
 
 }  // namespace knightgym

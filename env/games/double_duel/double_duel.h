@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 
+#include "env/core/check.h"
 #include "env/core/game.h"
 #include "env/games/double_duel/board.h"
 
@@ -112,8 +113,7 @@ class DoubleDuel {
     uint8_t free_step;   // step 3 applies this turn: no pawn was captured
     uint8_t free_moves;  // step 3 moves made this turn
     int8_t winner;       // -1 unless won
-    uint8_t over;        // the game has ended ...
-    uint8_t truncated;   // ... by the max_turns cap (a draw)
+    End end;             // truncated by the max_turns cap: a draw
   };
 
   static Params read_params(ParamReader& reader);
@@ -131,9 +131,9 @@ class DoubleDuel {
 
   void init(State& s, Rng& rng) const;
 
-  int current_player(const State& s) const { return s.over ? kTerminalPlayer : s.to_move; }
-  bool terminal(const State& s) const { return s.over; }
-  bool truncated(const State& s) const { return s.truncated; }
+  int current_player(const State& s) const { return over(s.end) ? kTerminalPlayer : s.to_move; }
+  bool terminal(const State& s) const { return over(s.end); }
+  bool truncated(const State& s) const { return s.end == End::kTruncated; }
 
   int legal_actions(const State& s, Action* out) const {
     int n = 0;
@@ -142,6 +142,8 @@ class DoubleDuel {
   }
   void legal_mask(const State& s, uint8_t* mask) const;
   void apply(State& s, Action action) const;
+  // A broken invariant of `s` (debug checks, env/core/check.h), nullptr if none.
+  const char* broken_invariant(const State& s) const;
 
   void returns(const State& s, float* out) const {
     const float white = s.winner < 0 ? 0.0f : s.winner == 0 ? 1.0f : -1.0f;

@@ -131,12 +131,12 @@ std::string KnightFight::render(const State& s) const {
   std::string out = "Knight Fight, turn " + std::to_string(s.turns) + " of " +
                     std::to_string(params_.max_turns) + ": White " + std::to_string(s.score[0]) +
                     ", Black " + std::to_string(s.score[1]) + ", ";
-  if (s.over) {
+  if (over(s.end)) {
     const int diff = s.score[0] - s.score[1];
     out += std::string(diff > 0   ? "White wins"
                        : diff < 0 ? "Black wins"
                                   : "draw") +
-           (s.truncated ? " (truncated)" : "");
+           (truncated(s) ? " (truncated)" : "");
   } else {
     out += std::string(kPlayerNames[s.to_move]) + " to " +
            (s.pending_erase           ? "erase a double"
@@ -167,7 +167,7 @@ std::string KnightFight::render(const State& s) const {
 
 // Text form: space-separated key=value fields, e.g.
 // "layout=<200 digits> usable=<100 of 0/1> knights=c1,- scores=57,0 turns=1 to_move=1
-//  pending_erase=0 over=0 truncated=0".
+//  pending_erase=0 end=running".
 std::string KnightFight::serialize(const State& s) const {
   std::string layout, usable;
   for (int square = 0; square < kNumSquares; ++square) {
@@ -178,14 +178,14 @@ std::string KnightFight::serialize(const State& s) const {
   return "layout=" + layout + " usable=" + usable + " knights=" + knight(0) + "," + knight(1) +
          " scores=" + std::to_string(s.score[0]) + "," + std::to_string(s.score[1]) +
          " turns=" + std::to_string(s.turns) + " to_move=" + std::to_string(s.to_move) +
-         " pending_erase=" + std::to_string(s.pending_erase) + " over=" + std::to_string(s.over) +
-         " truncated=" + std::to_string(s.truncated);
+         " pending_erase=" + std::to_string(s.pending_erase) +
+         " end=" + std::string(end_name(s.end));
 }
 
 KnightFight::State KnightFight::deserialize(std::string_view text) const {
-  const KeyValues fields(text, "knight_fight: cannot read state: ",
-                         {"layout", "usable", "knights", "scores", "turns", "to_move",
-                          "pending_erase", "over", "truncated"});
+  const KeyValues fields(
+      text, "knight_fight: cannot read state: ",
+      {"layout", "usable", "knights", "scores", "turns", "to_move", "pending_erase", "end"});
   const auto fail = [&](const std::string& why) { fields.fail(why); };
 
   State s{};
@@ -216,12 +216,24 @@ KnightFight::State KnightFight::deserialize(std::string_view text) const {
   s.turns = static_cast<int16_t>(fields.integer("turns", 0, params_.max_turns));
   s.to_move = static_cast<uint8_t>(fields.integer("to_move", 0, 1));
   s.pending_erase = static_cast<uint8_t>(fields.integer("pending_erase", 0, 1));
-  s.over = static_cast<uint8_t>(fields.integer("over", 0, 1));
-  s.truncated = static_cast<uint8_t>(fields.integer("truncated", 0, 1));
-  if (s.truncated && !s.over) fail("truncated=1 needs over=1");
-  if (s.pending_erase && (s.over || s.knight[s.to_move] < 0))
+  s.end = fields.end();
+  if (s.pending_erase && (over(s.end) || s.knight[s.to_move] < 0))
     fail("pending_erase=1 needs a game in progress and the mover's knight on the board");
   return s;
+}
+
+const char* KnightFight::broken_invariant(const State& s) const {
+  for (int square = 0; square < kNumSquares; ++square)
+    if (s.square_of[s.number[square]] != square) return "number and square_of disagree";
+  for (int p = 0; p < 2; ++p) {
+    if (s.knight[p] >= 0 && test128(s.usable, s.knight[p])) return "a knight on a usable square";
+    if (s.score[p] < 0) return "a negative score";
+  }
+  if (s.knight[0] >= 0 && s.knight[0] == s.knight[1]) return "both knights on one square";
+  if (s.turns > params_.max_turns || s.to_move > 1) return "turns or to_move out of range";
+  if (s.pending_erase && (over(s.end) || s.knight[s.to_move] < 0))
+    return "a pending erase without a game in progress";
+  return nullptr;
 }
 
 }  // namespace knightgym

@@ -25,6 +25,7 @@
 #include <string_view>
 
 #include "env/core/bits.h"
+#include "env/core/check.h"
 #include "env/core/game.h"
 #include "env/core/symmetry.h"
 #include "env/core/training_defaults.h"
@@ -79,8 +80,7 @@ class KnightFight {
     int16_t turns;          // completed turns (placements and leaps)
     uint8_t to_move;        // player deciding next (while not over)
     uint8_t pending_erase;  // the mover landed on a double and chooses one to erase
-    uint8_t over;           // the game has ended ...
-    uint8_t truncated;      // ... by the max_turns cap
+    End end;
   };
 
   static Params read_params(ParamReader& reader);
@@ -95,9 +95,9 @@ class KnightFight {
 
   void init(State& state, Rng& rng) const;
 
-  int current_player(const State& s) const { return s.over ? kTerminalPlayer : s.to_move; }
-  bool terminal(const State& s) const { return s.over; }
-  bool truncated(const State& s) const { return s.truncated; }
+  int current_player(const State& s) const { return over(s.end) ? kTerminalPlayer : s.to_move; }
+  bool terminal(const State& s) const { return over(s.end); }
+  bool truncated(const State& s) const { return s.end == End::kTruncated; }
 
   int legal_actions(const State& s, Action* out) const {
     int n = 0;
@@ -112,6 +112,7 @@ class KnightFight {
   }
 
   void apply(State& s, Action action) const {
+    check_apply(*this, s, action);
     if (s.pending_erase) {
       if (action != kPass) s.usable &= ~bit128(to_square(s, action));
       s.pending_erase = 0;
@@ -135,7 +136,7 @@ class KnightFight {
   }
 
   void returns(const State& s, float* out) const {
-    const int sign = s.over ? (s.score[0] > s.score[1]) - (s.score[0] < s.score[1]) : 0;
+    const int sign = over(s.end) ? (s.score[0] > s.score[1]) - (s.score[0] < s.score[1]) : 0;
     out[0] = static_cast<float>(sign);
     out[1] = static_cast<float>(-sign);
   }
@@ -181,6 +182,9 @@ class KnightFight {
            (player == 0 ? knight_fight::kFirstRank : knight_fight::kLastRank);
   }
 
+  // A broken invariant of `s` (debug checks, env/core/check.h), nullptr if none.
+  const char* broken_invariant(const State& s) const;
+
  private:
   static constexpr bool is_double(int number) { return number % 11 == 0; }
   static constexpr int mirror(int number) { return number % 10 * 10 + number / 10; }
@@ -200,13 +204,13 @@ class KnightFight {
   // The legal squares in the mover's frame (bit a = action a), empty once over: one
   // flip of the set for Black.
   static Bits128 legal_set(const State& s) {
-    if (s.over) return 0;
+    if (over(s.end)) return 0;
     const Bits128 squares = s.pending_erase ? s.usable & s.doubles : targets(s, s.to_move);
     return s.to_move ? knight_fight::flip_ranks(squares) : squares;
   }
 
   bool pass_legal(const State& s) const {
-    return !s.over && s.pending_erase && params_.double_erase == DoubleErase::kOptional;
+    return !over(s.end) && s.pending_erase && params_.double_erase == DoubleErase::kOptional;
   }
 
   // After each completed turn: the end test (after White's placement only Black's
@@ -215,8 +219,7 @@ class KnightFight {
     ++s.turns;
     s.to_move ^= 1;
     const bool blocked = s.turns == 1 ? !targets(s, 1) : !targets(s, 0) || !targets(s, 1);
-    s.over = blocked || s.turns >= params_.max_turns;
-    s.truncated = !blocked && s.over;
+    s.end = blocked ? End::kRules : s.turns >= params_.max_turns ? End::kTruncated : End::kRunning;
   }
 
   Params params_;

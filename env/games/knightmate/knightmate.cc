@@ -18,13 +18,8 @@ using namespace knightmate;
 
 constexpr const char* kColorNames[2] = {"White", "Black"};
 
-constexpr const char* kOutcomeNames[] = {"",
-                                         "checkmate",
-                                         "stalemate",
-                                         "fifty-move rule",
-                                         "threefold repetition",
-                                         "bare royal knights",
-                                         "truncated at max_turns"};
+constexpr const char* kReasonNames[] = {
+    "", "checkmate", "stalemate", "fifty-move rule", "threefold repetition", "bare royal knights"};
 
 void add_to_filter(std::array<uint64_t, 4>& filter, uint64_t key) {
   filter[key >> 62] |= uint64_t{1} << ((key >> 56) & 63);
@@ -87,17 +82,18 @@ void Knightmate::settle(State& s) const {
   if (params_.history > 1) s.snapshots[s.turns % kMaxHistory] = snapshot(p, s.repetitions);
 
   if (!p.has_legal_move())
-    s.outcome = p.in_check() ? Outcome::kCheckmate : Outcome::kStalemate;
+    s.reason = p.in_check() ? Reason::kCheckmate : Reason::kStalemate;
   else if (p.halfmove >= 100)
-    s.outcome = Outcome::kFiftyMoves;
+    s.reason = Reason::kFiftyMoves;
   else if (repetitions >= 2)
-    s.outcome = Outcome::kRepetition;
+    s.reason = Reason::kRepetition;
   else if (std::popcount(p.occupied()) == 2)
-    s.outcome = Outcome::kBareRoyals;
-  else if (s.turns >= params_.max_turns)
-    s.outcome = Outcome::kTruncated;
+    s.reason = Reason::kBareRoyals;
   else
-    s.outcome = Outcome::kOngoing;
+    s.reason = Reason::kNone;
+  s.end = s.reason != Reason::kNone      ? End::kRules
+          : s.turns >= params_.max_turns ? End::kTruncated
+                                         : End::kRunning;
 }
 
 void Knightmate::legal_mask(const State& s, uint8_t* mask) const {
@@ -206,11 +202,12 @@ std::string Knightmate::render(const State& s) const {
   if (terminal(s)) {
     float values[2];
     returns(s, values);
-    std::snprintf(status, sizeof status, "over after %d turns: %s, %s", s.turns,
-                  kOutcomeNames[static_cast<int>(s.outcome)],
-                  values[0] > 0   ? "White wins"
-                  : values[0] < 0 ? "Black wins"
-                                  : "draw");
+    std::snprintf(
+        status, sizeof status, "over after %d turns: %s, %s", s.turns,
+        truncated(s) ? "truncated at max_turns" : kReasonNames[static_cast<int>(s.reason)],
+        values[0] > 0   ? "White wins"
+        : values[0] < 0 ? "Black wins"
+                        : "draw");
   } else {
     std::snprintf(status, sizeof status, "turn %d of %d: %s to move%s", s.turns, params_.max_turns,
                   kColorNames[p.side], p.in_check() ? ", in check" : "");
@@ -298,6 +295,21 @@ Knightmate::State Knightmate::deserialize(std::string_view text) const {
   }
   settle(s);
   return s;
+}
+
+const char* Knightmate::broken_invariant(const State& s) const {
+  const Position& p = s.position;
+  if (p.colors[kWhite] & p.colors[kBlack]) return "a square of both colours";
+  Bitboard kinds = 0;
+  for (const Bitboard k : p.kinds) kinds |= k;
+  if (kinds != p.occupied()) return "the kinds and the colours cover different squares";
+  for (const Color c : {kWhite, kBlack})
+    if (std::popcount(p.pieces(c, kRoyal)) != 1) return "not one royal knight a side";
+  for (int square = 0; square < 64; ++square)
+    if ((p.board[square] != kNoPiece) != ((p.occupied() >> square) & 1))
+      return "the board array and the bitboards disagree";
+  if (s.turns > params_.max_turns) return "turns out of range";
+  return nullptr;
 }
 
 }  // namespace knightgym

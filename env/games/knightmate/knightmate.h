@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 
+#include "env/core/check.h"
 #include "env/core/game.h"
 #include "env/core/training_defaults.h"
 #include "env/games/knightmate/action_encoding.h"
@@ -69,14 +70,14 @@ class Knightmate {
     kNumConstantPlanes
   };
 
-  enum class Outcome : uint8_t {
-    kOngoing,
+  // Which rule ended the game (end == End::kRules); kNone otherwise.
+  enum class Reason : uint8_t {
+    kNone,
     kCheckmate,
     kStalemate,
     kFiftyMoves,
     kRepetition,
-    kBareRoyals,
-    kTruncated
+    kBareRoyals
   };
 
   struct Params {
@@ -101,7 +102,8 @@ class Knightmate {
     std::array<Snapshot, kMaxHistory> snapshots;  // snapshots[ply % kMaxHistory] if history > 1
     int32_t turns;                                // turns (plies) played in this episode
     uint8_t repetitions;  // earlier occurrences of the current position, at most 2
-    Outcome outcome;
+    End end;
+    Reason reason;
   };
 
   static Params read_params(ParamReader& reader);
@@ -122,10 +124,10 @@ class Knightmate {
   State state_from_position(const Position& position) const;
 
   int current_player(const State& s) const {
-    return s.outcome == Outcome::kOngoing ? s.position.side : kTerminalPlayer;
+    return over(s.end) ? kTerminalPlayer : s.position.side;
   }
-  bool terminal(const State& s) const { return s.outcome != Outcome::kOngoing; }
-  bool truncated(const State& s) const { return s.outcome == Outcome::kTruncated; }
+  bool terminal(const State& s) const { return over(s.end); }
+  bool truncated(const State& s) const { return s.end == End::kTruncated; }
 
   int legal_actions(const State& s, Action* out) const {
     return terminal(s) ? 0 : s.position.legal_actions(out);
@@ -143,14 +145,18 @@ class Knightmate {
   }
 
   void apply(State& s, Action action) const {
+    check_apply(*this, s, action);
     play(s, knightmate::decode_action(s.position, action));
   }
+
+  // A broken invariant of `s` (debug checks, env/core/check.h), nullptr if none.
+  const char* broken_invariant(const State& s) const;
   // Plays a legal move (the engine's own form of an action).
   void play(State& s, knightmate::Move move) const;
 
   void returns(const State& s, float* out) const {
     // Checkmate is the only decisive end: the side to move has lost.
-    const int white = s.outcome != Outcome::kCheckmate        ? 0
+    const int white = s.reason != Reason::kCheckmate          ? 0
                       : s.position.side == knightmate::kWhite ? -1
                                                               : 1;
     out[0] = static_cast<float>(white);

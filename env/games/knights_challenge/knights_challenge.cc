@@ -17,18 +17,17 @@ namespace {
 
 using namespace knights_challenge;
 using Mode = KnightsChallenge::Mode;
-using Outcome = KnightsChallenge::Outcome;
+using Reason = KnightsChallenge::Reason;
 
 constexpr const char* kModeNames[] = {"ffa4", "ffa3", "duel", "alliance2", "team4"};
 constexpr char kColourLetters[kNumColours + 1] = "rbyg";
 constexpr const char* kColourNames[kNumColours] = {"red", "blue", "yellow", "green"};
-constexpr const char* kOutcomeNames[] = {"",
-                                         "all 8 knights of a colour stuck",
-                                         "target points reached",
-                                         "alliance in the other alliance's camps",
-                                         "two colours finished",
-                                         "no colour can move",
-                                         "truncated at max_turns"};
+constexpr const char* kReasonNames[] = {"",
+                                        "all 8 knights of a colour stuck",
+                                        "target points reached",
+                                        "alliance in the other alliance's camps",
+                                        "two colours finished",
+                                        "no colour can move"};
 
 bool team_mode(Mode mode) { return mode == Mode::kAlliance2 || mode == Mode::kTeam4; }
 
@@ -236,6 +235,7 @@ void KnightsChallenge::legal_mask(const State& s, uint8_t* mask) const {
 }
 
 void KnightsChallenge::apply(State& s, Action action) const {
+  check_apply(*this, s, action);
   const int colour = s.to_move;
   const int from = from_frame(colour, action / kNumLeaps);
   const int leap = (action + 2 * colour) & 7;
@@ -260,37 +260,39 @@ void KnightsChallenge::apply(State& s, Action action) const {
   settle(s, next_colour(colour));
 }
 
-KnightsChallenge::Outcome KnightsChallenge::natural_end(const State& s) const {
+KnightsChallenge::Reason KnightsChallenge::natural_end(const State& s) const {
   int finished = 0;
   for (int c : colours_) {
-    if (s.stuck[c] == kKnights) return Outcome::kAllStuck;
+    if (s.stuck[c] == kKnights) return Reason::kAllStuck;
     finished += s.stuck[c] + s.lost[c] == kKnights;
   }
   if (params_.mode == Mode::kDuel || params_.mode == Mode::kFfa3) {
     for (int side = 0; side < num_sides_; ++side)
-      if (target_score(s, side) >= params_.target_points) return Outcome::kTargetPoints;
+      if (target_score(s, side) >= params_.target_points) return Reason::kTargetPoints;
   } else if (params_.mode == Mode::kAlliance2) {
     for (int c = 0; c < 2; ++c)  // alliances {0, 2} and {1, 3}
       if (s.stuck[c] + s.stuck[c + 2] >= kKnights && s.stuck[c] >= 4 && s.stuck[c + 2] >= 4)
-        return Outcome::kAllianceInCamp;
+        return Reason::kAllianceInCamp;
   }
-  return finished >= 2 ? Outcome::kTwoFinished : Outcome::kOngoing;
+  return finished >= 2 ? Reason::kTwoFinished : Reason::kNone;
 }
 
 void KnightsChallenge::settle(State& s, int first) const {
-  s.outcome = natural_end(s);
-  if (s.outcome != Outcome::kOngoing) return;
+  s.reason = natural_end(s);
+  s.end = s.reason == Reason::kNone ? End::kRunning : End::kRules;
+  if (over(s.end)) return;
   // Colours without a legal move pass; the mover itself comes last.
   int colour = first;
   for (size_t tried = 0; !can_move(s, colour); ++tried) {
     if (tried + 1 == colours_.size()) {
-      s.outcome = Outcome::kNoMoves;
+      s.reason = Reason::kNoMoves;
+      s.end = End::kRules;
       return;
     }
     colour = next_colour(colour);
   }
   s.to_move = static_cast<uint8_t>(colour);
-  if (s.turns >= params_.max_turns) s.outcome = Outcome::kTruncated;
+  if (s.turns >= params_.max_turns) s.end = End::kTruncated;
 }
 
 int KnightsChallenge::line_points(const State& s, int side, int camp) const {
@@ -446,8 +448,8 @@ std::string KnightsChallenge::render(const State& s) const {
     out += std::to_string(tally[side]);
   }
   if (terminal(s))
-    out += std::string("; over after ") + std::to_string(s.turns) +
-           " turns: " + kOutcomeNames[static_cast<int>(s.outcome)];
+    out += std::string("; over after ") + std::to_string(s.turns) + " turns: " +
+           (truncated(s) ? "truncated at max_turns" : kReasonNames[static_cast<int>(s.reason)]);
   else
     out += std::string("; turn ") + std::to_string(s.turns) + ": " + kColourNames[s.to_move] +
            " to move";
@@ -542,6 +544,18 @@ KnightsChallenge::State KnightsChallenge::deserialize(std::string_view text) con
   if (!terminal(s) && s.to_move != letter - kColourLetters)
     fields.fail(std::string(kColourNames[letter - kColourLetters]) + " has no legal move");
   return s;
+}
+
+const char* KnightsChallenge::broken_invariant(const State& s) const {
+  const int squares = params_.board_size * params_.board_size;
+  for (int square = 0; square < squares; ++square)
+    if (const int occupant = s.board[square];
+        occupant && s.knights[(occupant - 1) / kKnights][(occupant - 1) % kKnights] != square)
+      return "the board and the knights disagree";
+  for (int c = 0; c < kNumColours; ++c)
+    if (s.stuck[c] + s.lost[c] > kKnights) return "more knights stuck and lost than a colour has";
+  if (s.turns > params_.max_turns) return "turns out of range";
+  return nullptr;
 }
 
 }  // namespace knightgym

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "env/core/check.h"
 #include "env/core/game.h"
 #include "env/core/training_defaults.h"
 #include "env/games/knights_challenge/geometry.h"
@@ -57,14 +58,14 @@ class KnightsChallenge {
     int max_turns = 1000;
   };
 
-  enum class Outcome : uint8_t {
-    kOngoing,
+  // Which rule ended the game (end == End::kRules); kNone otherwise.
+  enum class Reason : uint8_t {
+    kNone,
     kAllStuck,        // a colour has all 8 knights stuck in opponents' camps
     kTargetPoints,    // duel, ffa3: a player reached target_points
     kAllianceInCamp,  // alliance2: 8 knights in the other alliance's camps, 4 of each colour
     kTwoFinished,     // two colours have no free knight left (each stuck or captured)
     kNoMoves,         // no colour can move
-    kTruncated,       // max_turns
   };
 
   // Observation planes, each board_size^2 in the frame of the observer's colour; "colour
@@ -92,7 +93,8 @@ class KnightsChallenge {
     std::array<uint8_t, kNumColours> stuck;     // knights each colour has stuck
     uint8_t left_camp;                          // bit c: colour c has left its camp
     uint8_t to_move;                            // the colour to move (while not over)
-    Outcome outcome;
+    End end;
+    Reason reason;
     int32_t turns;
   };
   static constexpr int16_t kCaptured = -1;
@@ -115,14 +117,16 @@ class KnightsChallenge {
   void init(State& s, Rng& rng) const;
 
   int current_player(const State& s) const {
-    return s.outcome == Outcome::kOngoing ? player_of_colour_[s.to_move] : kTerminalPlayer;
+    return over(s.end) ? kTerminalPlayer : player_of_colour_[s.to_move];
   }
-  bool terminal(const State& s) const { return s.outcome != Outcome::kOngoing; }
-  bool truncated(const State& s) const { return s.outcome == Outcome::kTruncated; }
+  bool terminal(const State& s) const { return over(s.end); }
+  bool truncated(const State& s) const { return s.end == End::kTruncated; }
 
   int legal_actions(const State& s, Action* out) const;
   void legal_mask(const State& s, uint8_t* mask) const;
   void apply(State& s, Action action) const;
+  // A broken invariant of `s` (debug checks, env/core/check.h), nullptr if none.
+  const char* broken_invariant(const State& s) const;
   void returns(const State& s, float* out) const;
   void observe(const State& s, int player, float* out) const;
 
@@ -190,7 +194,7 @@ class KnightsChallenge {
   // After a move (or on a state built from text): the end tests and the next colour to
   // move, starting from `first` in turn order.
   void settle(State& s, int first) const;
-  Outcome natural_end(const State& s) const;
+  Reason natural_end(const State& s) const;
   int line_points(const State& s, int side, int camp) const;
   int frame_colour(const State& s, int player) const;
   int next_colour(int colour) const;

@@ -15,7 +15,9 @@ using Phase = Tailten::Phase;
 
 constexpr char kPlayerLetters[2] = {'r', 'b'};
 constexpr const char* kPlayerNames[2] = {"Red", "Blue"};
-constexpr const char* kPhaseNames[] = {"opening", "battle", "last_turn", "over"};
+// The phase field of the text form: a running game's phase, else how it ended.
+constexpr const char* kPhaseNames[] = {"opening", "battle", "last_turn"};
+constexpr const char* kOverName = "over";
 constexpr const char* kTruncatedName = "truncated";
 
 Squares vacant(const Tailten::State& s) { return kHills & ~(s.forts[0] | s.forts[1]); }
@@ -77,12 +79,16 @@ void Tailten::settle(State& s, int player) const {
   if (!s.legal) {  // out: the other player has one more turn, if it has one
     s.to_move = static_cast<uint8_t>(1 - player);
     s.legal = battle_turns(s, 1 - player, &capturing);
-    s.phase = s.legal ? Phase::kLastTurn : Phase::kOver;
+    if (s.legal)
+      s.phase = Phase::kLastTurn;
+    else
+      s.end = End::kRules;
   }
   s.capturing = capturing;
 }
 
 void Tailten::apply(State& s, Action action) const {
+  check_apply(*this, s, action);
   const int player = s.to_move;
   const Squares bit = square_bit(kSquareOfHill[action]);
   if (s.capturing) s.forts[1 - player] ^= bit;  // it goes back to its owner's supply
@@ -91,12 +97,14 @@ void Tailten::apply(State& s, Action action) const {
   // After the last turn the game is over by the rules; else the next turn, or the cap.
   const bool last_turn = s.phase == Phase::kLastTurn;
   if (!last_turn) settle(s, 1 - player);
-  const bool truncate = s.phase != Phase::kOver && s.turns >= params_.max_turns;
-  if (last_turn || truncate) {
-    s.phase = Phase::kOver;
+  if (last_turn)
+    s.end = End::kRules;
+  else if (!over(s.end) && s.turns >= params_.max_turns)
+    s.end = End::kTruncated;
+  if (over(s.end)) {  // a finished game keeps no phase: kBattle stands for it
+    s.phase = Phase::kBattle;
     s.legal = 0;
     s.capturing = 0;
-    s.truncated = !last_turn;
   }
 }
 
@@ -130,7 +138,7 @@ void Tailten::observe(const State& s, int player, float* out) const {
   set(kPlaneEnemy, s.forts[1 - player]);
   set(kPlaneVacant, vacant(s));
   set(kPlaneHills, kHills);
-  if (s.phase != Phase::kOver) fill(kPlaneOpening + static_cast<int>(s.phase), 1.0f);
+  if (!over(s.end)) fill(kPlaneOpening + static_cast<int>(s.phase), 1.0f);
   if (s.capturing) set(kPlaneCaptures, s.legal);
   const float ringforts = static_cast<float>(params_.ringforts);
   fill(kPlaneOwnSupply, static_cast<float>(supply(s, player)) / ringforts);
@@ -177,7 +185,7 @@ std::string Tailten::render(const State& s) const {
          std::to_string(score.territory[1]) + "; ";
   if (terminal(s)) {
     out += "over after " + std::to_string(s.turns) + " turns";
-    if (s.truncated) out += " (truncated)";
+    if (truncated(s)) out += " (truncated)";
     out += score.winner < 0 ? std::string(": a draw")
                             : std::string(": ") + kPlayerNames[score.winner] + " wins " +
                                   std::to_string(score.match_points[score.winner]) + " points";
@@ -205,7 +213,9 @@ std::string Tailten::serialize(const State& s) const {
   out += " to_move=";
   out += kPlayerLetters[s.to_move];
   out += " phase=";
-  out += s.truncated ? kTruncatedName : kPhaseNames[static_cast<int>(s.phase)];
+  out += truncated(s)  ? kTruncatedName
+         : over(s.end) ? kOverName
+                       : kPhaseNames[static_cast<int>(s.phase)];
   out += " turns=" + std::to_string(s.turns);
   return out;
 }
@@ -244,25 +254,37 @@ Tailten::State Tailten::deserialize(std::string_view text) const {
   s.turns = static_cast<int16_t>(fields.integer("turns", 0, params_.max_turns));
   const std::string_view phase = fields.get("phase");
   const auto* found = std::find(std::begin(kPhaseNames), std::end(kPhaseNames), phase);
-  s.truncated = phase == kTruncatedName;
-  if (found == std::end(kPhaseNames) && !s.truncated)
+  s.end = phase == kTruncatedName ? End::kTruncated
+          : phase == kOverName    ? End::kRules
+                                  : End::kRunning;
+  if (found == std::end(kPhaseNames) && !over(s.end))
     fields.fail("unknown phase '" + std::string(phase) + "'");
-  s.phase = s.truncated ? Phase::kOver : Phase(found - std::begin(kPhaseNames));
-  if (s.truncated && s.turns < params_.max_turns)
+  s.phase = over(s.end) ? Phase::kBattle : Phase(found - std::begin(kPhaseNames));
+  if (truncated(s) && s.turns < params_.max_turns)
     fields.fail("phase truncated needs turns = max_turns (" + std::to_string(params_.max_turns) +
                 ")");
-  if (s.phase != Phase::kOver && s.turns >= params_.max_turns)
+  if (!over(s.end) && s.turns >= params_.max_turns)
     fields.fail("turns reached max_turns: the game would be over");
   bool capturing = false;
   if (s.phase == Phase::kOpening) {
     s.legal = opening_builds(s, s.to_move);
     if (!s.legal) fields.fail("the mover has no opening build: the phase would be battle");
-  } else if (s.phase != Phase::kOver) {
+  } else if (!over(s.end)) {
     s.legal = battle_turns(s, s.to_move, &capturing);
     if (!s.legal) fields.fail("the mover has no legal turn");
   }
   s.capturing = capturing;
   return s;
+}
+
+const char* Tailten::broken_invariant(const State& s) const {
+  if (s.forts[0] & s.forts[1]) return "a hill with two ringforts";
+  for (int p = 0; p < 2; ++p) {
+    if (s.forts[p] & ~kHills) return "a ringfort off the hills";
+    if (std::popcount(s.forts[p]) > params_.ringforts) return "more ringforts than a supply";
+  }
+  if (s.turns > params_.max_turns) return "turns out of range";
+  return nullptr;
 }
 
 }  // namespace knightgym

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "env/core/check.h"
 #include "env/core/game.h"
 #include "env/core/symmetry.h"
 #include "env/games/tailten/board.h"
@@ -39,7 +40,6 @@ class Tailten {
     kOpening,   // builds a knight's leap from an own ringfort, none closer
     kBattle,    // captures, else builds next to an own ringfort, else afresh
     kLastTurn,  // the other player is out: this is the mover's one more turn
-    kOver,
   };
 
   // Observation planes, each 7 x 7, from the observer's side.
@@ -69,9 +69,9 @@ class Tailten {
     std::array<Squares, 2> forts;  // each player's ringforts
     Squares legal;                 // the mover's legal hills (squares)
     uint8_t to_move;
-    Phase phase;
+    Phase phase;        // while running
     uint8_t capturing;  // the legal hills are captures
-    uint8_t truncated;
+    End end;
     int16_t turns;
   };
 
@@ -94,8 +94,8 @@ class Tailten {
 
   void init(State& s, Rng& rng) const;
   int current_player(const State& s) const { return terminal(s) ? kTerminalPlayer : s.to_move; }
-  bool terminal(const State& s) const { return s.phase == Phase::kOver; }
-  bool truncated(const State& s) const { return s.truncated; }
+  bool terminal(const State& s) const { return over(s.end); }
+  bool truncated(const State& s) const { return s.end == End::kTruncated; }
 
   int legal_actions(const State& s, Action* out) const {
     int n = 0;
@@ -104,6 +104,8 @@ class Tailten {
   }
   void legal_mask(const State& s, uint8_t* mask) const;
   void apply(State& s, Action action) const;
+  // A broken invariant of `s` (debug checks, env/core/check.h), nullptr if none.
+  const char* broken_invariant(const State& s) const;
   void returns(const State& s, float* out) const {
     const Score score = this->score(s);
     out[0] = !terminal(s) || score.winner < 0 ? 0.0f : score.winner == 0 ? 1.0f : -1.0f;

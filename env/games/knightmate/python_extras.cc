@@ -1,5 +1,6 @@
 // knightgym.knightmate: perft, perft_divide and legal moves of the Knightmate engine from a
 // FEN, for differential tests against Fairy-Stockfish. The rules: docs/rules/knightmate.md.
+// Compiled only into the Python module (bindings/game_extras.h).
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "bindings/bindings.h"
+#include "bindings/game_extras.h"
 #include "env/games/knightmate/fen.h"
 #include "env/games/knightmate/perft.h"
 #include "env/games/knightmate/position.h"
@@ -63,13 +64,7 @@ std::vector<std::string> legal_moves(const std::string& fen) {
   return out;
 }
 
-}  // namespace
-
-void init_knightmate(py::module_& m) {
-  py::module_ km = m.def_submodule(
-      "knightmate",
-      "Knightmate's move generator from a FEN (Fairy-Stockfish's knightmate conventions: K/k "
-      "royal knight, M/m commoner). Games and states: knightgym.load_game(\"knightmate(...)\").");
+void init(py::module_& km) {
   km.attr("START_FEN") = std::string(knightmate::kStartFen);
   km.def("perft", &perft, py::arg("fen") = "startpos", py::arg("depth"),
          "Leaf nodes of the legal move tree `depth` plies deep from `fen` (\"startpos\" or a "
@@ -82,4 +77,11 @@ void init_knightmate(py::module_& m) {
          "The legal moves of `fen` in UCI notation (e2e4, e1g1 castling, b7b8m), sorted.");
 }
 
+const bool registered = register_game_extras(
+    "knightmate",
+    "Knightmate's move generator from a FEN (Fairy-Stockfish's knightmate conventions: K/k "
+    "royal knight, M/m commoner). Games and states: knightgym.load_game(\"knightmate(...)\").",
+    &init);
+
+}  // namespace
 }  // namespace knightgym::python

@@ -1,0 +1,28 @@
+// How a game stands, said the same way in every game: still running, over by its rules,
+// or truncated by the max_turns cap. Every State holds one `End end`, so `terminal` and
+// `truncated` read the same field in every game; a game with several ways to end by its
+// rules (Knightmate's checkmate or repetition, ...) names which one in a field of its own.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace knightgym {
+
+enum class End : uint8_t { kRunning, kRules, kTruncated };
+
+inline constexpr std::string_view kEndNames[] = {"running", "rules", "truncated"};
+
+constexpr bool over(End end) { return end != End::kRunning; }
+
+constexpr std::string_view end_name(End end) { return kEndNames[static_cast<int>(end)]; }
+
+// The End named `name` (one of kEndNames), nothing if it names none.
+constexpr std::optional<End> parse_end(std::string_view name) {
+  for (int i = 0; i < 3; ++i)
+    if (kEndNames[i] == name) return End(i);
+  return std::nullopt;
+}
+
+}  // namespace knightgym
