@@ -100,11 +100,11 @@ int train_command(Args& args) {
                  static_cast<long long>(trainer.learner().num_parameters()), device.c_str(),
                  out.c_str());
     finished = trainer.run({minutes, steps}, g_stop);
-    const Counters& c = trainer.counters();
+    const TrainingCounters& c = trainer.counters();
     std::printf("%s: %lld steps, %lld self-play games, %lld decisions, %.1f min\n",
-                game->spec().c_str(), static_cast<long long>(c.at("steps")),
-                static_cast<long long>(c.at("games")), static_cast<long long>(c.at("decisions")),
-                static_cast<double>(c.at("milliseconds")) / 60000.0);
+                game->spec().c_str(), static_cast<long long>(c.steps),
+                static_cast<long long>(c.games), static_cast<long long>(c.decisions),
+                static_cast<double>(c.milliseconds) / 60000.0);
     print_evaluation(trainer.last_evaluation());
     std::printf("\nmodel: %s/model.pt (best: %s/best.pt), metrics: %s/metrics.csv\n", out.c_str(),
                 out.c_str(), out.c_str());

@@ -1,7 +1,8 @@
 // The learner and its checkpoints: training lowers the loss on a fixed batch, a
 // checkpoint round trip restores weights, optimizer moments and counters exactly, bad
-// checkpoints are refused by name and change nothing, exported models load as agents'
-// networks, and atomic writes leave either the old file or the new one.
+// checkpoints (also those of an older format) are refused by name and change nothing,
+// exported models load as agents' networks, and atomic writes leave either the old file
+// or the new one.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -94,7 +95,14 @@ TEST_CASE("learner: a checkpoint restores weights, optimizer moments and counter
   const std::string dir = temporary_dir("learner_round_trip");
   Learner a(info, kSpec, kNet, 1, {}, "cpu");
   for (int i = 0; i < 3; ++i) a.train(batch.view());
-  const Counters counters{{"steps", 3}, {"games", 17}, {"milliseconds", 123456789012}};
+  const TrainingCounters counters{.steps = 3,
+                                  .samples = 96,
+                                  .games = 17,
+                                  .decisions = 640,
+                                  .evaluations = 5120,
+                                  .milliseconds = 123456789012,
+                                  .eval_rounds = 2,
+                                  .generation = 1};
   a.save_checkpoint(dir + "/a.ckpt", counters);
 
   Learner b(info, kSpec, kNet, 99, {}, "cpu");  // other weights until it loads
@@ -121,7 +129,7 @@ TEST_CASE("learner: bad checkpoints are refused by name and change nothing", "[l
   const Batch batch(game, 16, 4);
   const std::string dir = temporary_dir("learner_bad");
   Learner good(info, kSpec, kNet, 1, {}, "cpu");
-  good.save_checkpoint(dir + "/good.ckpt", {{"steps", 1}});
+  good.save_checkpoint(dir + "/good.ckpt", {.steps = 1});
 
   Learner learner(info, kSpec, kNet, 2, {}, "cpu");
   const std::vector<float> before = outputs(learner, batch, info);
@@ -142,6 +150,10 @@ TEST_CASE("learner: bad checkpoints are refused by name and change nothing", "[l
   Learner other(info, "tailten(first_player=1,ringforts=30,max_turns=200)", kNet, 1, {}, "cpu");
   other.save_checkpoint(dir + "/other.ckpt", {});
   refused(dir + "/other.ckpt", "is for tailten(first_player=1");
+  // Checkpoints before format 2 have no "format" key, like an exported model.
+  good.export_model(dir + "/model.pt");
+  refused(dir + "/model.pt",
+          "checkpoint '" + dir + "/model.pt': has format version 1, this build reads version 2");
 }
 
 TEST_CASE("learner: an exported model is the network, loadable as an evaluator", "[learner]") {

@@ -13,6 +13,7 @@
 #include "agents/torch_evaluator.h"
 #include "env/registry/registry.h"
 #include "tests/cpp/agent_checks.h"
+#include "tests/cpp/test_files.h"
 
 namespace knightgym {
 namespace {
@@ -64,8 +65,7 @@ TEST_CASE("the torch evaluator masks illegal actions and answers per player", "[
 TEST_CASE("a saved network loads back, and bad model files are refused", "[agents]") {
   const auto game = load_game("knight_fight");
   const GameInfo& info = game->info();
-  const auto dir = std::filesystem::temp_directory_path() / "knightgym_agents_test";
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = testing::temporary_dir("network_files");
   const std::string path = (dir / "net.pt").string();
   auto net = TorchEvaluator::create(info, game->spec(), {1, 8}, 7, "cpu");
   net->save(path);

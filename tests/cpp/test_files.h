@@ -2,17 +2,37 @@
 // directory, and reading a file back whole or by lines.
 #pragma once
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace knightgym::testing {
 
-// An empty directory "knightgym_<name>" (what a previous run left is removed).
+// One directory per test process, so that test runs on one machine (other checkouts,
+// other users) never share files; removed when the process that made it exits, not when
+// a forked child does.
+inline const std::filesystem::path& process_dir() {
+  struct Dir {
+    pid_t owner = getpid();
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("knightgym_tests_" + std::to_string(owner));
+    ~Dir() {
+      std::error_code ignored;
+      if (getpid() == owner) std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Dir dir;
+  return dir.path;
+}
+
+// An empty directory "<name>" in this process's directory.
 inline std::string temporary_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("knightgym_" + name);
+  const auto dir = process_dir() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

@@ -225,8 +225,8 @@ TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoi
   {
     Trainer<Tailten> trainer(game, spec, tiny_config(), "cpu", dir, false, stderr);
     REQUIRE(trainer.run({0, 20}, stop));
-    CHECK(trainer.counters().at("steps") == 20);
-    CHECK(trainer.counters().at("samples") == 20 * 32);
+    CHECK(trainer.counters().steps == 20);
+    CHECK(trainer.counters().samples == 20 * 32);
     REQUIRE(trainer.last_evaluation().size() == 2);  // the best, then random
     CHECK(trainer.last_evaluation()[1].opponent == "random");
     CHECK(trainer.last_evaluation()[1].score.games == 4);
@@ -245,9 +245,9 @@ TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoi
   std::ofstream(dir + "/metrics.csv", std::ios::app) << "25,800,1,1,1,1,1,1,1,1,1,1,0,,\n26,8";
   {
     Trainer<Tailten> trainer(game, spec, tiny_config(), "cpu", dir, true, stderr);
-    CHECK(trainer.counters().at("steps") == 20);
+    CHECK(trainer.counters().steps == 20);
     REQUIRE(trainer.run({0, 30}, stop));
-    CHECK(trainer.counters().at("steps") == 30);
+    CHECK(trainer.counters().steps == 30);
   }
   const auto resumed = lines_of(dir + "/metrics.csv");
   for (const std::string& row : resumed) {
@@ -278,7 +278,7 @@ TEST_CASE("trainer: the newest checkpoint that loads wins; half-written files ar
       << bytes.substr(0, bytes.size() / 3);
   std::ofstream(run.checkpoint(12), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
   Trainer<Tailten> resumed(game, spec, tiny_config(), "cpu", dir, true, stderr);
-  CHECK(resumed.counters().at("steps") == 10);
+  CHECK(resumed.counters().steps == 10);
   REQUIRE(resumed.run({0, 11}, stop));
   CHECK_FALSE(fs::exists(run.checkpoint(11) + ".tmp4242"));  // swept away
 }
@@ -323,7 +323,7 @@ TEST_CASE("train CLI: SIGKILL at random moments, then --resume, loses at most a 
     if (run.checkpoints().empty()) return int64_t{-1};
     Learner learner(Tailten().info(), "tailten(first_player=0,ringforts=30,max_turns=200)",
                     NetConfig{1, 8}, 0, {}, "cpu");
-    return learner.load_checkpoint(run.checkpoints().front()).at("steps");
+    return learner.load_checkpoint(run.checkpoints().front()).steps;
   };
   for (int round = 0; round < 5; ++round) {
     const pid_t pid = start_training(round == 0 ? first : again, log);

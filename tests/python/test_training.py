@@ -1,9 +1,11 @@
 """Training from the command line, seen from Python: the exported TorchScript model loads
 with torch.jit.load and maps observations to (policy logits, values); az agents play it;
-the report module plots a run and writes its Markdown."""
+the report module plots a run and writes its Markdown; a checkpoint of an older format is
+refused on resume, by name."""
 
 import json
 import pathlib
+import shutil
 import subprocess
 
 import numpy as np
@@ -90,3 +92,20 @@ def test_report_plots_the_run_and_lists_matches(run_dir, tmp_path):
     assert text.startswith("# Training report: tailten(")
     assert "| az (model.pt, 2 sims) | random | 4 |" in text
     assert (tmp_path / "training.png").stat().st_size > 10000
+
+
+def test_resume_refuses_checkpoints_of_an_older_format(run_dir, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(run_dir, run)
+    checkpoints = sorted((run / "checkpoints").glob("step-*.ckpt"))
+    assert checkpoints
+    # A checkpoint is a TorchScript module of named values; "format" is its version.
+    for path in checkpoints:
+        checkpoint = torch.jit.load(str(path))
+        checkpoint._c.setattr("format", 1)
+        checkpoint.save(str(path))
+    result = subprocess.run([str(CLI), "train", GAME, "--out", str(run), "--steps", "20",
+                             "--resume"], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert (f"no checkpoint loads; the newest: checkpoint '{checkpoints[-1]}': has format "
+            "version 1, this build reads version 2") in result.stderr

@@ -5,14 +5,33 @@
 #include <torch/serialize/output-archive.h>
 
 #include <filesystem>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "agents/resnet.h"
 #include "util/atomic_file.h"
 
 namespace knightgym {
+namespace {
+
+// Each counter's name in a checkpoint ("counter.NAME"), the one place that names it.
+constexpr std::pair<const char*, int64_t TrainingCounters::*> kCounterFields[] = {
+    {"steps", &TrainingCounters::steps},
+    {"samples", &TrainingCounters::samples},
+    {"games", &TrainingCounters::games},
+    {"decisions", &TrainingCounters::decisions},
+    {"evaluations", &TrainingCounters::evaluations},
+    {"milliseconds", &TrainingCounters::milliseconds},
+    {"eval_rounds", &TrainingCounters::eval_rounds},
+    {"generation", &TrainingCounters::generation},
+};
+// A field added to TrainingCounters and not here would be lost on resume.
+static_assert(sizeof(TrainingCounters) == std::size(kCounterFields) * sizeof(int64_t));
+
+}  // namespace
 
 struct Learner::Impl {
   GameInfo info;
@@ -101,9 +120,10 @@ Losses Learner::train(const TrainingBatch& batch) {
   return {policy_loss.item<double>(), value_loss.item<double>(), entropy.item<double>()};
 }
 
-void Learner::save_checkpoint(const std::string& path, const Counters& counters) const {
+void Learner::save_checkpoint(const std::string& path, const TrainingCounters& counters) const {
   const Impl& m = *impl_;
   torch::serialize::OutputArchive archive;
+  archive.write("format", kCheckpointFormat);
   archive.write("game_spec", m.game_spec);
   archive.write("blocks", int64_t{m.net.blocks});
   archive.write("channels", int64_t{m.net.channels});
@@ -111,13 +131,14 @@ void Learner::save_checkpoint(const std::string& path, const Counters& counters)
   torch::serialize::OutputArchive optimizer;
   m.optimizer->save(optimizer);
   archive.write("optimizer", optimizer);
-  for (const auto& [name, value] : counters) archive.write("counter." + name, value);
+  for (const auto& [name, field] : kCounterFields)
+    archive.write(std::string("counter.") + name, counters.*field);
   std::ostringstream bytes;
   archive.save_to(bytes);
   write_file_atomically(path, bytes.view());
 }
 
-Counters Learner::load_checkpoint(const std::string& path) {
+TrainingCounters Learner::load_checkpoint(const std::string& path) {
   Impl& m = *impl_;
   const auto fail = [&](const std::string& why) -> std::invalid_argument {
     return std::invalid_argument("checkpoint '" + path + "': " + why);
@@ -134,6 +155,11 @@ Counters Learner::load_checkpoint(const std::string& path) {
     if (!archive.try_read(key, value)) throw fail("has no '" + key + "'");
     return value;
   };
+  c10::IValue format;
+  const int64_t version = archive.try_read("format", format) ? format.toInt() : 1;
+  if (version != kCheckpointFormat)
+    throw fail("has format version " + std::to_string(version) + ", this build reads version " +
+               std::to_string(kCheckpointFormat));
   const std::string spec = read("game_spec").toStringRef();
   if (spec != m.game_spec) throw fail("is for " + spec + ", not " + m.game_spec);
   const int64_t blocks = read("blocks").toInt(), channels = read("channels").toInt();
@@ -150,9 +176,9 @@ Counters Learner::load_checkpoint(const std::string& path) {
     if (value.sizes() != tensor.sizes()) throw fail("tensor '" + name + "' has another shape");
     loaded.push_back(value);
   }
-  Counters counters;
-  for (const std::string& key : archive.keys())
-    if (key.rfind("counter.", 0) == 0) counters[key.substr(8)] = read(key).toInt();
+  TrainingCounters counters;
+  for (const auto& [name, field] : kCounterFields)
+    counters.*field = read(std::string("counter.") + name).toInt();
   torch::serialize::InputArchive optimizer_archive;
   if (!archive.try_read("optimizer", optimizer_archive)) throw fail("has no optimizer state");
   auto optimizer = m.make_optimizer();

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 
@@ -37,8 +36,22 @@ struct Losses {
   double entropy = 0;  // entropy of the network's policy over the legal actions, nats
 };
 
-// Whatever the caller needs to resume (steps, games, seconds...), saved with a checkpoint.
-using Counters = std::map<std::string, int64_t>;
+// What a run has done, saved with each checkpoint: a resumed run counts on from there.
+struct TrainingCounters {
+  int64_t steps = 0;         // optimizer steps
+  int64_t samples = 0;       // training samples drawn from the replay buffer
+  int64_t games = 0;         // self-play games finished
+  int64_t decisions = 0;     // self-play decisions
+  int64_t evaluations = 0;   // network evaluations in self-play's searches
+  int64_t milliseconds = 0;  // training time over every session of the run
+  int64_t eval_rounds = 0;   // evaluations against the best network and the baselines
+  int64_t generation = 0;    // times a trained network became the best
+  bool operator==(const TrainingCounters&) const = default;
+};
+
+// The checkpoint format written and read. 1 (no "format" key) held any counters by name;
+// 2 holds exactly TrainingCounters' fields.
+inline constexpr int64_t kCheckpointFormat = 2;
 
 class Learner {
  public:
@@ -57,10 +70,11 @@ class Learner {
   int64_t num_parameters() const;
 
   // Writes weights, optimizer state and counters to `path` atomically.
-  void save_checkpoint(const std::string& path, const Counters& counters) const;
-  // Restores a checkpoint; throws std::invalid_argument naming the problem (unreadable,
-  // truncated, another game or network shape) and then leaves the learner unchanged.
-  Counters load_checkpoint(const std::string& path);
+  void save_checkpoint(const std::string& path, const TrainingCounters& counters) const;
+  // Restores a checkpoint; throws std::invalid_argument naming the file and the problem
+  // (unreadable, truncated, another format version, game or network shape) and then
+  // leaves the learner unchanged.
+  TrainingCounters load_checkpoint(const std::string& path);
 
   // The network as TorchScript on the CPU, written atomically: forward(observations) ->
   // (policy logits, values), loadable with torch.jit.load and by az:model=PATH.

@@ -64,7 +64,7 @@ class Trainer {
     // The first "best" is the untrained network, for the first evaluation to beat.
     if (!std::filesystem::exists(dir_.file("best.pt"))) learner_.export_model(dir_.file("best.pt"));
     metrics_ = std::make_unique<MetricsLog>(dir_.file("metrics.csv"), columns(),
-                                            resume ? counters_["steps"] : -1);
+                                            resume ? counters_.steps : -1);
     const Shape& s = info_.observation_shape;
     observations_.resize(static_cast<size_t>(config_.batch) * s.size());
     masks_.resize(static_cast<size_t>(config_.batch) * info_.num_actions);
@@ -74,7 +74,7 @@ class Trainer {
     mask_scratch_.resize(info_.num_actions);
   }
 
-  const Counters& counters() const { return counters_; }
+  const TrainingCounters& counters() const { return counters_; }
   const std::vector<Evaluation>& last_evaluation() const { return evaluation_; }
   Learner& learner() { return learner_; }
 
@@ -83,48 +83,47 @@ class Trainer {
   bool run(const TrainLimits& limits, const std::atomic<bool>& stop) {
     using Clock = std::chrono::steady_clock;
     const Clock::time_point start = Clock::now();
-    const double resumed_seconds = counters_["milliseconds"] / 1000.0;
+    const double resumed_seconds = counters_.milliseconds / 1000.0;
     const auto elapsed = [&] {
       return resumed_seconds + std::chrono::duration<double>(Clock::now() - start).count();
     };
     const auto done = [&] {
       return stop || (limits.minutes > 0 && elapsed() >= limits.minutes * 60) ||
-             (limits.steps > 0 && counters_["steps"] >= limits.steps);
+             (limits.steps > 0 && counters_.steps >= limits.steps);
     };
     const auto fraction = [&] {
       double f = 0;
       if (limits.minutes > 0) f = std::max(f, elapsed() / (limits.minutes * 60));
-      if (limits.steps > 0) f = std::max(f, static_cast<double>(counters_["steps"]) / limits.steps);
+      if (limits.steps > 0) f = std::max(f, static_cast<double>(counters_.steps) / limits.steps);
       return f;
     };
 
     SelfPlay<G> self_play(game_, config_.search, *learner_.evaluator(), config_.games,
-                          derive_seed(config_.seed, 2 + counters_["decisions"]),
-                          config_.sample_plies);
-    Rng rng(derive_seed(config_.seed, 3 + counters_["steps"]));
+                          derive_seed(config_.seed, 2 + counters_.decisions), config_.sample_plies);
+    Rng rng(derive_seed(config_.seed, 3 + counters_.steps));
     double last_log = elapsed(), last_eval = last_log, last_checkpoint = last_log;
     Period period;
     period.start = last_log;
-    const int64_t decisions_before = last_decisions_ = counters_["decisions"];
-    const int64_t evaluations_before = last_evaluations_ = counters_["evaluations"];
+    const int64_t decisions_before = last_decisions_ = counters_.decisions;
+    const int64_t evaluations_before = last_evaluations_ = counters_.evaluations;
     while (!done()) {
       self_play.step([&](Trajectory<G>&& game) {
         period.game_decisions += game.size();
         ++period.games;
-        ++counters_["games"];
+        ++counters_.games;
         buffer_.add(std::move(game));
       });
-      counters_["decisions"] = decisions_before + self_play.decisions();
-      counters_["evaluations"] = evaluations_before + self_play.evaluations();
-      const int64_t due = static_cast<int64_t>(
-          config_.ratio *
-          static_cast<double>(std::max<int64_t>(0, counters_["decisions"] - config_.min_replay)));
-      while (buffer_.size() >= config_.min_replay && counters_["samples"] < due && !done()) {
+      counters_.decisions = decisions_before + self_play.decisions();
+      counters_.evaluations = evaluations_before + self_play.evaluations();
+      const int64_t due =
+          static_cast<int64_t>(config_.ratio * static_cast<double>(std::max<int64_t>(
+                                                   0, counters_.decisions - config_.min_replay)));
+      while (buffer_.size() >= config_.min_replay && counters_.samples < due && !done()) {
         const Losses losses = train_step(rng);
         period.add(losses);
       }
       const double now = elapsed();
-      counters_["milliseconds"] = static_cast<int64_t>(now * 1000);
+      counters_.milliseconds = static_cast<int64_t>(now * 1000);
       if (config_.eval_seconds > 0 && config_.eval_games > 0 &&
           now - last_eval >= config_.eval_seconds && !done()) {
         evaluate();
@@ -141,7 +140,7 @@ class Trainer {
         last_checkpoint = now;
       }
     }
-    counters_["milliseconds"] = static_cast<int64_t>(elapsed() * 1000);
+    counters_.milliseconds = static_cast<int64_t>(elapsed() * 1000);
     const bool stopped = stop;
     if (!stopped && config_.eval_games > 0) evaluate();
     log_row(period, elapsed());
@@ -173,7 +172,7 @@ class Trainer {
       try {
         counters_ = learner_.load_checkpoint(path);
         std::fprintf(log_, "resuming from %s (step %lld)\n", path.c_str(),
-                     static_cast<long long>(counters_["steps"]));
+                     static_cast<long long>(counters_.steps));
         return;
       } catch (const std::invalid_argument& error) {
         std::fprintf(log_, "skipping %s\n", error.what());
@@ -199,8 +198,8 @@ class Trainer {
     }
     const Losses losses =
         learner_.train({n, observations_.data(), masks_.data(), policies_.data(), values_.data()});
-    ++counters_["steps"];
-    counters_["samples"] += n;
+    ++counters_.steps;
+    counters_.samples += n;
     return losses;
   }
 
@@ -208,7 +207,7 @@ class Trainer {
     AzConfig search = config_.search;
     search.sims = config_.eval_sims;
     search.dirichlet_fraction = 0;
-    const uint64_t round = static_cast<uint64_t>(counters_["eval_rounds"]++);
+    const uint64_t round = static_cast<uint64_t>(counters_.eval_rounds++);
     AzAgent<G> candidate(game_, search, learner_.evaluator(), derive_seed(config_.seed, 4 + round));
     evaluation_.clear();
     const auto play = [&](const std::string& name, Agent<G>& opponent, uint64_t index) {
@@ -232,13 +231,13 @@ class Trainer {
     }
     if (evaluation_.front().score.score >= config_.gate) {
       learner_.export_model(dir_.file("best.pt"));
-      ++counters_["generation"];
+      ++counters_.generation;
     }
     fresh_evaluation_ = true;
   }
 
   void checkpoint() {
-    learner_.save_checkpoint(dir_.checkpoint(counters_["steps"]), counters_);
+    learner_.save_checkpoint(dir_.checkpoint(counters_.steps), counters_);
     learner_.export_model(dir_.file("model.pt"));
     dir_.prune(config_.keep);
   }
@@ -260,16 +259,16 @@ class Trainer {
       return std::string(text);
     };
     const double seconds = std::max(1e-9, now - p.start);
-    const int64_t decisions = counters_["decisions"] - last_decisions_;
-    const int64_t evaluations = counters_["evaluations"] - last_evaluations_;
-    last_decisions_ = counters_["decisions"];
-    last_evaluations_ = counters_["evaluations"];
+    const int64_t decisions = counters_.decisions - last_decisions_;
+    const int64_t evaluations = counters_.evaluations - last_evaluations_;
+    last_decisions_ = counters_.decisions;
+    last_evaluations_ = counters_.evaluations;
     const double steps = static_cast<double>(std::max<int64_t>(1, p.steps));
     std::vector<std::string> row = {
-        std::to_string(counters_["steps"]),
-        std::to_string(counters_["samples"]),
-        std::to_string(counters_["decisions"]),
-        std::to_string(counters_["games"]),
+        std::to_string(counters_.steps),
+        std::to_string(counters_.samples),
+        std::to_string(counters_.decisions),
+        std::to_string(counters_.games),
         number(now, "%.1f"),
         std::to_string(buffer_.size()),
         p.steps ? number(p.policy / steps) : "",
@@ -278,7 +277,7 @@ class Trainer {
         p.games ? number(static_cast<double>(p.game_decisions) / p.games, "%.1f") : "",
         number(decisions / seconds, "%.1f"),
         number(evaluations / seconds, "%.1f"),
-        std::to_string(counters_["generation"])};
+        std::to_string(counters_.generation)};
     for (size_t i = 0; i <= config_.baselines.size(); ++i)
       row.push_back(fresh_evaluation_ && i < evaluation_.size() ? number(evaluation_[i].score.score)
                                                                 : "");
@@ -290,10 +289,8 @@ class Trainer {
 
   std::string status() const {
     char text[160];
-    int n =
-        std::snprintf(text, sizeof text, "step %lld | loss %.3f | %.0f pos/s",
-                      static_cast<long long>(counters_.count("steps") ? counters_.at("steps") : 0),
-                      last_policy_loss_, last_speed_);
+    int n = std::snprintf(text, sizeof text, "step %lld | loss %.3f | %.0f pos/s",
+                          static_cast<long long>(counters_.steps), last_policy_loss_, last_speed_);
     for (const Evaluation& e : evaluation_)
       if (n < static_cast<int>(sizeof text))
         n += std::snprintf(text + n, sizeof text - n, " | %s %.0f%%", e.opponent.c_str(),
@@ -311,7 +308,7 @@ class Trainer {
   ProgressLine progress_;
   Learner learner_;
   ReplayBuffer<G> buffer_;
-  Counters counters_;
+  TrainingCounters counters_;
   std::unique_ptr<MetricsLog> metrics_;
   std::vector<Evaluation> evaluation_;
   bool fresh_evaluation_ = false;
