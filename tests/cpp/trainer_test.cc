@@ -67,6 +67,13 @@ TEST_CASE("train settings: per-game defaults, overrides, and errors that name th
                       Contains("unknown agent"));
   REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "baselines=az:model=resnet"),
                       Contains("untrained network"));
+  // Evaluations number their opponents in a fixed range (streams.h).
+  std::string many = "baselines=random";
+  for (int b = 1; b < kMaxBaselines; ++b) many += ",random";
+  CHECK(static_cast<int>(read_train_config(training_defaults<Tailten>(), many).baselines.size()) ==
+        kMaxBaselines);
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), many + ",random"),
+                      Contains("at most 63 fixed opponents"));
 }
 
 // -------------------------------------------------------------------------- symmetries

@@ -36,7 +36,8 @@ struct Losses {
   double entropy = 0;  // entropy of the network's policy over the legal actions, nats
 };
 
-// What a run has done, saved with each checkpoint: a resumed run counts on from there.
+// What a run has done, saved with each checkpoint: a resumed run counts on from there, and
+// draws its random streams (training/trainer/streams.h) from there.
 struct TrainingCounters {
   int64_t steps = 0;         // optimizer steps
   int64_t samples = 0;       // training samples drawn from the replay buffer

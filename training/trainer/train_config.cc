@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "agents/agent_kinds.h"
+#include "training/trainer/streams.h"
 #include "util/text.h"
 
 namespace knightgym {
@@ -84,6 +85,8 @@ void read(ParamReader& r, TrainConfig& c) {
   if (baselines.size() >= 2 && baselines.front() == '[' && baselines.back() == ']')
     baselines = baselines.substr(1, baselines.size() - 2);
   c.baselines = baselines.empty() ? std::vector<std::string>{} : split_agent_specs(baselines);
+  if (static_cast<int>(c.baselines.size()) > kMaxBaselines)
+    r.fail("baselines", "at most " + std::to_string(kMaxBaselines) + " fixed opponents");
   for (const std::string& spec : c.baselines) {
     const AgentConfig agent = read_agent_config(spec);
     const auto* az = std::get_if<AzKind::Config>(&agent.settings);

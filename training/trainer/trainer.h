@@ -21,6 +21,7 @@
 #include "training/selfplay/replay_buffer.h"
 #include "training/selfplay/self_play.h"
 #include "training/trainer/run_directory.h"
+#include "training/trainer/streams.h"
 #include "training/trainer/symmetry.h"
 #include "training/trainer/train_config.h"
 #include "util/progress.h"
@@ -54,8 +55,8 @@ class Trainer {
         dir_(dir),
         log_(log),
         progress_(log),
-        learner_(info_, game_spec_, config.net, derive_seed(config.seed, 1), config.learner,
-                 device_),
+        learner_(info_, game_spec_, config.net, stream_seed(config.seed, Stream::kLearnerInit, 0),
+                 config.learner, device_),
         buffer_(config.window) {
     if (resume)
       restore();
@@ -99,8 +100,9 @@ class Trainer {
     };
 
     SelfPlay<G> self_play(game_, config_.search, *learner_.evaluator(), config_.games,
-                          derive_seed(config_.seed, 2 + counters_.decisions), config_.sample_plies);
-    Rng rng(derive_seed(config_.seed, 3 + counters_.steps));
+                          stream_seed(config_.seed, Stream::kSelfPlay, counters_.decisions),
+                          config_.sample_plies);
+    Rng rng(stream_seed(config_.seed, Stream::kReplaySampling, counters_.steps));
     double last_log = elapsed(), last_eval = last_log, last_checkpoint = last_log;
     Period period;
     period.start = last_log;
@@ -208,26 +210,30 @@ class Trainer {
     search.sims = config_.eval_sims;
     search.dirichlet_fraction = 0;
     const uint64_t round = static_cast<uint64_t>(counters_.eval_rounds++);
-    AzAgent<G> candidate(game_, search, learner_.evaluator(), derive_seed(config_.seed, 4 + round));
+    AzAgent<G> candidate(game_, search, learner_.evaluator(),
+                         stream_seed(config_.seed, Stream::kEvaluationCandidate, round));
     evaluation_.clear();
-    const auto play = [&](const std::string& name, Agent<G>& opponent, uint64_t index) {
+    // Opponent 0 is the best network, opponent 1 + b baseline b.
+    const auto seed = [&](Stream stream, int opponent) {
+      return stream_seed(config_.seed, stream, evaluation_index(round, opponent));
+    };
+    const auto play = [&](const std::string& name, Agent<G>& opponent, int index) {
       Agent<G>* agents[2] = {&candidate, &opponent};
-      const auto records =
-          play_batched(game_, std::span<Agent<G>* const>(agents, 2), config_.eval_games,
-                       derive_seed(config_.seed, 1000 + round * 64 + index));
+      const auto records = play_batched(game_, std::span<Agent<G>* const>(agents, 2),
+                                        config_.eval_games, seed(Stream::kEvaluationGames, index));
       evaluation_.push_back({name, score_agents(records, 2)[0]});
     };
     {
       std::shared_ptr<Evaluator> best =
           TorchEvaluator::load(dir_.file("best.pt"), info_, game_spec_, device_);
-      AzAgent<G> opponent(game_, search, best, derive_seed(config_.seed, 5 + round));
+      AzAgent<G> opponent(game_, search, best, seed(Stream::kEvaluationOpponent, 0));
       play("best", opponent, 0);
     }
-    for (size_t b = 0; b < config_.baselines.size(); ++b) {
+    for (int b = 0; b < static_cast<int>(config_.baselines.size()); ++b) {
       const AgentConfig agent = read_agent_config(config_.baselines[b]);
       auto opponent = make_agent(game_, agent, share_for_game(agent, info_, game_spec_),
-                                 derive_seed(config_.seed, 6 + round * 64 + b));
-      play(config_.baselines[b], *opponent, b + 1);
+                                 seed(Stream::kEvaluationOpponent, 1 + b));
+      play(config_.baselines[b], *opponent, 1 + b);
     }
     if (evaluation_.front().score.score >= config_.gate) {
       learner_.export_model(dir_.file("best.pt"));
