@@ -1,11 +1,11 @@
 // knightgym._knightgym.run_balance: the balance run of training/balance/ for
-// knightgym.balance, which parses its JSON and draws the plots. The run releases the GIL.
+// knightgym.balance, which parses its JSON and writes balance.md and the plots from it.
+// The run releases the GIL.
 #include <pybind11/stl.h>
 
 #include <cstdio>
 #include <optional>
 #include <string>
-#include <utility>
 #include <variant>
 #include <vector>
 
@@ -53,15 +53,15 @@ void init_balance(py::module_& m) {
           } catch (const Interrupted&) {
           }
           if (progress) printer.finish();
-          if (result && out) write_balance_files(*out, *result);
+          if (result && out) write_balance_json(*out, *result);
         }
         if (!result) throw py::error_already_set();
-        return std::pair{balance_json(*result), balance_markdown(*result)};
+        return balance_json(*result);
       },
       py::arg("game"), py::arg("sweeps"), py::arg("agents"), py::arg("games"), py::arg("threads"),
       py::arg("seed"), py::arg("sprt"), py::arg("check_every"), py::arg("out"), py::arg("progress"),
-      "Runs a balance evaluation; returns (balance.json text, balance.md text) and writes "
-      "both into `out` when given. Use knightgym.balance.evaluate.");
+      "Runs a balance evaluation; returns the text of balance.json and writes it into `out` "
+      "when given. Use knightgym.balance.evaluate.");
 }
 
 }  // namespace knightgym::python

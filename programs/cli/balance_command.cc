@@ -1,46 +1,57 @@
 // knightgym balance: seat-rotated tournaments over a grid of rule sets, with seat win
-// rates, the first seat's advantage, balance and an optional sequential test; writes
-// DIR/balance.json, DIR/balance.md and the plots (drawn by knightgym.balance in Python).
-#include <sys/wait.h>
-#include <unistd.h>
-
+// rates, the first seat's advantage, balance and an optional sequential test. C++ writes
+// the figures, DIR/balance.json; knightgym.balance in Python then writes DIR/balance.md
+// and the plots from that file (`python -m knightgym.balance report DIR`).
 #include <cstdio>
-#include <cstdlib>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "agents/agent_kinds.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
+#include "programs/cli/python_package.h"
 #include "training/balance/progress_printer.h"
 #include "training/balance/report.h"
+#include "util/python_process.h"
 
 namespace knightgym::cli {
 namespace {
 
-// Runs `python -m knightgym.balance plot DIR` with the interpreter and package this
-// program was built with; returns its exit status.
-int draw_plots(const std::string& directory) {
-#ifdef KNIGHTGYM_PLOT_PYTHON
-  std::fflush(nullptr);
-  const pid_t child = fork();
-  if (child < 0) return -1;
-  if (child == 0) {
-    const char* old_path = std::getenv("PYTHONPATH");
-    const std::string path =
-        std::string(KNIGHTGYM_PLOT_PYTHONPATH) + (old_path ? std::string(":") + old_path : "");
-    setenv("PYTHONPATH", path.c_str(), 1);
-    execlp(KNIGHTGYM_PLOT_PYTHON, KNIGHTGYM_PLOT_PYTHON, "-m", "knightgym.balance", "plot",
-           directory.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
+// `text` as one shell word, for the commands the messages suggest.
+std::string shell_word(const std::string& text) {
+  std::string word = "'";
+  for (const char c : text) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return word + "'";
+}
+
+// balance.md (also printed) and, unless --no-plots, the plots, from DIR/balance.json.
+// A build without Python writes neither: balance.json holds every figure, so that is a
+// note, not a failure, and the report can be written from it later.
+int write_report(const std::string& directory, bool plots) {
+  const std::string python = built_python();
+  const std::string command = (python.empty() ? "python3" : shell_word(python)) +
+                              " -m knightgym.balance report " + shell_word(directory) +
+                              (plots ? "" : " --no-plots");
+  if (python.empty()) {
+    std::fprintf(stderr,
+                 "knightgym balance: this build has no Python module, so %s not written. With "
+                 "the knightgym package on PYTHONPATH,\n  %s\nwrites %s from balance.json.\n",
+                 plots ? "balance.md and the plots were" : "balance.md was", command.c_str(),
+                 plots ? "them" : "it");
+    return 0;
   }
-  int status = 0;
-  if (waitpid(child, &status, 0) < 0) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-#else
-  (void)directory;
-  std::fputs("knightgym balance: no plots: this build has no Python module\n", stderr);
-  return 0;
-#endif
+  std::vector<std::string> arguments{"report", directory};
+  if (!plots) arguments.emplace_back("--no-plots");
+  const int status =
+      run_python_module(python, python_package_dir(), "knightgym.balance", arguments);
+  if (status == 0) return 0;
+  std::fprintf(stderr,
+               "knightgym balance: writing balance.md%s failed (status %d). balance.json is "
+               "written, and\n  PYTHONPATH=%s %s\nwrites them from it.\n",
+               plots ? " and the plots" : "", status, shell_word(python_package_dir()).c_str(),
+               command.c_str());
+  return 1;
 }
 
 }  // namespace
@@ -72,16 +83,9 @@ int balance_command(Args& args) {
   const BalanceResult result =
       run_balance(options, [&](const BalanceProgress& progress) { printer(progress); });
   printer.finish();
-  write_balance_files(out, result);
-  std::fputs(balance_markdown(result).c_str(), stdout);
-  std::printf("\nwrote %s/balance.json and %s/balance.md\n", out.c_str(), out.c_str());
-  if (!plots) return 0;
-  const int status = draw_plots(out);
-  if (status != 0) {
-    std::fprintf(stderr, "knightgym balance: drawing the plots failed (status %d)\n", status);
-    return 1;
-  }
-  return 0;
+  write_balance_json(out, result);
+  std::printf("wrote %s/balance.json\n", out.c_str());
+  return write_report(out, plots);
 }
 
 }  // namespace knightgym::cli

@@ -3,13 +3,10 @@
 // the vector env stepped from Python. Every row plays uniformly random legal actions and
 // reports the median of --repeat measurements (the machines are shared VMs). Where the
 // game has its own sampler, a second rules-only row draws from the full action list.
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -19,6 +16,8 @@
 #include "env/registry/game_list.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
+#include "programs/cli/python_package.h"
+#include "util/python_process.h"
 #include "util/timing.h"
 
 namespace knightgym::cli {
@@ -85,10 +84,6 @@ double vector_env_loop(const AnyGame& game, int envs, int threads, int64_t steps
   return static_cast<double>(batches * envs) / seconds_since(start);
 }
 
-std::filesystem::path python_package_dir() {
-  return std::filesystem::read_symlink("/proc/self/exe").parent_path() / "python";
-}
-
 }  // namespace
 
 int bench_command(Args& args) {
@@ -99,7 +94,10 @@ int bench_command(Args& args) {
   const int threads = static_cast<int>(args.get_int("threads", hardware, 1));
   const int64_t steps = args.get_int("steps", 4'000'000, 1);
   const int repeat = static_cast<int>(args.get_int("repeat", 3, 1));
-  const std::string python = args.get_string("python", "/usr/bin/python3");
+  // The Python row runs the package beside this program: by default with the interpreter
+  // its module was built for, and not at all in a build without one.
+  const std::string python =
+      args.get_string("python", built_python().empty() ? "none" : built_python());
   args.finish();
 
   const auto game = load_game(args.positional()[0]);
@@ -127,14 +125,13 @@ int bench_command(Args& args) {
   if (threads > 1) vector_row(threads);
 
   if (python == "none") return 0;
-  const std::string command = "PYTHONPATH='" + python_package_dir().string() + "' '" + python +
-                              "' -m knightgym.bench --spec '" + game->spec() + "' --envs " +
-                              std::to_string(envs) + " --threads " + std::to_string(threads) +
-                              " --steps " + std::to_string(steps) + " --repeat " +
-                              std::to_string(repeat);
-  std::fflush(stdout);
-  if (std::system(command.c_str()) != 0)
-    throw std::runtime_error("the Python benchmark failed: " + command);
+  const int status = run_python_module(
+      python, python_package_dir(), "knightgym.bench",
+      {"--spec", game->spec(), "--envs", std::to_string(envs), "--threads", std::to_string(threads),
+       "--steps", std::to_string(steps), "--repeat", std::to_string(repeat)});
+  if (status != 0)
+    throw std::runtime_error("the Python benchmark (" + python +
+                             " -m knightgym.bench) failed with status " + std::to_string(status));
   return 0;
 }
 

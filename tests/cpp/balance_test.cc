@@ -1,12 +1,16 @@
 // Balance runs: the figures of hand-made games (outcomes, ranks, advantage, balance,
 // lengths) for 2, 3 and 4 players; the seats of real 3- and 4-player tournaments; the
-// grid of rule sets; the sequential test's stop; independence from the thread count.
+// grid of rule sets; the sequential test's stop; independence from the thread count;
+// balance.json as the run's only file (Python renders balance.md from it).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <iterator>
 #include <map>
 
 #include "agents/any_agent.h"
 #include "env/registry/registry.h"
+#include "tests/cpp/test_files.h"
 #include "training/balance/balance.h"
 #include "training/balance/report.h"
 
@@ -234,4 +238,21 @@ TEST_CASE("a balance run: the sequential test stops, threads change nothing", "[
   CHECK_THROWS(run_balance(options));
   options.agents = {};
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("at least one agent"));
+}
+
+TEST_CASE("a balance run writes balance.json alone", "[balance]") {
+  BalanceOptions options;
+  options.game = "knight_fight(max_turns=20)";
+  options.agents = {"random"};
+  options.games = 4;
+  const BalanceResult result = run_balance(options);
+  const std::string dir = testing::temporary_dir("balance_json") + "/out";
+  write_balance_json(dir, result);
+  const std::string json = testing::read_bytes(dir + "/balance.json");
+  CHECK(json == balance_json(result));
+  CHECK(json.rfind("{\"game\": \"knight_fight(max_turns=20)\", ", 0) == 0);
+  CHECK(json.find("\"label\": \"default rules\"") != std::string::npos);
+  // No balance.md: knightgym.balance renders it from balance.json.
+  CHECK(std::distance(std::filesystem::directory_iterator(dir),
+                      std::filesystem::directory_iterator()) == 1);
 }

@@ -1,7 +1,8 @@
 """knightgym.balance and `knightgym balance`: the files and every JSON field, the same
-figures from Python and from the command line (at different thread counts), seats of 3-
-and 4-player games, sweeps mixing player counts, and bad input refused by name with
-nothing written."""
+figures from Python and from the command line (at different thread counts), balance.md
+rendered from balance.json alone (every section of a hand-made result; without
+matplotlib), seats of 3- and 4-player games, sweeps mixing player counts, and bad input
+refused by name with nothing written."""
 
 import json
 import os
@@ -98,6 +99,7 @@ def test_files_and_json_fields(knight_fight_run):
     fairest = result["rule_sets"][result["fairest"]]["balance"]
     assert fairest == max(r["balance"] for r in result["rule_sets"])
     markdown = (out / "balance.md").read_text()
+    assert markdown == knightgym.balance.markdown(on_disk)
     for heading in ("## Seats", "## Compared with", "## Sequential test", "## Game length",
                     "## Agents"):
         assert heading in markdown
@@ -117,6 +119,133 @@ def test_command_line_gives_the_same_figures_on_more_threads(knight_fight_run, t
     assert cli["threads"] == 2
     assert without_seconds(cli) == without_seconds(result)
     assert (out / "seat_win_rates.png").exists()
+
+
+def _rule_set(label, players, wins, ranks, **figures):
+    """A rule set of balance.json by hand: 12 games, no draws, two agents."""
+    seats = [{"seat": s, "wins": w, "draws": 0, "losses": 12 - w, "win_rate": w / 12,
+              "win_low": 0.25, "win_high": 0.75, "draw_rate": 0, "draw_low": 0,
+              "draw_high": 0.2436, "loss_rate": 1 - w / 12, "loss_low": 0.25,
+              "loss_high": 0.75, "mean_return": 0, "ranks": ranks[s]} for s, w in
+             enumerate(wins)]
+    agent = {"spec": "mcts:sims=4", "games": 12, "wins": 7, "draws": 0, "losses": 5,
+             "score": 0.625, "score_low": 0.4, "score_high": 0.85, "elo": 88.7,
+             "elo_error": 50}
+    return {"label": label, "spec": f"knights_challenge({label})", "values": {},
+            "players": players, "games": 12, "blocks": 6, "block_games": 2, "seconds": 1,
+            "seats": seats,
+            "first_seat_advantage": {"mean": 0.1667, "low": -0.05, "high": 0.38,
+                                     "std_error": 0.11, "game_std_error": 0.1234},
+            "decisive": 11, "decisiveness": 11 / 12, "natural_draws": 0, "truncated": 1,
+            "truncated_draws": 1,
+            "length": {"mean": 40.26, "sd": 5.5, "min": 30, "max": 55,
+                       "percentiles": {"5": 31, "25": 36, "50": 40, "75": 44, "95": 52},
+                       "histogram": {"start": 30, "width": 1, "counts": [12]}},
+            "agents": [agent, {**agent, "spec": "random", "elo": -88.7}],
+            **figures}
+
+
+def test_markdown_has_every_section_from_the_json_alone():
+    result = {
+        "game": "knights_challenge", "agents": ["mcts:sims=4", "random"],
+        "games_per_rule_set": 12, "threads": 1, "seed": 7, "check_every": 6,
+        "sweeps": [{"key": "mode", "values": ["ffa3", "duel"]}],
+        "sprt": {"a0": 0, "a1": 0.05, "alpha": 0.05, "beta": 0.1}, "fairest": 1,
+        "seconds": 2.6,
+        "rule_sets": [
+            _rule_set("mode=ffa3", 3, [6, 4, 2], [[6, 4, 2], [4, 4, 4], [2, 4, 6]],
+                      balance=0.6667, pentanomial=None, vs_first=None,
+                      sprt={"decision": "undecided", "llr": 1.234, "lower": -2.89,
+                            "upper": 2.944, "games": 12}),
+            _rule_set("mode=duel", 2, [7, 5], [[7, 5], [5, 7]], balance=0.8333,
+                      pentanomial=[1, 2, 3, 0, 0],
+                      vs_first={"difference": -0.1, "low": -0.3, "high": -0.01,
+                                "std_error": 0.05, "significant": True},
+                      sprt={"decision": "H1", "llr": 3.1, "lower": -2.89, "upper": 2.944,
+                            "games": 12})]}
+    lines = knightgym.balance.markdown(result).splitlines()
+
+    def section(heading):
+        """The lines under a heading, up to the next one."""
+        start = lines.index(heading) + 1
+        end = next((i for i in range(start, len(lines)) if lines[i].startswith("## ")),
+                   len(lines))
+        return [line for line in lines[start:end] if line]
+
+    assert lines[:3] == ["# Balance: knights_challenge", "", "Agents: `mcts:sims=4` `random`"]
+    assert lines[4] == (
+        "At most 12 games per rule set, seed 7, 3 s. Sequential test of the first seat's "
+        "advantage: H0 +0.000 against H1 +0.050, alpha 0.05, beta 0.1, a look every 6 games.")
+    assert section("## Seats") == [
+        "| rule set | games | seat 0 wins | seat 1 wins | seat 2 wins | draws "
+        "| first-seat advantage | balance | decisive | truncated |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        "| mode=ffa3 | 12 | 50.0% (25.0-75.0) | 33.3% (25.0-75.0) | 16.7% (25.0-75.0) "
+        "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | 0.667 | 91.7% | 8.3% |",
+        "| mode=duel | 12 | 58.3% (25.0-75.0) | 41.7% (25.0-75.0) | - "
+        "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | 0.833 | 91.7% | 8.3% |",
+        "Fairest: **mode=duel** (balance 0.833)."]
+    assert section("## Compared with mode=ffa3") == [
+        "| rule set | advantage difference (95%) | significant |", "|---|---|---|",
+        "| mode=duel | -0.100 (-0.300, -0.010) | yes |"]
+    assert section("## Sequential test") == [
+        "| rule set | decision | LLR | bounds | games |", "|---|---|---|---|---|",
+        "| mode=ffa3 | undecided | 1.23 | [-2.89, 2.94] | 12 |",
+        "| mode=duel | H1 | 3.10 | [-2.89, 2.94] | 12 |"]
+    assert section("## Outcomes")[2:] == [
+        "| mode=ffa3 | 0 | 1 (1) | 0.1100 / 0.1234 | - |",
+        "| mode=duel | 0 | 1 (1) | 0.1100 / 0.1234 | 1 2 3 0 0 |"]
+    assert section("## Game length (decisions)") == [
+        "| rule set | mean | sd | min | p5 | p25 | p50 | p75 | p95 | max |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        "| mode=ffa3 | 40.3 | 5.5 | 30 | 31 | 36 | 40 | 44 | 52 | 55 |",
+        "| mode=duel | 40.3 | 5.5 | 30 | 31 | 36 | 40 | 44 | 52 | 55 |"]
+    assert section("## Ranks")[1:] == [
+        "| rule set | seat | rank 1 | rank 2 | rank 3 |", "|---|---|---|---|---|",
+        "| mode=ffa3 | 0 | 50.0% | 33.3% | 16.7% |",
+        "| mode=ffa3 | 1 | 33.3% | 33.3% | 33.3% |",
+        "| mode=ffa3 | 2 | 16.7% | 33.3% | 50.0% |",
+        "| mode=duel | 0 | 58.3% | 41.7% | - |",
+        "| mode=duel | 1 | 41.7% | 58.3% | - |"]
+    assert section("## Agents")[3:5] == [
+        "| mode=ffa3 | `mcts:sims=4` | 12 | 7 | 0 | 5 | 62.5% (40.0-85.0) | +89 +- 98 |",
+        "| mode=ffa3 | `random` | 12 | 7 | 0 | 5 | 62.5% (40.0-85.0) | -89 +- 98 |"]
+    assert section("## Rule sets in full") == [
+        "- mode=ffa3: `knights_challenge(mode=ffa3)`",
+        "- mode=duel: `knights_challenge(mode=duel)`"]
+
+    # One agent, default rules, no test: the sections that compare are left out.
+    single = {**result, "agents": ["random"], "sprt": None,
+              "rule_sets": [{**result["rule_sets"][1], "label": "default rules", "sprt": None,
+                             "vs_first": None}], "fairest": 0}
+    headings = [line for line in knightgym.balance.markdown(single).splitlines()
+                if line.startswith("## ")]
+    assert headings == ["## Seats", "## Outcomes", "## Game length (decisions)",
+                        "## Rule sets in full"]
+
+
+def test_command_line_without_plots_writes_balance_md(tmp_path):
+    # A folder name with a quote and a space: no shell comes between the program and Python.
+    out = tmp_path / "it's here"
+    done = subprocess.run(
+        [str(CLI), "balance", "knight_fight(max_turns=20)", "--agents", "random", "--games",
+         "4", "--out", str(out), "--no-plots"], capture_output=True, text=True, check=True)
+    assert sorted(p.name for p in out.iterdir()) == ["balance.json", "balance.md"]
+    result = json.loads((out / "balance.json").read_text())
+    markdown = (out / "balance.md").read_text()
+    assert markdown == knightgym.balance.markdown(result)
+    assert markdown in done.stdout
+    assert f"wrote {out}/balance.md" in done.stdout
+
+    # balance.md again from balance.json, with matplotlib not importable.
+    (out / "balance.md").unlink()
+    code = ("import runpy, sys\n"
+            "sys.modules['matplotlib'] = None\n"
+            f"sys.argv = ['balance', 'report', {str(out)!r}, '--no-plots']\n"
+            "runpy.run_module('knightgym.balance', run_name='__main__')\n")
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(knightgym.__file__).resolve().parent.parent))
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
+    assert (out / "balance.md").read_text() == markdown
 
 
 def test_three_and_four_players_and_a_sweep_over_player_counts(tmp_path):

@@ -1,9 +1,9 @@
 #include "training/balance/report.h"
 
-#include <algorithm>
-#include <cstdarg>
-#include <cstdio>
+#include <cstdint>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
@@ -117,42 +117,6 @@ void write_rule_set(JsonWriter& json, const RuleSetResult& rule_set, const Diffe
   json.end_object();
 }
 
-// printf into a std::string.
-std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char* pattern, ...) {
-  va_list args, copy;
-  va_start(args, pattern);
-  va_copy(copy, args);
-  std::string text(std::max(0, std::vsnprintf(nullptr, 0, pattern, copy)), '\0');
-  va_end(copy);
-  std::vsnprintf(text.data(), text.size() + 1, pattern, args);
-  va_end(args);
-  return text;
-}
-
-std::string percent(double rate) { return format("%.1f%%", 100 * rate); }
-
-std::string table_row(const std::vector<std::string>& cells) {
-  std::string row = "|";
-  for (const std::string& cell : cells) row.append(" ").append(cell).append(" |");
-  return row + "\n";
-}
-
-std::string table_header(const std::vector<std::string>& names) {
-  std::string rule = "|";
-  for (size_t i = 0; i < names.size(); ++i) rule += "---|";
-  return table_row(names) + rule + "\n";
-}
-
-std::string rate_with_interval(int64_t count, int64_t games, Interval interval) {
-  return format("%.1f%% (%.1f-%.1f)", 100.0 * count / games, 100 * interval.low,
-                100 * interval.high);
-}
-
-std::string signed_with_interval(double value, Interval interval) {
-  return format("%+.3f (%+.3f, %+.3f)", value, interval.low, interval.high);
-}
-
 }  // namespace
 
 std::string rule_set_label(const RuleSet& rules) {
@@ -199,152 +163,10 @@ std::string balance_json(const BalanceResult& result) {
   return json.text() + "\n";
 }
 
-std::string balance_markdown(const BalanceResult& result) {
-  const BalanceOptions& options = result.options;
-  const auto& sets = result.rule_sets;
-  // A sweep over Knights Challenge's mode mixes 2, 3 and 4 players.
-  int players = 0;
-  for (const RuleSetResult& rule_set : sets) players = std::max(players, rule_set.figures.players);
-  std::string md = "# Balance: " + options.game + "\n\nAgents:";
-  for (const std::string& spec : result.agent_specs) md.append(" `").append(spec).append("`");
-  md += format("\n\nAt most %lld games per rule set, seed %llu, %.0f s.",
-               static_cast<long long>(options.games), static_cast<unsigned long long>(options.seed),
-               result.seconds);
-  if (options.sprt)
-    md += format(
-        " Sequential test of the first seat's advantage: H0 %+.3f against H1 %+.3f, "
-        "alpha %.3g, beta %.3g, a look every %lld games.",
-        options.sprt->a0, options.sprt->a1, options.sprt->alpha, options.sprt->beta,
-        static_cast<long long>(options.check_every));
-  md +=
-      "\n\nRates with Wilson 95% intervals. The first seat's advantage is its mean return "
-      "minus the mean of all seats' (two players: P(seat 0 wins) - P(seat 1 wins)), with a "
-      "95% interval over blocks of games from one start. Balance is 1 minus the largest "
-      "difference between two seats' win rates.\n\n## Seats\n\n";
-
-  std::vector<std::string> header{"rule set", "games"};
-  for (int s = 0; s < players; ++s) header.push_back(format("seat %d wins", s));
-  for (const char* name : {"draws", "first-seat advantage", "balance", "decisive", "truncated"})
-    header.emplace_back(name);
-  md += table_header(header);
-  for (const RuleSetResult& rule_set : sets) {
-    const RuleSetFigures& f = rule_set.figures;
-    std::vector<std::string> cells{rule_set_label(rule_set.rules), std::to_string(f.games)};
-    for (const SeatFigures& seat : f.seats)
-      cells.push_back(rate_with_interval(seat.wins, f.games, seat.win));
-    cells.resize(2 + players, "-");
-    cells.push_back(rate_with_interval(f.seats[0].draws, f.games, f.seats[0].draw));
-    cells.push_back(signed_with_interval(f.advantage.mean, f.advantage.interval()));
-    cells.push_back(format("%.3f", f.balance));
-    cells.push_back(percent(static_cast<double>(f.decisive) / f.games));
-    cells.push_back(percent(static_cast<double>(f.truncated) / f.games));
-    md += table_row(cells);
-  }
-  md += format("\nFairest: **%s** (balance %.3f).\n",
-               rule_set_label(sets[result.fairest].rules).c_str(),
-               sets[result.fairest].figures.balance);
-
-  if (sets.size() > 1) {
-    md += format("\n## Compared with %s\n\n", rule_set_label(sets.front().rules).c_str());
-    md += table_header({"rule set", "advantage difference (95%)", "significant"});
-    for (size_t r = 1; r < sets.size(); ++r) {
-      const Difference& d = result.comparisons[r];
-      md += table_row({rule_set_label(sets[r].rules), signed_with_interval(d.value, d.interval()),
-                       d.significant ? "yes" : "no"});
-    }
-  }
-
-  if (options.sprt) {
-    md += "\n## Sequential test\n\n";
-    md += table_header({"rule set", "decision", "LLR", "bounds", "games"});
-    for (const RuleSetResult& rule_set : sets) {
-      const SprtState& state = rule_set.sprt->state;
-      md += table_row({rule_set_label(rule_set.rules), decision_name(state.decision),
-                       format("%.2f", state.llr), format("[%.2f, %.2f]", state.lower, state.upper),
-                       std::to_string(rule_set.figures.games)});
-    }
-  }
-
-  md += "\n## Outcomes\n\n";
-  md += table_header({"rule set", "natural draws", "truncated (drawn)",
-                      "advantage std. error: paired / per game",
-                      "pentanomial 0-2 (agent 0 per pair)"});
-  for (const RuleSetResult& rule_set : sets) {
-    const RuleSetFigures& f = rule_set.figures;
-    std::string pentanomial = f.pentanomial ? "" : "-";
-    if (f.pentanomial)
-      for (const int64_t count : *f.pentanomial)
-        pentanomial.append(pentanomial.empty() ? "" : " ").append(std::to_string(count));
-    md += table_row({rule_set_label(rule_set.rules), std::to_string(f.natural_draws),
-                     format("%lld (%lld)", static_cast<long long>(f.truncated),
-                            static_cast<long long>(f.truncated_draws)),
-                     format("%.4f / %.4f", f.advantage.std_error, f.advantage_game_std_error),
-                     pentanomial});
-  }
-
-  md += "\n## Game length (decisions)\n\n";
-  header = {"rule set", "mean", "sd", "min"};
-  for (const double q : kLengthPercentiles) header.push_back(format("p%.0f", q));
-  header.emplace_back("max");
-  md += table_header(header);
-  for (const RuleSetResult& rule_set : sets) {
-    const LengthFigures& length = rule_set.figures.length;
-    std::vector<std::string> cells{rule_set_label(rule_set.rules),
-                                   format("%.1f", length.decisions.mean),
-                                   format("%.1f", length.decisions.sd), format("%.0f", length.min)};
-    for (const double value : length.percentiles) cells.push_back(format("%.0f", value));
-    cells.push_back(format("%.0f", length.max));
-    md += table_row(cells);
-  }
-
-  if (players >= 3) {
-    md +=
-        "\n## Ranks\n\nShare of games each seat finished at each rank (ties share the "
-        "better rank).\n\n";
-    header = {"rule set", "seat"};
-    for (int r = 1; r <= players; ++r) header.push_back(format("rank %d", r));
-    md += table_header(header);
-    for (const RuleSetResult& rule_set : sets)
-      for (int s = 0; s < rule_set.figures.players; ++s) {
-        std::vector<std::string> cells{rule_set_label(rule_set.rules), std::to_string(s)};
-        for (const int64_t count : rule_set.figures.seats[s].ranks)
-          cells.push_back(percent(static_cast<double>(count) / rule_set.figures.games));
-        cells.resize(2 + players, "-");
-        md += table_row(cells);
-      }
-  }
-
-  if (result.agent_specs.size() > 1) {
-    md +=
-        "\n## Agents\n\nScores per block with 95% intervals; Bradley-Terry Elo (mean 0) "
-        "from every pair of seats held by different agents.\n\n";
-    md += table_header({"rule set", "agent", "games", "wins", "draws", "losses", "score", "Elo"});
-    for (const RuleSetResult& rule_set : sets)
-      for (size_t a = 0; a < result.agent_specs.size(); ++a) {
-        const AgentFigures& agent = rule_set.figures.agents[a];
-        const Interval score = agent.score.interval();
-        md += table_row({rule_set_label(rule_set.rules),
-                         format("`%s`", result.agent_specs[a].c_str()), std::to_string(agent.games),
-                         std::to_string(agent.wins), std::to_string(agent.draws),
-                         std::to_string(agent.losses),
-                         format("%.1f%% (%.1f-%.1f)", 100 * agent.score.mean, 100 * score.low,
-                                100 * score.high),
-                         format("%+.0f +- %.0f", agent.elo, kZ95 * agent.elo_error)});
-      }
-  }
-
-  md += "\n## Rule sets in full\n\n";
-  for (const RuleSetResult& rule_set : sets)
-    md +=
-        format("- %s: `%s`\n", rule_set_label(rule_set.rules).c_str(), rule_set.rules.spec.c_str());
-  return md;
-}
-
-void write_balance_files(const std::string& directory, const BalanceResult& result) {
+void write_balance_json(const std::string& directory, const BalanceResult& result) {
   std::filesystem::create_directories(directory);
-  const std::filesystem::path dir(directory);
-  write_file_atomically((dir / "balance.json").string(), balance_json(result));
-  write_file_atomically((dir / "balance.md").string(), balance_markdown(result));
+  write_file_atomically((std::filesystem::path(directory) / "balance.json").string(),
+                        balance_json(result));
 }
 
 }  // namespace knightgym

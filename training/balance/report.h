@@ -1,4 +1,5 @@
-// A balance run's files: balance.json (every figure) and balance.md (the tables).
+// A balance run's data: balance.json, every figure. C++ writes only data; balance.md and the
+// plots are drawn from this file by knightgym.balance in Python (docs/balance.md).
 #pragma once
 
 #include <string>
@@ -11,9 +12,8 @@ namespace knightgym {
 std::string rule_set_label(const RuleSet& rules);
 
 std::string balance_json(const BalanceResult& result);
-std::string balance_markdown(const BalanceResult& result);
 
-// Writes DIR/balance.json and DIR/balance.md (creating DIR), each atomically.
-void write_balance_files(const std::string& directory, const BalanceResult& result);
+// Writes DIR/balance.json (creating DIR) atomically.
+void write_balance_json(const std::string& directory, const BalanceResult& result);
 
 }  // namespace knightgym

@@ -1,5 +1,5 @@
 """Rule balance: seat-rotated tournaments over a grid of rule sets (C++, multi-threaded),
-their figures as a dict, and plots.
+their figures as a dict, and the report drawn from them: balance.md and plots.
 
     import knightgym.balance
     result = knightgym.balance.evaluate(
@@ -8,10 +8,12 @@ their figures as a dict, and plots.
         sprt={"a1": 0.05}, out="out/kf")
     result["rule_sets"][0]["first_seat_advantage"]   # {'mean': ..., 'low': ..., 'high': ...}
 
-`out` receives balance.json (the dict), balance.md (tables) and the plots. The same from
-the shell: `knightgym balance GAME --sweep KEY=V1,V2 --agents SPEC --games N --out DIR`,
-which draws its plots with `python -m knightgym.balance plot DIR`. docs/balance.md
-defines every figure.
+`out` receives balance.json (the dict, written by C++), balance.md (tables) and the
+plots. The same from the shell: `knightgym balance GAME --sweep KEY=V1,V2 --agents SPEC
+--games N --out DIR`, which writes balance.json and then runs
+`python -m knightgym.balance report DIR [--no-plots]`: balance.md and the plots from
+DIR/balance.json, the Markdown also on standard output. docs/balance.md defines every
+figure.
 """
 
 import json
@@ -21,8 +23,9 @@ import sys
 
 from knightgym import _knightgym
 from knightgym._specs import spec_value
+from knightgym.balance_markdown import markdown
 
-__all__ = ["evaluate", "plot"]
+__all__ = ["evaluate", "markdown", "plot", "report"]
 
 
 def _sweep_value(value):
@@ -68,13 +71,39 @@ def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, spr
     them before any game is played. The result depends on the seed only.
     """
     specs = agents if isinstance(agents, str) else [str(a) for a in agents]
-    text, _ = _knightgym.run_balance(
+    text = _knightgym.run_balance(
         game, _sweep_texts(sweep), specs, int(games), int(threads), int(seed), _sprt_text(sprt),
         int(check_every), None if out is None else os.fspath(out), bool(progress))
     result = json.loads(text)
-    if out is not None and plots:
-        result["plots"] = plot(result, out)
+    if out is not None:
+        report(result, out, plots=False)
+        if plots:
+            result["plots"] = plot(result, out)
     return result
+
+
+def _load(result):
+    """A balance result: the dict itself, or read from the folder holding balance.json."""
+    if isinstance(result, dict):
+        return result
+    with open(os.path.join(os.fspath(result), "balance.json")) as f:
+        return json.load(f)
+
+
+def report(result, out, plots=True):
+    """Writes balance.md and, with plots=True, the plots into `out` from a balance result
+    (a dict, or the folder holding balance.json); returns the paths, balance.md first."""
+    result = _load(result)
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, "balance.md")
+    # Atomically, like balance.json: a reader never sees half a file.
+    temporary = f"{path}.tmp{os.getpid()}"
+    with open(temporary, "w") as f:
+        f.write(markdown(result))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(temporary, path)
+    return [path] + (plot(result, out) if plots else [])
 
 
 def _rule_set_labels(result):
@@ -84,13 +113,12 @@ def _rule_set_labels(result):
 def plot(result, out):
     """Draws seat_win_rates.png, first_seat_advantage.png and game_lengths.png into `out`
     from a balance result (a dict, or the folder holding balance.json); returns the paths."""
+    # Imported here: balance.md (report with plots=False) needs no matplotlib.
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    if not isinstance(result, dict):
-        with open(os.path.join(os.fspath(result), "balance.json")) as f:
-            result = json.load(f)
+    result = _load(result)
     os.makedirs(out, exist_ok=True)
     sets = result["rule_sets"]
     labels = _rule_set_labels(result)
@@ -107,16 +135,16 @@ def plot(result, out):
         paths.append(path)
 
     # Seat win rates with their Wilson intervals, grouped by rule set.
-    width = 0.8 / players
-    width = min(14.0, max(6.0, 0.45 * len(sets) * max(1, players / 2) + 2))
-    figure, axes = plt.subplots(figsize=(width, 4.5))
+    bar_width = 0.8 / players
+    figure_width = min(14.0, max(6.0, 0.45 * len(sets) * max(1, players / 2) + 2))
+    figure, axes = plt.subplots(figsize=(figure_width, 4.5))
     for seat in range(players):
         held = [i for i, s in enumerate(sets) if seat < s["players"]]
-        x = [i + (seat - (players - 1) / 2) * width for i in held]
+        x = [i + (seat - (players - 1) / 2) * bar_width for i in held]
         rates = [sets[i]["seats"][seat]["win_rate"] for i in held]
         low = [max(0.0, r - sets[i]["seats"][seat]["win_low"]) for r, i in zip(rates, held)]
         high = [max(0.0, sets[i]["seats"][seat]["win_high"] - r) for r, i in zip(rates, held)]
-        axes.bar(x, rates, width, yerr=[low, high], capsize=3, label=f"seat {seat}")
+        axes.bar(x, rates, bar_width, yerr=[low, high], capsize=3, label=f"seat {seat}")
     if all(s["players"] == players for s in sets):
         axes.axhline(1 / players, color="gray", linewidth=0.8, linestyle="--")
     axes.set_xticks(range(len(sets)))
@@ -167,10 +195,16 @@ def plot(result, out):
 
 
 def _main(argv):
-    if len(argv) != 2 or argv[0] != "plot":
-        print("usage: python -m knightgym.balance plot DIR", file=sys.stderr)
+    """`python -m knightgym.balance report DIR [--no-plots]`: what `knightgym balance`
+    runs after writing DIR/balance.json."""
+    if len(argv) not in (2, 3) or argv[0] != "report" or argv[2:] not in ([], ["--no-plots"]):
+        print("usage: python -m knightgym.balance report DIR [--no-plots]", file=sys.stderr)
         return 2
-    for path in plot(argv[1], argv[1]):
+    directory = argv[1]
+    paths = report(directory, directory, plots=len(argv) == 2)
+    with open(paths[0]) as f:
+        print(f.read())
+    for path in paths:
         print(f"wrote {path}")
     return 0
 
