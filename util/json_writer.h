@@ -1,5 +1,11 @@
 // A small streaming JSON writer: objects, arrays, strings, numbers and booleans, with
 // the commas placed for the caller. Non-finite numbers are written as null.
+//
+// Why not nlohmann-json (Debian's nlohmann-json3-dev): the project only writes JSON (the
+// Python side reads it), straight into one string without building a document first,
+// and its number format ("%.10g") is part of what balance.json and the reports rendered
+// from it promise; a 25,000-line header in every file that writes a report would buy
+// neither, so these hundred lines stay.
 #pragma once
 
 #include <cmath>

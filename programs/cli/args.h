@@ -1,6 +1,11 @@
 // Command-line flags after the positional arguments: "--name value" pairs, and switches
 // ("--name" alone) for the names declared as such. A flag may be given more than once
 // only where the command reads all its values (get_strings).
+//
+// Why not CLI11 (Debian's libcli11-dev): each command reads its few flags where it uses
+// them, with the range and the error message it needs, and finish-style checks name any
+// flag it did not read; CLI11's declarative parser would move each flag's meaning away
+// from its use and add a large header to every command for no smaller code.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 """knightgym.agents from Python: every kind plays legal actions in every game, seeds
 repeat, act_batch equals act() in turn, search limits and bad input. The searches
-themselves are tested in C++ (tests/cpp/search_test.cc, tests/cpp/agents_test.cc)."""
+themselves are tested in C++ (tests/cpp/agents/search_test.cc, tests/cpp/agents/agents_test.cc)."""
 
 import numpy as np
 import pytest
@@ -15,7 +15,7 @@ NO_NETWORK = ["random", "greedy", "mcts:sims=8", "az:sims=8,search=gumbel",
 SPECS = NO_NETWORK + [pytest.param("az:sims=8,model=resnet,blocks=1,channels=8",
                                    marks=pytest.mark.needs_networks)]
 # Knightmate positions from random games that Fairy-Stockfish scored "mate 1" (those of
-# tests/cpp/search_test.cc).
+# tests/cpp/agents/search_test.cc).
 MATES_IN_1 = [
     "m7/r2Bpmbp/1R1r4/p1p3k1/5Kp1/1PP2PPP/1M3R2/8 w - - 5 46",
     "m5B1/6km/8/1pp3P1/p1p4P/1r1P4/2q2RK1/3bb3 b - - 0 68",

@@ -1,6 +1,6 @@
 """The conformance suite: random games under every spec of tests/conformance_specs.txt,
 checking the single-state contract at every step, and the vector env against single
-states (the Python twin of tests/cpp/conformance_test.cc)."""
+states (the Python twin of tests/cpp/env/registry/conformance_test.cc)."""
 
 import os
 import random

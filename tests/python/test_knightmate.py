@@ -1,6 +1,6 @@
 """Knightmate from Python: the knightgym.knightmate module (perft, perft_divide,
 legal_moves, START_FEN) and games started from a FEN. The rules and encodings:
-docs/rules/knightmate.md; the engine's own tests: tests/cpp/knightmate_test.cc."""
+docs/rules/knightmate.md; the engine's own tests: tests/cpp/env/games/knightmate/knightmate_test.cc."""
 
 import pytest
 

@@ -1,6 +1,6 @@
 """Knights Challenge from Python: the knightgym.knights_challenge module (tallies, sides).
 The rules and encodings: docs/rules/knights_challenge.md; the engine's own tests:
-tests/cpp/knights_challenge_test.cc and knights_challenge_reference_test.cc."""
+tests/cpp/env/games/knights_challenge/knights_challenge_test.cc and knights_challenge_reference_test.cc."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """Tailten from Python: the knightgym.tailten module (score). The rules and encodings:
-docs/rules/tailten.md; the engine's own tests: tests/cpp/tailten_test.cc and
+docs/rules/tailten.md; the engine's own tests: tests/cpp/env/games/tailten/tailten_test.cc and
 tailten_reference_test.cc."""
 
 import pytest

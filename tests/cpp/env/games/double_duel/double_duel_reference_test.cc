@@ -33,7 +33,7 @@
 
 #include "env/core/rng.h"
 #include "env/games/double_duel/double_duel.h"
-#include "tests/cpp/conformance_specs.h"
+#include "tests/cpp/env/registry/conformance_specs.h"
 
 namespace knightgym {
 namespace {

@@ -34,7 +34,7 @@
 
 #include "env/core/rng.h"
 #include "env/registry/registry.h"
-#include "tests/cpp/conformance_specs.h"
+#include "tests/cpp/env/registry/conformance_specs.h"
 #include "tests/cpp/test_files.h"
 
 namespace knightgym {
@@ -80,7 +80,7 @@ std::string golden_text(const std::string& spec) {
   auto state = game->new_initial_state(kStateSeed);
   std::string out = "# render() of " + spec + ": new_initial_state(" + std::to_string(kStateSeed) +
                     "), then uniform decisions from Rng(" + std::to_string(kDecisionSeed) +
-                    "); written by tests/cpp/render_golden_test.cc\n";
+                    "); written by tests/cpp/env/registry/render_golden_test.cc\n";
   add_state(out, "start", *state);
   Rng rng(kDecisionSeed);
   int decisions = 0;

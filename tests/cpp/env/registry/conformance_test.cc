@@ -7,7 +7,7 @@
 #include <set>
 
 #include "env/registry/registry.h"
-#include "tests/cpp/conformance_specs.h"
+#include "tests/cpp/env/registry/conformance_specs.h"
 
 namespace knightgym {
 namespace {

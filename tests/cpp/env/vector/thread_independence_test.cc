@@ -1,6 +1,6 @@
 // Results depend on the seed, never on the thread count, for every game: the promise of
 // env/vector/vector_env.h and training/arena/arena.h, checked over every spec rather than
-// Knight Fight alone (tests/cpp/vector_env_test.cc), since a game whose stepping kept
+// Knight Fight alone (tests/cpp/env/vector/vector_env_test.cc), since a game whose stepping kept
 // shared or thread-local state would break it only for itself.
 //
 // The vector env: for every spec of tests/conformance_specs.txt, kEnvs environments are
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "env/registry/registry.h"
-#include "tests/cpp/conformance_specs.h"
+#include "tests/cpp/env/registry/conformance_specs.h"
 #include "training/arena/arena.h"
 
 namespace knightgym {

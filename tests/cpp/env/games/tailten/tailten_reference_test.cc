@@ -34,7 +34,7 @@
 #include "env/core/params.h"
 #include "env/core/rng.h"
 #include "env/games/tailten/tailten.h"
-#include "tests/cpp/conformance_specs.h"
+#include "tests/cpp/env/registry/conformance_specs.h"
 
 namespace knightgym {
 namespace {

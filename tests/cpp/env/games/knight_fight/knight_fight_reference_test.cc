@@ -45,7 +45,7 @@
 #include "env/core/params.h"
 #include "env/core/rng.h"
 #include "env/games/knight_fight/knight_fight.h"
-#include "tests/cpp/conformance_specs.h"
+#include "tests/cpp/env/registry/conformance_specs.h"
 
 namespace knightgym {
 namespace {

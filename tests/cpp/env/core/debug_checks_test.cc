@@ -2,6 +2,7 @@
 // refuses an illegal action, a finished state and a state that breaks one of the game's
 // invariants, naming what is wrong. Release builds compile the checks to nothing, and
 // this test says so; CI's sanitizer run (`make sanitize`) runs it with the checks on.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <functional>
@@ -23,10 +24,15 @@ void check_refusals(const G& game, const std::function<void(typename G::State&)>
   Rng rng(7);
   typename G::State s;
   game.init(s, rng);
-  std::vector<uint8_t> mask(static_cast<size_t>(game.info().num_actions));
-  game.legal_mask(s, mask.data());
-  Action illegal = 0;
-  while (mask[static_cast<size_t>(illegal)]) ++illegal;
+  // The first state with an illegal action (every Tailten hill is legal at the start).
+  const int num_actions = game.info().num_actions;
+  std::vector<uint8_t> mask(static_cast<size_t>(num_actions));
+  Action illegal = num_actions;
+  while (illegal == num_actions) {
+    game.legal_mask(s, mask.data());
+    illegal = static_cast<Action>(std::find(mask.begin(), mask.end(), 0) - mask.begin());
+    if (illegal == num_actions) game.apply(s, sample_legal_action(game, s, rng));
+  }
   const typename G::State before = s;
   CHECK_THROWS_WITH(
       game.apply(s, illegal),

@@ -12,7 +12,7 @@
 #include "agents/any_agent.h"
 #include "agents/torch_evaluator.h"
 #include "env/registry/registry.h"
-#include "tests/cpp/agent_checks.h"
+#include "tests/cpp/agents/agent_checks.h"
 #include "tests/cpp/test_files.h"
 
 namespace knightgym {

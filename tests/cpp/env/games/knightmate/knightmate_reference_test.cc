@@ -13,7 +13,7 @@
 #include "env/games/knightmate/fen.h"
 #include "env/games/knightmate/perft.h"
 #include "programs/engines/fairy_stockfish.h"
-#include "tests/cpp/conformance_specs.h"
+#include "tests/cpp/env/registry/conformance_specs.h"
 
 namespace knightgym::knightmate {
 namespace {

@@ -13,7 +13,7 @@
 #include "agents/any_agent.h"
 #include "env/core/heuristic.h"
 #include "env/registry/game_list.h"
-#include "tests/cpp/agent_checks.h"
+#include "tests/cpp/agents/agent_checks.h"
 
 namespace knightgym {
 namespace {
