@@ -177,7 +177,8 @@ def test_kinds_and_params_list_every_parameter():
     ("mcts:sims=zero", "sims"),
     ("mcts:sims=0", "sims"),
     ("az:search=best", "best"),
-    ("az:model=/no/such/model.pt", "/no/such/model.pt"),
+    pytest.param("az:model=/no/such/model.pt", "/no/such/model.pt",
+                 marks=pytest.mark.needs_networks),
 ])
 def test_bad_specs_raise_value_error_naming_the_problem(spec, message):
     with pytest.raises(ValueError, match=message):
