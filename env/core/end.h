@@ -4,7 +4,9 @@
 // rules (Knightmate's checkmate or repetition, ...) names which one in a field of its own.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string_view>
 
@@ -20,7 +22,7 @@ constexpr std::string_view end_name(End end) { return kEndNames[static_cast<int>
 
 // The End named `name` (one of kEndNames), nothing if it names none.
 constexpr std::optional<End> parse_end(std::string_view name) {
-  for (int i = 0; i < 3; ++i)
+  for (size_t i = 0; i < std::size(kEndNames); ++i)
     if (kEndNames[i] == name) return End(i);
   return std::nullopt;
 }
