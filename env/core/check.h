@@ -21,6 +21,14 @@ inline constexpr bool kDebugChecks = false;
 [[noreturn]] void check_failed(const std::string& what,
                                std::source_location where = std::source_location::current());
 
+// KNIGHTGYM_CHECK(condition, what): where the debug checks are on, a false condition fails
+// with `what` (a string); elsewhere neither is evaluated. Usable in constexpr functions.
+#ifdef KNIGHTGYM_DEBUG_CHECKS
+#define KNIGHTGYM_CHECK(condition, what) ((condition) ? void(0) : ::knightgym::check_failed(what))
+#else
+#define KNIGHTGYM_CHECK(condition, what) void(0)
+#endif
+
 // A game may name a broken invariant of a state: a short text, or nullptr when all hold.
 template <class G>
 concept HasInvariants = requires(const G game, const typename G::State& s) {

@@ -5,9 +5,9 @@
 // other.
 #pragma once
 
-#include <cassert>
 #include <cstdint>
 
+#include "env/core/check.h"
 #include "env/core/rng.h"
 
 namespace knightgym {
@@ -26,7 +26,7 @@ inline constexpr int kNumStreams = static_cast<int>(Stream::kEvaluationGames) + 
 inline constexpr int kStreamIndexBits = 56;
 
 constexpr uint64_t stream_seed(uint64_t run_seed, Stream stream, uint64_t index) {
-  assert(index >> kStreamIndexBits == 0);
+  KNIGHTGYM_CHECK(index >> kStreamIndexBits == 0, "stream_seed: index over 56 bits");
   return derive_seed(run_seed, static_cast<uint64_t>(stream) << kStreamIndexBits | index);
 }
 
@@ -35,7 +35,8 @@ constexpr uint64_t stream_seed(uint64_t run_seed, Stream stream, uint64_t index)
 inline constexpr int kMaxBaselines = 63;
 
 constexpr uint64_t evaluation_index(uint64_t round, int opponent) {
-  assert(0 <= opponent && opponent <= kMaxBaselines);
+  KNIGHTGYM_CHECK(0 <= opponent && opponent <= kMaxBaselines,
+                  "evaluation_index: opponent out of 0..kMaxBaselines");
   return round * (kMaxBaselines + 1) + static_cast<uint64_t>(opponent);
 }
 

@@ -1,9 +1,9 @@
 #include "env/games/knightmate/position.h"
 
 #include <bit>
-#include <cassert>
 #include <type_traits>
 
+#include "env/core/check.h"
 #include "env/games/knightmate/action_encoding.h"
 
 namespace knightgym::knightmate {
@@ -265,7 +265,7 @@ void Position::legal_move_sets(MoveSets& sets) const {
 }
 
 Move MoveSets::move(int index) const {
-  assert(index >= 0 && index < count_);
+  KNIGHTGYM_CHECK(index >= 0 && index < count_, "MoveSets::move: index out of range");
   for (const Set* set = sets_.data();; ++set) {
     const int moves = std::popcount(set->targets) * set->moves_per_target;
     if (index >= moves) {

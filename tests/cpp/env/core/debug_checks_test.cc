@@ -1,7 +1,8 @@
 // The debug checks (env/core/check.h): in Debug and sanitizer builds every game's apply
 // refuses an illegal action, a finished state and a state that breaks one of the game's
-// invariants, naming what is wrong. Release builds compile the checks to nothing, and
-// this test says so; CI's sanitizer run (`make sanitize`) runs it with the checks on.
+// invariants, naming what is wrong, and KNIGHTGYM_CHECK fails with its message. Release builds
+// compile the checks to nothing, and this test says so; CI's sanitizer run (`make sanitize`) runs
+// it with the checks on.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -50,6 +51,18 @@ void check_refusals(const G& game, const std::function<void(typename G::State&)>
   }
   CHECK(game.broken_invariant(s) == nullptr);
   CHECK_THROWS_WITH(game.apply(s, 0), Contains("apply on a finished state"));
+}
+
+TEST_CASE("KNIGHTGYM_CHECK evaluates and fails only where the debug checks are on",
+          "[debug_checks]") {
+  int evaluated = 0;
+  KNIGHTGYM_CHECK(++evaluated == 1, "counted");
+  CHECK(evaluated == (kDebugChecks ? 1 : 0));
+  if (kDebugChecks)
+    CHECK_THROWS_WITH(KNIGHTGYM_CHECK(evaluated == 2, "the count is " + std::to_string(evaluated)),
+                      Contains("debug check failed") && Contains("the count is 1"));
+  else
+    CHECK_NOTHROW(KNIGHTGYM_CHECK(evaluated == 2, "never built"));
 }
 
 TEST_CASE("debug checks refuse illegal actions, finished states and broken invariants",

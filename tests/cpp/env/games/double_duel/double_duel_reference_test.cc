@@ -33,6 +33,7 @@
 
 #include "env/core/rng.h"
 #include "env/games/double_duel/double_duel.h"
+#include "tests/cpp/env/games/game_test_helpers.h"
 #include "tests/cpp/env/registry/conformance_specs.h"
 
 namespace knightgym {
@@ -432,21 +433,14 @@ class Game {
 // The driver: plays the engine and the reference side by side.
 // ---------------------------------------------------------------------------------------
 
+using testing::joined;
+
 std::vector<std::string> token_names(uint64_t set) {
   std::vector<std::string> names;
   for (int token = 0; token < reference::kNumTokens; ++token)
     if ((set >> token) & 1) names.push_back(reference::token_name(token));
   std::sort(names.begin(), names.end());
   return names;
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& name : names) {
-    if (!out.empty()) out += ' ';
-    out += name;
-  }
-  return out.empty() ? std::string("(none)") : out;
 }
 
 // Whether the engine's public board equals the reference's.

@@ -4,7 +4,6 @@
 // reasoned out by hand from the rules, the comment next to it says why.
 #include <algorithm>
 #include <cstdint>
-#include <initializer_list>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -14,26 +13,21 @@
 
 #include <catch2/catch.hpp>
 
-#include "env/core/rng.h"
 #include "env/games/double_duel/double_duel.h"
+#include "tests/cpp/env/games/game_test_helpers.h"
 
 namespace knightgym {
 namespace {
 
+using namespace testing;
 using Catch::Contains;
 using State = DoubleDuel::State;
 using Params = DoubleDuel::Params;
-using Strings = std::vector<std::string>;
 
 constexpr int kArea = DoubleDuel::kNumFields;
 
 // ---------------------------------------------------------------------------------------
 // Positions.
-
-Strings sorted(Strings items) {
-  std::sort(items.begin(), items.end());
-  return items;
-}
 
 std::string name_of(int field) {
   std::string out(1, static_cast<char>('a' + field % 6));
@@ -118,35 +112,8 @@ State at(const DoubleDuel& game, std::string_view pieces, std::string_view overr
   return game.deserialize(position(pieces, overrides));
 }
 
-State start(const DoubleDuel& game) {
-  State s{};
-  Rng rng(7);
-  game.init(s, rng);
-  return s;
-}
-
 // ---------------------------------------------------------------------------------------
-// Decisions.
-
-// The legal decisions as absolute field names, `reserve` or `stop`, sorted.
-Strings options(const DoubleDuel& game, const State& s) {
-  Action actions[DoubleDuel::kMaxActions];
-  const int count = game.legal_actions(s, actions);
-  Strings out;
-  for (int i = 0; i < count; ++i) out.push_back(game.action_to_string(s, actions[i]));
-  return sorted(out);
-}
-
-// Plays the decisions, each of which must be legal.
-void play(const DoubleDuel& game, State& s, std::initializer_list<std::string_view> decisions) {
-  for (const std::string_view text : decisions) {
-    const Action action = game.string_to_action(s, text);
-    const Strings legal = options(game, s);
-    INFO("decision " << text << " in " << game.serialize(s));
-    REQUIRE(std::find(legal.begin(), legal.end(), std::string(text)) != legal.end());
-    game.apply(s, action);
-  }
-}
+// The text form and the parameters.
 
 // The value of one key of the text form.
 std::string value_of(const DoubleDuel& game, const State& s, std::string_view key) {
@@ -163,12 +130,6 @@ std::string value_of(const DoubleDuel& game, const State& s, std::string_view ke
   }
   const size_t end = std::min(text.find(' ', pos), text.size());
   return text.substr(pos + prefix.size(), end - pos - prefix.size());
-}
-
-std::pair<float, float> returns_of(const DoubleDuel& game, const State& s) {
-  float out[2] = {9.0f, 9.0f};
-  game.returns(s, out);
-  return {out[0], out[1]};
 }
 
 Params with(bool neighbor_attack, bool switch_move, bool single_pawn_blocks,
@@ -190,12 +151,6 @@ const Params kDoubleFree = with(false, false, false, true);
 
 // ---------------------------------------------------------------------------------------
 // Observations.
-
-std::vector<float> observe(const DoubleDuel& game, const State& s, int player) {
-  std::vector<float> out(static_cast<size_t>(DoubleDuel::kNumPlanes) * kArea, -1.0f);
-  game.observe(s, player, out.data());
-  return out;
-}
 
 // The fields (observer's frame names) where a plane holds 1; every other entry must be 0.
 Strings ones(const std::vector<float>& obs, int plane) {
@@ -234,27 +189,27 @@ std::string with_black_home(std::string_view white) {
 
 TEST_CASE("double_duel: start position and the first decisions", "[double_duel]") {
   const DoubleDuel game(kPlain);
-  State s = start(game);
+  State s = new_state(game);
   REQUIRE(game.serialize(s) == position("Da1 Nb1 Dc1 Dd1 Ne1 Df1 da6 nb6 dc6 dd6 ne6 df6"));
   REQUIRE(game.current_player(s) == 0);
   REQUIRE_FALSE(game.terminal(s));
 
   // Step 1: both knights can leap (b1: a3 c3 d2; e1: c2 d3 f3).
-  REQUIRE(options(game, s) == Strings{"b1", "e1"});
+  REQUIRE(legal_names(game, s) == Strings{"b1", "e1"});
   uint8_t mask[DoubleDuel::kNumActions];
   game.legal_mask(s, mask);
   for (int a = 0; a < DoubleDuel::kNumActions; ++a) REQUIRE(mask[a] == (a == 1 || a == 4));
 
   play(game, s, {"b1"});
-  REQUIRE(options(game, s) == Strings{"a3", "c3", "d2"});
+  REQUIRE(legal_names(game, s) == Strings{"a3", "c3", "d2"});
   play(game, s, {"c3"});
   // Step 2: no reserve, four fields of two pawns (priority b).
-  REQUIRE(options(game, s) == Strings{"a1", "c1", "d1", "f1"});
+  REQUIRE(legal_names(game, s) == Strings{"a1", "c1", "d1", "f1"});
   play(game, s, {"a1"});
   REQUIRE(game.serialize(s) == position("Pa1 Pb1 Dc1 Dd1 Ne1 Df1 Nc3 " + std::string(kBlackHome),
                                         "phase=free_pawn vacated=b1 free_step=1"));
   // Step 3: every pawn but the one just put on b1.
-  REQUIRE(options(game, s) == Strings{"a1", "c1", "d1", "f1"});
+  REQUIRE(legal_names(game, s) == Strings{"a1", "c1", "d1", "f1"});
   play(game, s, {"d1", "d2"});
   REQUIRE(
       game.serialize(s) ==
@@ -262,13 +217,13 @@ TEST_CASE("double_duel: start position and the first decisions", "[double_duel]"
 
   // Black decides in its own frame: b6 and e6 are actions 1 and 4.
   REQUIRE(game.current_player(s) == 1);
-  REQUIRE(options(game, s) == Strings{"b6", "e6"});
+  REQUIRE(legal_names(game, s) == Strings{"b6", "e6"});
   Action actions[DoubleDuel::kMaxActions];
   REQUIRE(game.legal_actions(s, actions) == 2);
   REQUIRE(actions[0] == 1);
   REQUIRE(actions[1] == 4);
   play(game, s, {"b6"});
-  REQUIRE(options(game, s) == Strings{"a4", "c4", "d5"});
+  REQUIRE(legal_names(game, s) == Strings{"a4", "c4", "d5"});
 }
 
 TEST_CASE("double_duel: knight leaps land on empty fields, enemy knights and single pawns",
@@ -278,10 +233,10 @@ TEST_CASE("double_duel: knight leaps land on empty fields, enemy knights and sin
   // pawn), d5 (two enemy pawns), e2 (two own pawns), e4 (empty). The knight on a1 leaps only
   // onto own pieces (b3, c2), so it is not offered.
   const State s = at(game, "Na1 Nc3 Pb3 Dc2 Pa4 De2 nb5 ne6 pd1 dd5");
-  REQUIRE(options(game, s) == Strings{"c3"});
+  REQUIRE(legal_names(game, s) == Strings{"c3"});
   State t = s;
   play(game, t, {"c3"});
-  REQUIRE(options(game, t) == Strings{"a2", "b1", "b5", "d1", "e4"});
+  REQUIRE(legal_names(game, t) == Strings{"a2", "b1", "b5", "d1", "e4"});
   REQUIRE(game.knight_targets(s, 0, 0) == 0);
 }
 
@@ -293,7 +248,7 @@ TEST_CASE("double_duel: capturing a single pawn sends it to the reserve and skip
   play(game, s, {"c3", "d1"});
   REQUIRE(value_of(game, s, "reserve") == "0,1");
   // Step 2 from the fields of two pawns.
-  REQUIRE(options(game, s) == Strings{"a1", "c1", "e1", "f2"});
+  REQUIRE(legal_names(game, s) == Strings{"a1", "c1", "e1", "f2"});
   play(game, s, {"a1"});
   // No step 3: Black moves next.
   REQUIRE(game.serialize(s) == position("Nd1 Nf1 Pa1 Dc1 De1 Df2 Pc3 da6 nb6 dc6 dd6 ne6 pf6",
@@ -307,19 +262,19 @@ TEST_CASE("double_duel: step 2 takes a reserve pawn first", "[double_duel]") {
   State s = at(game, "Nc3 Nf1 Da1 Dc1 De1 Df2 pd1 da6 nb6 dc6 dd6 ne6 pf6");
   play(game, s, {"c3", "d1", "a1"});
   play(game, s, {"b6", "c4"});
-  REQUIRE(options(game, s) == Strings{"reserve"});
+  REQUIRE(legal_names(game, s) == Strings{"reserve"});
   play(game, s, {"reserve"});
   REQUIRE(value_of(game, s, "reserve") == "0,0");
   REQUIRE(value_of(game, s, "board") ==
           board_text("Nd1 Nf1 Pa1 Dc1 De1 Df2 Pc3 nc4 da6 pb6 dc6 dd6 ne6 pf6"));
   // b6 landed on an empty field, so step 3 follows, without the b6 pawn.
   REQUIRE(value_of(game, s, "phase") == "free_pawn");
-  REQUIRE(options(game, s) == Strings{"a6", "c6", "d6", "f6"});
+  REQUIRE(legal_names(game, s) == Strings{"a6", "c6", "d6", "f6"});
 
   // White with two pawns in reserve and fields of two pawns likewise.
   State w = at(game, "Nb1 Da1 Dc1 Df1 nb6 ne6", "reserve=2,8");
   play(game, w, {"b1", "c3"});
-  REQUIRE(options(game, w) == Strings{"reserve"});
+  REQUIRE(legal_names(game, w) == Strings{"reserve"});
   play(game, w, {"reserve"});
   REQUIRE(game.serialize(w) == position("Pb1 Da1 Dc1 Df1 Nc3 nb6 ne6",
                                         "reserve=1,8 phase=free_pawn vacated=b1 "
@@ -331,25 +286,25 @@ TEST_CASE("double_duel: step 2 prefers fields of two pawns over single pawns", "
   // Priority b: a1 and f1 hold two pawns, c2 d2 e2 b3 one each.
   State s = at(game, "Da1 Ne1 Df1 Pc2 Pd2 Pe2 Pb3 nb6 ne6");
   play(game, s, {"e1", "d3"});
-  REQUIRE(options(game, s) == Strings{"a1", "f1"});
+  REQUIRE(legal_names(game, s) == Strings{"a1", "f1"});
   play(game, s, {"f1"});
   REQUIRE(value_of(game, s, "board") == board_text("Da1 Pe1 Pf1 Pc2 Pd2 Pe2 Pb3 Nd3 nb6 ne6"));
 
   // Priority c: no reserve and no field of two pawns, so any single pawn.
   State c = at(game, "Pa1 Nb1 Pc1 Pd1 Pf1 Pa2 Pb2 Pc2 Pe2 nb6 ne6");
   play(game, c, {"b1", "a3"});
-  REQUIRE(options(game, c) == Strings{"a1", "a2", "b2", "c1", "c2", "d1", "e2", "f1"});
+  REQUIRE(legal_names(game, c) == Strings{"a1", "a2", "b2", "c1", "c2", "d1", "e2", "f1"});
   play(game, c, {"e2"});
   REQUIRE(value_of(game, c, "board") == board_text("Pa1 Pb1 Pc1 Pd1 Pf1 Pa2 Pb2 Pc2 Na3 nb6 ne6"));
 }
 
 TEST_CASE("double_duel: step 3 follows a leap onto an empty field", "[double_duel]") {
   const DoubleDuel game(kPlain);
-  State s = start(game);
+  State s = new_state(game);
   play(game, s, {"e1", "f3", "c1"});
   REQUIRE(value_of(game, s, "phase") == "free_pawn");
   REQUIRE(value_of(game, s, "free_step") == "1");
-  REQUIRE(options(game, s) == Strings{"a1", "c1", "d1", "f1"});
+  REQUIRE(legal_names(game, s) == Strings{"a1", "c1", "d1", "f1"});
   play(game, s, {"a1", "a5"});
   REQUIRE(
       game.serialize(s) ==
@@ -364,7 +319,7 @@ TEST_CASE("double_duel: step 3 follows the capture of a knight", "[double_duel]"
   REQUIRE(value_of(game, s, "reserve") == "0,6");  // a knight does not go to the reserve
   play(game, s, {"d1"});
   REQUIRE(value_of(game, s, "phase") == "free_pawn");
-  REQUIRE(options(game, s) == Strings{"a1", "c1", "d1", "f1"});
+  REQUIRE(legal_names(game, s) == Strings{"a1", "c1", "d1", "f1"});
   play(game, s, {"f1", "f4"});
   REQUIRE(game.serialize(s) ==
           position("Da1 Dc1 Pd1 Pf1 Pc3 Pf4 Nb5 ne6 dd6", "reserve=0,6 turns=1 to_move=1"));
@@ -375,11 +330,11 @@ TEST_CASE("double_duel: the step-2 pawn cannot move in step 3", "[double_duel]")
   // The reserve pawn goes to b1; only the a1 pawn may move in step 3.
   State s = at(game, "Pa1 Nb1 nb6 ne6");
   play(game, s, {"b1", "c3", "reserve"});
-  REQUIRE(options(game, s) == Strings{"a1"});
+  REQUIRE(legal_names(game, s) == Strings{"a1"});
 
   // A vacated field holding the step-2 pawn and another pawn gives the other one.
   State two = at(game, "Db1 Nc3 nb6 ne6", "phase=free_pawn vacated=b1 free_step=1");
-  REQUIRE(options(game, two) == Strings{"b1"});
+  REQUIRE(legal_names(game, two) == Strings{"b1"});
   play(game, two, {"b1", "b2"});
   REQUIRE(game.serialize(two) == position("Pb1 Pb2 Nc3 nb6 ne6", "turns=1 to_move=1"));
 }
@@ -388,12 +343,12 @@ TEST_CASE("double_duel: step 3 destinations are empty fields or one own pawn", "
   const DoubleDuel game(kPlain);
   State s = at(game, "Da1 Nb1 Dc1 Pd1 Ne1 Pf1 Pa2 pa4 pc5 dd5 nb6 dc6 dd6 ne6");
   play(game, s, {"b1", "c3", "reserve"});
-  REQUIRE(options(game, s) == Strings{"a1", "a2", "c1", "d1", "f1"});
+  REQUIRE(legal_names(game, s) == Strings{"a1", "a2", "c1", "d1", "f1"});
   play(game, s, {"c1"});
   // Not: c1 itself, a1 (two own pawns), the knights e1 c3 b6 e6, the enemy pawns a4 (one),
   // c5 (one), d5 c6 d6 (two). The vacated b1 (the step-2 pawn) and the single pawns d1 f1
   // a2 may take it.
-  REQUIRE(options(game, s) ==
+  REQUIRE(legal_names(game, s) ==
           all_fields_except({"c1", "a1", "e1", "c3", "b6", "e6", "a4", "c5", "d5", "c6", "d6"}));
   play(game, s, {"b1"});
   REQUIRE(game.serialize(s) ==
@@ -409,7 +364,7 @@ TEST_CASE("double_duel: step 3 is skipped when no pawn can move", "[double_duel]
     State s = at(game, "Nb1 nb6 ne6");
     play(game, s, {"b1", "c3", "reserve"});
     REQUIRE(game.serialize(s) == position("Pb1 Nc3 nb6 ne6", "reserve=7,8 turns=1 to_move=1"));
-    REQUIRE(options(game, s) == Strings{"b6", "e6"});
+    REQUIRE(legal_names(game, s) == Strings{"b6", "e6"});
   }
 }
 
@@ -424,9 +379,9 @@ TEST_CASE("double_duel: a player without a knight loses", "[double_duel]") {
   REQUIRE(game.terminal(s));
   REQUIRE_FALSE(game.truncated(s));
   REQUIRE(game.current_player(s) == kTerminalPlayer);
-  REQUIRE(options(game, s).empty());
+  REQUIRE(legal_names(game, s).empty());
   REQUIRE(game.serialize(s) == position("Da1 Dc1 Dd1 Df1 nd4 pe6", "turns=1 winner=1 end=rules"));
-  REQUIRE(returns_of(game, s) == std::pair<float, float>{-1.0f, 1.0f});
+  REQUIRE(returns(game, s) == std::vector<float>{-1.0f, 1.0f});
 }
 
 TEST_CASE("double_duel: a player whose knights cannot leap loses; a switch saves it",
@@ -441,7 +396,7 @@ TEST_CASE("double_duel: a player whose knights cannot leap loses; a switch saves
     REQUIRE(game.terminal(s));
     REQUIRE(game.serialize(s) ==
             position("Na1 Nf1 Pb3 Dc2 Pd2 De3 nd4 pe6", "turns=1 winner=1 end=rules"));
-    REQUIRE(returns_of(game, s) == std::pair<float, float>{-1.0f, 1.0f});
+    REQUIRE(returns(game, s) == std::vector<float>{-1.0f, 1.0f});
   }
   {
     const DoubleDuel game(kSwitchMove);
@@ -449,9 +404,9 @@ TEST_CASE("double_duel: a player whose knights cannot leap loses; a switch saves
     play(game, s, {"e6", "d4", "reserve"});
     REQUIRE_FALSE(game.terminal(s));
     REQUIRE(game.current_player(s) == 0);
-    REQUIRE(options(game, s) == Strings{"a1", "f1"});
+    REQUIRE(legal_names(game, s) == Strings{"a1", "f1"});
     play(game, s, {"a1"});
-    REQUIRE(options(game, s) == Strings{"c2"});
+    REQUIRE(legal_names(game, s) == Strings{"c2"});
   }
 }
 
@@ -463,32 +418,32 @@ TEST_CASE("double_duel: capturing the last enemy knight completes the turn, then
   // The turn goes on: step 2, then step 3 (a knight was captured).
   REQUIRE_FALSE(game.terminal(s));
   REQUIRE(game.current_player(s) == 0);
-  REQUIRE(options(game, s) == Strings{"a1", "c1", "d1", "f1"});
+  REQUIRE(legal_names(game, s) == Strings{"a1", "c1", "d1", "f1"});
   play(game, s, {"d1"});
   REQUIRE_FALSE(game.terminal(s));
-  REQUIRE(options(game, s) == Strings{"a1", "c1", "d1", "f1"});
+  REQUIRE(legal_names(game, s) == Strings{"a1", "c1", "d1", "f1"});
   play(game, s, {"a1", "a2"});
   REQUIRE(game.terminal(s));
   REQUIRE_FALSE(game.truncated(s));
   REQUIRE(game.serialize(s) ==
           position("Pa1 Dc1 Pd1 Df1 Pa2 Pc3 Nb5", "turns=1 to_move=1 winner=0 end=rules"));
-  REQUIRE(returns_of(game, s) == std::pair<float, float>{1.0f, -1.0f});
+  REQUIRE(returns(game, s) == std::vector<float>{1.0f, -1.0f});
 }
 
 TEST_CASE("double_duel: max_turns truncates as a draw", "[double_duel]") {
   const DoubleDuel game(with(false, false, false, false, 2));
-  State s = start(game);
+  State s = new_state(game);
   play(game, s, {"b1", "c3", "a1", "d1", "d2"});
   REQUIRE_FALSE(game.terminal(s));
   play(game, s, {"b6", "c4", "a6", "d6", "d5"});
   REQUIRE(game.terminal(s));
   REQUIRE(game.truncated(s));
   REQUIRE(game.current_player(s) == kTerminalPlayer);
-  REQUIRE(options(game, s).empty());
+  REQUIRE(legal_names(game, s).empty());
   REQUIRE(game.serialize(s) ==
           position("Pa1 Pb1 Dc1 Pd1 Ne1 Df1 Pd2 Nc3 nc4 pd5 pa6 pb6 dc6 pd6 ne6 df6",
                    "turns=2 end=truncated"));
-  REQUIRE(returns_of(game, s) == std::pair<float, float>{0.0f, 0.0f});
+  REQUIRE(returns(game, s) == std::vector<float>{0.0f, 0.0f});
 }
 
 TEST_CASE("double_duel: a natural loss on the cap turn is a win, not a truncation",
@@ -500,14 +455,14 @@ TEST_CASE("double_duel: a natural loss on the cap turn is a win, not a truncatio
   REQUIRE_FALSE(game.truncated(s));
   REQUIRE(value_of(game, s, "winner") == "0");
   REQUIRE(value_of(game, s, "end") == "rules");
-  REQUIRE(returns_of(game, s) == std::pair<float, float>{1.0f, -1.0f});
+  REQUIRE(returns(game, s) == std::vector<float>{1.0f, -1.0f});
 
   // The same cap without a natural end: a draw.
   State d = at(game, "Da1 Dc1 Dd1 Df1 Nc3 nb5 ne6");
   play(game, d, {"c3", "b5", "d1", "a1", "a2"});
   REQUIRE(game.terminal(d));
   REQUIRE(game.truncated(d));
-  REQUIRE(returns_of(game, d) == std::pair<float, float>{0.0f, 0.0f});
+  REQUIRE(returns(game, d) == std::vector<float>{0.0f, 0.0f});
 }
 
 // ---------------------------------------------------------------------------------------
@@ -518,7 +473,7 @@ TEST_CASE("double_duel: neighbor_attack right on a knight that stayed; steps 2 a
   const DoubleDuel game(kNeighborAttack);
   State s = at(game, "Pa1 Nb1 nb4 nd4");
   play(game, s, {"b1"});
-  REQUIRE(options(game, s) == Strings{"a3", "c3", "d2"});
+  REQUIRE(legal_names(game, s) == Strings{"a3", "c3", "d2"});
   // c3 is next to both b4 and d4: one move, rights against both.
   play(game, s, {"c3", "reserve", "a1", "a2"});
   REQUIRE(game.serialize(s) ==
@@ -528,14 +483,14 @@ TEST_CASE("double_duel: neighbor_attack right on a knight that stayed; steps 2 a
   REQUIRE(game.serialize(s) == position("Pb1 Pa2 Nc3 nd3 pb4 nd4", "rights=c3:b4d4,d3:c3 turns=2"));
   // The leaps a4 b5 d1 d5 e2 e4, and the step onto d4, which stayed; not d3 (it moved).
   play(game, s, {"c3"});
-  REQUIRE(options(game, s) == Strings{"a4", "b5", "d1", "d4", "d5", "e2", "e4"});
+  REQUIRE(legal_names(game, s) == Strings{"a4", "b5", "d1", "d4", "d5", "e2", "e4"});
   play(game, s, {"d4"});
   REQUIRE(value_of(game, s, "board") == board_text("Pb1 Pa2 nd3 pb4 Nd4"));
   // Step 2, then step 3 (a knight was captured).
-  REQUIRE(options(game, s) == Strings{"reserve"});
+  REQUIRE(legal_names(game, s) == Strings{"reserve"});
   play(game, s, {"reserve"});
   REQUIRE(value_of(game, s, "phase") == "free_pawn");
-  REQUIRE(options(game, s) == Strings{"a2", "b1"});
+  REQUIRE(legal_names(game, s) == Strings{"a2", "b1"});
   play(game, s, {"b1", "b2"});
   REQUIRE(value_of(game, s, "board") == board_text("Pa2 Pb2 Pc3 nd3 pb4 Nd4"));
   // The attack is a step 1 like any other: it made a right against d3.
@@ -544,7 +499,7 @@ TEST_CASE("double_duel: neighbor_attack right on a knight that stayed; steps 2 a
   // Black's right was against c3, which has left: d3 may leap (b2 holds one White pawn) but
   // not step onto d4 or c3.
   play(game, s, {"d3"});
-  REQUIRE(options(game, s) == Strings{"b2", "c1", "c5", "e1", "e5", "f2", "f4"});
+  REQUIRE(legal_names(game, s) == Strings{"b2", "c1", "c5", "e1", "e5", "f2", "f4"});
 }
 
 TEST_CASE("double_duel: neighbor_attack is not offered without the extension", "[double_duel]") {
@@ -555,7 +510,7 @@ TEST_CASE("double_duel: neighbor_attack is not offered without the extension", "
   play(game, s, {"b4", "d3", "reserve"});
   REQUIRE(value_of(game, s, "rights") == "-,-");
   play(game, s, {"c3"});
-  REQUIRE(options(game, s) == Strings{"a4", "b5", "d1", "d5", "e2", "e4"});
+  REQUIRE(legal_names(game, s) == Strings{"a4", "b5", "d1", "d5", "e2", "e4"});
 }
 
 TEST_CASE("double_duel: neighbor_attack right lapses after the player's next turn",
@@ -568,7 +523,7 @@ TEST_CASE("double_duel: neighbor_attack right lapses after the player's next tur
   // In the very next turn the right is there ...
   State used = s;
   play(game, used, {"c3"});
-  REQUIRE(options(game, used) == Strings{"a2", "a4", "b5", "d1", "d4", "d5", "e2", "e4"});
+  REQUIRE(legal_names(game, used) == Strings{"a2", "a4", "b5", "d1", "d4", "d5", "e2", "e4"});
   // ... but White moves the other knight, next to no enemy knight: the newest step 1
   // replaces the rights.
   play(game, s, {"f1", "d2", "reserve", "b1", "b2"});
@@ -578,7 +533,7 @@ TEST_CASE("double_duel: neighbor_attack right lapses after the player's next tur
   REQUIRE(value_of(game, s, "board") == board_text("Pf1 Pb2 Nd2 Nc3 nd4 pe4 nc5 pf5"));
   // d4 never moved, yet the right is gone.
   play(game, s, {"c3"});
-  REQUIRE(options(game, s) == Strings{"a2", "a4", "b1", "b5", "d1", "d5", "e2", "e4"});
+  REQUIRE(legal_names(game, s) == Strings{"a2", "a4", "b1", "b5", "d1", "d5", "e2", "e4"});
 }
 
 TEST_CASE("double_duel: neighbor_attack right lapses when the attacking knight is captured",
@@ -588,14 +543,14 @@ TEST_CASE("double_duel: neighbor_attack right lapses when the attacking knight i
   play(game, s, {"b1", "c3", "reserve"});
   REQUIRE(value_of(game, s, "rights") == "c3:d4,-");
   play(game, s, {"a4"});
-  REQUIRE(options(game, s) == Strings{"b2", "b6", "c3", "c5"});
+  REQUIRE(legal_names(game, s) == Strings{"b2", "b6", "c3", "c5"});
   play(game, s, {"c3", "reserve"});
   REQUIRE(value_of(game, s, "board") == board_text("Pb1 Nf1 nc3 pa4 nd4"));
   REQUIRE(value_of(game, s, "to_move") == "0");
   // Only f1 is left, with its leaps d2 and e3; nothing reaches d4.
-  REQUIRE(options(game, s) == Strings{"f1"});
+  REQUIRE(legal_names(game, s) == Strings{"f1"});
   play(game, s, {"f1"});
-  REQUIRE(options(game, s) == Strings{"d2", "e3"});
+  REQUIRE(legal_names(game, s) == Strings{"d2", "e3"});
 }
 
 TEST_CASE("double_duel: neighbor_attack right lapses when the enemy knight moves",
@@ -608,7 +563,7 @@ TEST_CASE("double_duel: neighbor_attack right lapses when the enemy knight moves
   play(game, s, {"d4", "b3", "reserve"});
   REQUIRE(value_of(game, s, "board") == board_text("Pb1 nb3 Nc3 pd4 nf6"));
   play(game, s, {"c3"});
-  REQUIRE(options(game, s) == Strings{"a2", "a4", "b5", "d1", "d5", "e2", "e4"});
+  REQUIRE(legal_names(game, s) == Strings{"a2", "a4", "b5", "d1", "d5", "e2", "e4"});
 }
 
 TEST_CASE("double_duel: a switch creates neighbor_attack rights", "[double_duel]") {
@@ -619,7 +574,7 @@ TEST_CASE("double_duel: a switch creates neighbor_attack rights", "[double_duel]
           position("Pb1 Nc3 nd4 nf6", "reserve=7,8 rights=c3:d4,- turns=1 to_move=1"));
   play(game, s, {"f6", "e4", "reserve"});
   play(game, s, {"c3"});
-  REQUIRE(options(game, s) == Strings{"a2", "a4", "b5", "d1", "d4", "d5", "e2", "e4"});
+  REQUIRE(legal_names(game, s) == Strings{"a2", "a4", "b5", "d1", "d4", "d5", "e2", "e4"});
 }
 
 // ---------------------------------------------------------------------------------------
@@ -631,18 +586,18 @@ TEST_CASE("double_duel: switch_move", "[double_duel]") {
     const DoubleDuel game(kSwitchMove);
     State s = at(game, pieces);
     play(game, s, {"b1"});
-    REQUIRE(options(game, s) == Strings{"a3", "c3", "d2"});
+    REQUIRE(legal_names(game, s) == Strings{"a3", "c3", "d2"});
     play(game, s, {"c3"});
     // One pawn to b1, one to the reserve; no step 2 or 3: Black moves.
     REQUIRE(game.serialize(s) ==
             position("Da1 Pb1 Dd1 Df1 Nc3 nb6 ne6", "reserve=1,8 turns=1 to_move=1"));
-    REQUIRE(options(game, s) == Strings{"b6", "e6"});
+    REQUIRE(legal_names(game, s) == Strings{"b6", "e6"});
   }
   {
     const DoubleDuel game(kPlain);
     State s = at(game, pieces);
     play(game, s, {"b1"});
-    REQUIRE(options(game, s) == Strings{"a3", "d2"});
+    REQUIRE(legal_names(game, s) == Strings{"a3", "d2"});
   }
 }
 
@@ -658,7 +613,7 @@ TEST_CASE("double_duel: single_pawn_blocks closes single enemy pawns, not knight
     const DoubleDuel game(kSinglePawnBlocks);
     State s = at(game, pieces);
     play(game, s, {"c3"});
-    REQUIRE(options(game, s) == Strings{"b1", "b5", "e2", "e4"});
+    REQUIRE(legal_names(game, s) == Strings{"b1", "b5", "e2", "e4"});
     play(game, s, {"b5", "reserve"});
     REQUIRE(value_of(game, s, "board") == board_text("Pc3 pa2 pa4 Nb5 pd1 dd5 ne6"));
   }
@@ -666,7 +621,7 @@ TEST_CASE("double_duel: single_pawn_blocks closes single enemy pawns, not knight
     const DoubleDuel game(kPlain);
     State s = at(game, pieces);
     play(game, s, {"c3"});
-    REQUIRE(options(game, s) == Strings{"a2", "a4", "b1", "b5", "d1", "e2", "e4"});
+    REQUIRE(legal_names(game, s) == Strings{"a2", "a4", "b1", "b5", "d1", "e2", "e4"});
   }
   // A knight hemmed in by single enemy pawns (a1: b3, c2) has no step 1 with the extension.
   const std::string hemmed = "Na1 pb3 pc2 pf5 ne6";
@@ -674,7 +629,7 @@ TEST_CASE("double_duel: single_pawn_blocks closes single enemy pawns, not knight
     const DoubleDuel game(kSinglePawnBlocks);
     State s = at(game, hemmed, "to_move=1");
     play(game, s, {"e6", "d4", "reserve"});
-    REQUIRE(options(game, s) == Strings{"b3", "c2", "f5"});
+    REQUIRE(legal_names(game, s) == Strings{"b3", "c2", "f5"});
     play(game, s, {"f5", "f4"});
     REQUIRE(game.terminal(s));
     REQUIRE(value_of(game, s, "winner") == "1");
@@ -685,7 +640,7 @@ TEST_CASE("double_duel: single_pawn_blocks closes single enemy pawns, not knight
     play(game, s, {"e6", "d4", "reserve", "f5", "f4"});
     REQUIRE_FALSE(game.terminal(s));
     play(game, s, {"a1"});
-    REQUIRE(options(game, s) == Strings{"b3", "c2"});
+    REQUIRE(legal_names(game, s) == Strings{"b3", "c2"});
   }
 }
 
@@ -694,12 +649,12 @@ TEST_CASE("double_duel: single_pawn_blocks closes single enemy pawns, not knight
 
 TEST_CASE("double_duel: double_free_pawn_moves offers a second step 3 or stop", "[double_duel]") {
   const DoubleDuel game(kDoubleFree);
-  State s = start(game);
+  State s = new_state(game);
   play(game, s, {"b1", "c3", "a1", "d1", "d2"});
   REQUIRE(value_of(game, s, "phase") == "second_free_pawn");
   REQUIRE(value_of(game, s, "to_move") == "0");
   // Not b1 (the step-2 pawn); d2 (the first step-3 pawn) may move again.
-  REQUIRE(options(game, s) == Strings{"a1", "c1", "d1", "d2", "f1", "stop"});
+  REQUIRE(legal_names(game, s) == Strings{"a1", "c1", "d1", "d2", "f1", "stop"});
 
   SECTION("a second step 3") {
     play(game, s, {"d2", "d3"});
@@ -718,11 +673,11 @@ TEST_CASE("double_duel: double_free_pawn_moves offers a second step 3 or stop", 
 TEST_CASE("double_duel: double_free_pawn_moves lets the vacated field give its other pawn",
           "[double_duel]") {
   const DoubleDuel game(kDoubleFree);
-  State s = start(game);
+  State s = new_state(game);
   // The first step 3 brings the a1 pawn to b1, beside the step-2 pawn.
   play(game, s, {"b1", "c3", "a1", "a1", "b1"});
   REQUIRE(value_of(game, s, "board") == board_text(with_black_home("Db1 Dc1 Dd1 Ne1 Df1 Nc3")));
-  REQUIRE(options(game, s) == Strings{"b1", "c1", "d1", "f1", "stop"});
+  REQUIRE(legal_names(game, s) == Strings{"b1", "c1", "d1", "f1", "stop"});
   play(game, s, {"b1", "b2"});
   REQUIRE(game.serialize(s) ==
           position(with_black_home("Pb1 Dc1 Dd1 Ne1 Df1 Pb2 Nc3"), "turns=1 to_move=1"));
@@ -730,11 +685,11 @@ TEST_CASE("double_duel: double_free_pawn_moves lets the vacated field give its o
 
 TEST_CASE("double_duel: no second step 3 without double_free_pawn_moves", "[double_duel]") {
   const DoubleDuel game(kPlain);
-  State s = start(game);
+  State s = new_state(game);
   play(game, s, {"b1", "c3", "a1", "d1", "d2"});
   REQUIRE(game.serialize(s) ==
           position(with_black_home("Pa1 Pb1 Dc1 Pd1 Ne1 Df1 Pd2 Nc3"), "turns=1 to_move=1"));
-  REQUIRE(options(game, s) == Strings{"b6", "e6"});
+  REQUIRE(legal_names(game, s) == Strings{"b6", "e6"});
 }
 
 // ---------------------------------------------------------------------------------------
@@ -742,7 +697,7 @@ TEST_CASE("double_duel: no second step 3 without double_free_pawn_moves", "[doub
 
 TEST_CASE("double_duel: serialize and deserialize round trip", "[double_duel]") {
   const DoubleDuel game(with(true, true, false, true));
-  State s = start(game);
+  State s = new_state(game);
   REQUIRE(game.serialize(s) ==
           "board=DNDDND........................dnddnd reserve=0,0 rights=-,- turns=0 to_move=0 "
           "phase=knight selected=- vacated=- free_step=0 free_moves=0 winner=- "
@@ -753,7 +708,7 @@ TEST_CASE("double_duel: serialize and deserialize round trip", "[double_duel]") 
     const std::string text = game.serialize(s);
     const State back = game.deserialize(text);
     REQUIRE(game.serialize(back) == text);
-    REQUIRE(options(game, back) == options(game, s));
+    REQUIRE(legal_names(game, back) == legal_names(game, s));
     play(game, s, {decision});
   }
   // White's e1 knight went to d3, next to d4 (a right); Black's d4 holds one against c3.
@@ -796,7 +751,7 @@ TEST_CASE("double_duel: deserialize names the problem", "[double_duel]") {
 TEST_CASE("double_duel: string_to_action reads fields, reserve and stop, and rejects junk",
           "[double_duel]") {
   const DoubleDuel game(kPlain);
-  State s = start(game);
+  State s = new_state(game);
   REQUIRE(game.string_to_action(s, "a1") == 0);
   REQUIRE(game.string_to_action(s, "f6") == 35);
   REQUIRE(game.string_to_action(s, "reserve") == DoubleDuel::kReserve);

@@ -42,9 +42,9 @@
 #include <string_view>
 #include <vector>
 
-#include "env/core/params.h"
 #include "env/core/rng.h"
 #include "env/games/knight_fight/knight_fight.h"
+#include "tests/cpp/env/games/game_test_helpers.h"
 #include "tests/cpp/env/registry/conformance_specs.h"
 
 namespace knightgym {
@@ -295,14 +295,7 @@ class Game {
 // The driver: plays the engine and the reference side by side.
 // ---------------------------------------------------------------------------------------
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& name : names) {
-    if (!out.empty()) out += ' ';
-    out += name;
-  }
-  return out.empty() ? std::string("(none)") : out;
-}
+using testing::joined;
 
 // The key=value fields of the engine's serialize().
 std::map<std::string, std::string> fields_of(const std::string& text) {
@@ -331,10 +324,7 @@ bool read_layout(const std::string& digits, int* numbers) {
 }
 
 KnightFight make_engine(const reference::Options& options) {
-  ParamReader reader(parse_spec(options.spec()));
-  const KnightFight::Params params = KnightFight::read_params(reader);
-  reader.finish();
-  return KnightFight(params);
+  return testing::game_from_spec<KnightFight>(options.spec());
 }
 
 // Counts of what the games exercised, so that a combination cannot pass vacuously.

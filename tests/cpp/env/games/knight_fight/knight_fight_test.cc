@@ -15,30 +15,21 @@
 
 #include <catch2/catch.hpp>
 
-#include "env/core/params.h"
 #include "env/games/knight_fight/knight_fight.h"
 #include "env/registry/registry.h"
+#include "tests/cpp/env/games/game_test_helpers.h"
 
 namespace knightgym {
 namespace {
 
+using namespace testing;
 using Catch::Contains;
 using State = KnightFight::State;
 
 constexpr std::string_view kIdentity = "knight_fight(layout=identity)";
 
 KnightFight make_game(std::string_view spec = kIdentity) {
-  ParamReader reader(parse_spec(spec));
-  const KnightFight game(KnightFight::read_params(reader));
-  reader.finish();
-  return game;
-}
-
-State new_state(const KnightFight& game, uint64_t seed = 0) {
-  State s;
-  Rng rng(seed);
-  game.init(s, rng);
-  return s;
+  return testing::game_from_spec<KnightFight>(spec);
 }
 
 int square(std::string_view name) {
@@ -60,22 +51,6 @@ std::vector<Action> actions(const KnightFight& game, const State& s,
 std::vector<Action> with_pass(std::vector<Action> squares) {
   squares.push_back(KnightFight::kPass);
   return squares;
-}
-
-std::vector<Action> legal(const KnightFight& game, const State& s) {
-  Action out[KnightFight::kMaxActions];
-  return {out, out + game.legal_actions(s, out)};
-}
-
-// Applies the named actions in turn, each required to be legal.
-void play(const KnightFight& game, State& s, std::initializer_list<std::string_view> moves) {
-  for (const std::string_view move : moves) {
-    const Action action = game.string_to_action(s, move);
-    const std::vector<Action> allowed = legal(game, s);
-    INFO("move " << move);
-    REQUIRE(std::find(allowed.begin(), allowed.end(), action) != allowed.end());
-    game.apply(s, action);
-  }
 }
 
 bool usable(const State& s, std::string_view name) { return test128(s.usable, square(name)); }
@@ -120,18 +95,6 @@ State end_after_white_placement(const KnightFight& game, int black_score) {
   return s;
 }
 
-std::vector<float> returns(const KnightFight& game, const State& s) {
-  std::vector<float> out(KnightFight::kNumPlayers);
-  game.returns(s, out.data());
-  return out;
-}
-
-std::vector<float> observe(const KnightFight& game, const State& s, int player) {
-  std::vector<float> out(KnightFight::kNumPlanes * KnightFight::kNumSquares);
-  game.observe(s, player, out.data());
-  return out;
-}
-
 // Value of a plane at (rank, file) as the observer sees the board: rank 0 is the
 // observer's own back rank.
 float at(const std::vector<float>& obs, int plane, int rank, int file) {
@@ -147,12 +110,6 @@ bool plane_is(const std::vector<float>& obs, int plane, float value) {
   const auto begin = obs.begin() + plane * KnightFight::kNumSquares;
   return std::all_of(begin, begin + KnightFight::kNumSquares,
                      [value](float v) { return v == Approx(value); });
-}
-
-void require_rejected(const KnightFight& game, const std::string& text, const std::string& why) {
-  INFO("text: " << text);
-  REQUIRE_THROWS_AS(game.deserialize(text), std::invalid_argument);
-  REQUIRE_THROWS_WITH(game.deserialize(text), Contains("cannot read state") && Contains(why));
 }
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {
@@ -756,17 +713,17 @@ TEST_CASE("serialize and deserialize round-trip", "[knight_fight]") {
 TEST_CASE("malformed state text is rejected with a useful message", "[knight_fight]") {
   const KnightFight game = make_game();
   const std::string good = game.serialize(new_state(game));
-  require_rejected(game, "", "expected one field 'layout'");
-  require_rejected(game, good + " colour=1", "unknown field 'colour'");
-  require_rejected(game, good + " turns=0", "expected one field 'turns'");
-  require_rejected(game, replace(good, "turns=0", "turns=x"), "turns 'x' is not an integer");
-  require_rejected(game, replace(good, "knights=-,-", "knights=z9,-"),
-                   "knight 'z9' is not a square");
-  require_rejected(game, replace(good, "knights=-,-", "knights=c1,-"),
-                   "a knight stands on usable square c1");
-  require_rejected(game, replace(good, "layout=00", "layout=0"), "layout:");
-  require_rejected(game, replace(good, "end=running", "end=over"),
-                   "end 'over' is not running, rules or truncated");
+  require_state_rejected(game, "", "expected one field 'layout'");
+  require_state_rejected(game, good + " colour=1", "unknown field 'colour'");
+  require_state_rejected(game, good + " turns=0", "expected one field 'turns'");
+  require_state_rejected(game, replace(good, "turns=0", "turns=x"), "turns 'x' is not an integer");
+  require_state_rejected(game, replace(good, "knights=-,-", "knights=z9,-"),
+                         "knight 'z9' is not a square");
+  require_state_rejected(game, replace(good, "knights=-,-", "knights=c1,-"),
+                         "a knight stands on usable square c1");
+  require_state_rejected(game, replace(good, "layout=00", "layout=0"), "layout:");
+  require_state_rejected(game, replace(good, "end=running", "end=over"),
+                         "end 'over' is not running, rules or truncated");
   REQUIRE_THROWS_AS(load_game(kIdentity)->deserialize_state("layout=1"), std::invalid_argument);
 }
 

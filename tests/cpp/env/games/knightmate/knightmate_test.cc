@@ -23,23 +23,19 @@
 #include "env/games/knightmate/perft.h"
 #include "env/games/knightmate/position.h"
 #include "env/registry/registry.h"
+#include "tests/cpp/env/games/game_test_helpers.h"
 
 namespace knightgym {
 namespace {
 
 using namespace knightmate;
+using namespace testing;
 using Catch::Contains;
 using Reason = Knightmate::Reason;
 using State = Knightmate::State;
-using Strings = std::vector<std::string>;
 
 // ---------------------------------------------------------------------------------------
 // Positions and moves.
-
-Strings sorted(Strings items) {
-  std::sort(items.begin(), items.end());
-  return items;
-}
 
 // The legal moves as UCI text, sorted.
 Strings moves(const Position& p) {
@@ -154,41 +150,6 @@ Knightmate make_game(std::string_view fen = kStartFen, int history = 1, int max_
   return Knightmate(params);
 }
 
-State new_state(const Knightmate& game) {
-  State s;
-  Rng rng(0);
-  game.init(s, rng);
-  return s;
-}
-
-std::vector<Action> legal(const Knightmate& game, const State& s) {
-  Action out[Knightmate::kMaxActions];
-  return {out, out + game.legal_actions(s, out)};
-}
-
-// Applies the named moves in turn, each required to be legal.
-void play(const Knightmate& game, State& s, std::initializer_list<std::string_view> line) {
-  for (const std::string_view uci : line) {
-    INFO("move " << uci << " in " << to_fen(s.position));
-    const Action action = game.string_to_action(s, uci);
-    const std::vector<Action> allowed = legal(game, s);
-    REQUIRE(std::find(allowed.begin(), allowed.end(), action) != allowed.end());
-    game.apply(s, action);
-  }
-}
-
-std::vector<float> returns(const Knightmate& game, const State& s) {
-  std::vector<float> out(Knightmate::kNumPlayers);
-  game.returns(s, out.data());
-  return out;
-}
-
-std::vector<float> observe(const Knightmate& game, const State& s, int player) {
-  std::vector<float> out(static_cast<size_t>(game.info().observation_shape.size()));
-  game.observe(s, player, out.data());
-  return out;
-}
-
 // The value of `plane` on `square` of the observer's frame (a1 = 0; for Black the ranks
 // are mirrored, so its own back rank is rank 1 too).
 float at(const std::vector<float>& obs, int plane, std::string_view square) {
@@ -222,13 +183,6 @@ std::vector<uint8_t> mask(const Knightmate& game, const State& s) {
   std::vector<uint8_t> out(Knightmate::kNumActions);
   game.legal_mask(s, out.data());
   return out;
-}
-
-void require_state_rejected(const Knightmate& game, const std::string& text,
-                            const std::string& why) {
-  INFO("text: " << text);
-  REQUIRE_THROWS_AS(game.deserialize(text), std::invalid_argument);
-  REQUIRE_THROWS_WITH(game.deserialize(text), Contains("cannot read state") && Contains(why));
 }
 
 // Positions from seeded random games: from the start and from set-ups where castling,

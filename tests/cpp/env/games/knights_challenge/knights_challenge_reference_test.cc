@@ -42,9 +42,9 @@
 #include <string_view>
 #include <vector>
 
-#include "env/core/params.h"
 #include "env/core/rng.h"
 #include "env/games/knights_challenge/knights_challenge.h"
+#include "tests/cpp/env/games/game_test_helpers.h"
 #include "tests/cpp/env/registry/conformance_specs.h"
 
 namespace knightgym {
@@ -675,10 +675,7 @@ unsigned end_of(const KnightsChallenge::State& s) {
 }
 
 KnightsChallenge make_engine(const reference::Options& options) {
-  ParamReader reader(parse_spec(options.spec()));
-  const KnightsChallenge::Params params = KnightsChallenge::read_params(reader);
-  reader.finish();
-  return KnightsChallenge(params);
+  return testing::game_from_spec<KnightsChallenge>(options.spec());
 }
 
 // Empty if the engine's players, sides and tallies (valid in any position) agree with the

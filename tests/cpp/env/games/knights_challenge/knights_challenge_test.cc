@@ -13,28 +13,26 @@
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <initializer_list>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
-#include "env/core/params.h"
 #include "env/core/rng.h"
 #include "env/games/knights_challenge/knights_challenge.h"
 #include "env/games/knights_challenge/lines.h"
 #include "env/registry/registry.h"
+#include "tests/cpp/env/games/game_test_helpers.h"
 
 namespace knightgym {
 namespace {
 
+using namespace testing;
 using Catch::Contains;
 using Reason = KnightsChallenge::Reason;
 using State = KnightsChallenge::State;
-using Strings = std::vector<std::string>;
 using Floats = std::vector<float>;
 
 constexpr int kN = 12;  // the default board
@@ -45,15 +43,7 @@ constexpr int kPlanes = KnightsChallenge::kNumPlanes;
 // Games and squares.
 
 KnightsChallenge make_game(std::string_view spec = "knights_challenge") {
-  ParamReader reader(parse_spec(spec));
-  const KnightsChallenge game(KnightsChallenge::read_params(reader));
-  reader.finish();
-  return game;
-}
-
-Strings sorted(Strings items) {
-  std::sort(items.begin(), items.end());
-  return items;
+  return game_from_spec<KnightsChallenge>(spec);
 }
 
 struct XY {
@@ -174,13 +164,6 @@ State at(const KnightsChallenge& game, std::string_view pieces, char mover = 'r'
   return game.deserialize(text);
 }
 
-State start(const KnightsChallenge& game) {
-  State s{};
-  Rng rng(1);
-  game.init(s, rng);
-  return s;
-}
-
 // The piece letter on a square, read from the text form.
 char piece_on(const KnightsChallenge& game, const State& s, std::string_view square) {
   const int n = game.params().board_size;
@@ -202,18 +185,9 @@ std::string field(const KnightsChallenge& game, const State& s, const std::strin
 // ---------------------------------------------------------------------------------------
 // Moves.
 
-Strings moves(const KnightsChallenge& game, const State& s) {
-  std::vector<Action> actions(static_cast<size_t>(game.info().num_actions));
-  const int count = game.legal_actions(s, actions.data());
-  Strings out;
-  for (int i = 0; i < count; ++i)
-    out.push_back(game.action_to_string(s, actions[static_cast<size_t>(i)]));
-  return sorted(out);
-}
-
-std::vector<Action> legal(const KnightsChallenge& game, const State& s) {
-  std::vector<Action> actions(static_cast<size_t>(game.info().num_actions));
-  actions.resize(static_cast<size_t>(game.legal_actions(s, actions.data())));
+// The legal actions as a set (ascending), whatever order the knights list them in.
+std::vector<Action> legal_set(const KnightsChallenge& game, const State& s) {
+  std::vector<Action> actions = legal(game, s);
   std::sort(actions.begin(), actions.end());
   return actions;
 }
@@ -223,19 +197,9 @@ Strings moves_from(const KnightsChallenge& game, const State& s, std::string_vie
   std::string prefix(square);
   prefix += '-';
   Strings out;
-  for (const std::string& move : moves(game, s))
+  for (const std::string& move : legal_names(game, s))
     if (move.compare(0, prefix.size(), prefix) == 0) out.push_back(move);
   return out;
-}
-
-void play(const KnightsChallenge& game, State& s, std::initializer_list<std::string_view> line) {
-  for (const std::string_view text : line) {
-    INFO("move " << text << " in " << game.serialize(s));
-    const Strings legal_moves = moves(game, s);
-    REQUIRE(std::find(legal_moves.begin(), legal_moves.end(), std::string(text)) !=
-            legal_moves.end());
-    game.apply(s, game.string_to_action(s, text));
-  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -247,17 +211,8 @@ std::vector<int> tallies(const KnightsChallenge& game, const State& s) {
   return out;
 }
 
-Floats returns_of(const KnightsChallenge& game, const State& s) {
-  Floats out(static_cast<size_t>(game.info().num_players), 99.0f);
-  game.returns(s, out.data());
-  float sum = 0.0f;
-  for (const float r : out) sum += r;
-  REQUIRE(sum == Approx(0.0f).margin(1e-6));  // every game is zero-sum
-  return out;
-}
-
 void require_returns(const KnightsChallenge& game, const State& s, const Floats& expected) {
-  const Floats got = returns_of(game, s);
+  const Floats got = returns(game, s);
   REQUIRE(got.size() == expected.size());
   for (size_t i = 0; i < got.size(); ++i) {
     INFO("player " << i);
@@ -267,13 +222,6 @@ void require_returns(const KnightsChallenge& game, const State& s, const Floats&
 
 // ---------------------------------------------------------------------------------------
 // Observations.
-
-Floats observe(const KnightsChallenge& game, const State& s, int player) {
-  const int n = game.params().board_size;
-  Floats out(static_cast<size_t>(kPlanes * n * n), -1.0f);
-  game.observe(s, player, out.data());
-  return out;
-}
 
 // The squares (names in the observer's frame) where a plane holds 1; every other entry
 // must be 0.
@@ -371,7 +319,7 @@ std::string turned_text(const std::string& text) {
 // Plays uniformly random legal moves; calls visit(state) before every move and at the end.
 template <class F>
 void random_game(const KnightsChallenge& game, uint64_t seed, int max_moves, F&& visit) {
-  State s = start(game);
+  State s = new_state(game);
   Rng rng(seed);
   std::vector<Action> actions(static_cast<size_t>(game.info().num_actions));
   for (int move = 0; move < max_moves && !game.terminal(s); ++move) {
@@ -405,7 +353,7 @@ const Strings kRedFirstMoves =
 
 TEST_CASE("knights_challenge: start position, camps and the text form", "[knights_challenge]") {
   const KnightsChallenge game = make_game();
-  const State s = start(game);
+  const State s = new_state(game);
   // Red a1-d1 and a2-d2 (d = 0, 1 of camp 0), blue files l and k of ranks 1-4, yellow
   // i11-l12, green files a and b of ranks 9-12.
   REQUIRE(game.serialize(s) ==
@@ -419,11 +367,11 @@ TEST_CASE("knights_challenge: start position, camps and the text form", "[knight
   REQUIRE(game.info().observation_shape == Shape{kPlanes, kN, kN});
   REQUIRE(game.num_sides() == 4);
   REQUIRE(tallies(game, s) == std::vector<int>{0, 0, 0, 0});
-  REQUIRE(returns_of(game, s) == Floats{0, 0, 0, 0});  // not over: no returns yet
+  REQUIRE(returns(game, s) == Floats{0, 0, 0, 0});  // not over: no returns yet
 
   // duel: red and yellow only (opposite camps), two players and two sides.
   const KnightsChallenge duel = make_game("knights_challenge(mode=duel)");
-  REQUIRE(duel.serialize(start(duel)) ==
+  REQUIRE(duel.serialize(new_state(duel)) ==
           "board=........yyyy/........yyyy/............/............/............/"
           "............/............/............/............/............/rrrr......../"
           "rrrr........ to_move=r turns=0 captures=0,0,0,0");
@@ -432,7 +380,7 @@ TEST_CASE("knights_challenge: start position, camps and the text form", "[knight
   REQUIRE(duel.player_of_colour(2) == 1);
   // ffa3: red, blue, yellow; green's camp empty.
   const KnightsChallenge ffa3 = make_game("knights_challenge(mode=ffa3)");
-  REQUIRE(ffa3.serialize(start(ffa3)) ==
+  REQUIRE(ffa3.serialize(new_state(ffa3)) ==
           "board=........yyyy/........yyyy/............/............/............/"
           "............/............/............/..........bb/..........bb/rrrr......bb/"
           "rrrr......bb to_move=r turns=0 captures=0,0,0,0");
@@ -455,7 +403,7 @@ TEST_CASE("knights_challenge: start position, camps and the text form", "[knight
 
   // 10 x 10: camps 4 x 3 in the corners (blue files i and j, yellow g-j, green ranks 7-10).
   const KnightsChallenge small = make_game("knights_challenge(board_size=10)");
-  REQUIRE(small.serialize(start(small)) ==
+  REQUIRE(small.serialize(new_state(small)) ==
           "board=gg....yyyy/gg....yyyy/gg......../gg......../........../........../"
           "........bb/........bb/rrrr....bb/rrrr....bb to_move=r turns=0 captures=0,0,0,0");
 
@@ -485,7 +433,7 @@ TEST_CASE("knights_challenge: default and listed safe squares", "[knights_challe
 
 TEST_CASE("knights_challenge: actions are numbered in the mover's frame", "[knights_challenge]") {
   const KnightsChallenge game = make_game();
-  State s = start(game);
+  State s = new_state(game);
   // Red's b2-c4: from b2 = 1 * 12 + 1 = 13, leap (+1, +2) = kLeaps[1]: 13 * 8 + 1.
   REQUIRE(game.string_to_action(s, "b2-c4") == 105);
   REQUIRE(game.action_to_string(s, 105) == "b2-c4");
@@ -516,7 +464,7 @@ TEST_CASE("knights_challenge: actions are numbered in the mover's frame", "[knig
     REQUIRE(mask[a] <= 1);
     if (mask[a]) from_mask.push_back(static_cast<Action>(a));
   }
-  REQUIRE(from_mask == legal(game, s));
+  REQUIRE(from_mask == legal_set(game, s));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -525,8 +473,8 @@ TEST_CASE("knights_challenge: actions are numbered in the mover's frame", "[knig
 TEST_CASE("knights_challenge: a colour's first exit starts on a central square",
           "[knights_challenge]") {
   const KnightsChallenge game = make_game();
-  State s = start(game);
-  REQUIRE(moves(game, s) == kRedFirstMoves);
+  State s = new_state(game);
+  REQUIRE(legal_names(game, s) == kRedFirstMoves);
 
   // Without central_first any knight may leave at once: c1-e2, d1-f2, d1-e3, a2-b4, d2-f3,
   // d2-e4, d2-c4 and d2-f1 come in addition.
@@ -534,17 +482,17 @@ TEST_CASE("knights_challenge: a colour's first exit starts on a central square",
   Strings all = kRedFirstMoves;
   for (const char* move : {"c1-e2", "d1-f2", "d1-e3", "a2-b4", "d2-f3", "d2-e4", "d2-c4", "d2-f1"})
     all.push_back(move);
-  REQUIRE(moves(free_exits, start(free_exits)) == sorted(all));
+  REQUIRE(legal_names(free_exits, new_state(free_exits)) == sorted(all));
 
   // Red leaves from b2. Blue has not left: its first moves are red's turned a quarter-turn,
   // exits from the central k2 and k3 only.
   play(game, s, {"b2-c4"});
-  REQUIRE(moves(game, s) == turned_moves(kRedFirstMoves, 1));
+  REQUIRE(legal_names(game, s) == turned_moves(kRedFirstMoves, 1));
   play(game, s, {"l1-j2", "l12-k10", "a12-c11"});
   // Once red has left, exits start anywhere: c1-e2, d1-f2, d1-e3, a2-b4, d2-f3, d2-e4 and
   // d2-f1 (d2-c4 is taken by red's own knight). d1 may also leap forwards to the vacated
   // b2. The knight on c4 never returns to its camp (a3, b2, d2 are left out).
-  REQUIRE(moves(game, s) ==
+  REQUIRE(legal_names(game, s) ==
           sorted({"a1-b3", "b1-a3", "b1-c3", "c1-b3", "c1-d3", "c1-e2", "d1-f2", "d1-e3", "d1-c3",
                   "d1-b2", "a2-c3", "a2-b4", "c2-e3", "c2-d4", "c2-b4", "c2-a3", "c2-e1", "d2-b3",
                   "d2-e4", "d2-f1", "d2-f3", "c4-e5", "c4-d6", "c4-b6", "c4-a5", "c4-e3"}));
@@ -552,10 +500,10 @@ TEST_CASE("knights_challenge: a colour's first exit starts on a central square",
   // The rule is kept per colour in alliance2: yellow (player 0, like red) still has to leave
   // from k11 or j11 after red has left, so its moves are red's first ones turned twice.
   const KnightsChallenge alliance = make_game("knights_challenge(mode=alliance2)");
-  State a = start(alliance);
+  State a = new_state(alliance);
   play(alliance, a, {"b2-c4", "l1-j2"});
   REQUIRE(alliance.current_player(a) == 0);
-  REQUIRE(moves(alliance, a) == turned_moves(kRedFirstMoves, 2));
+  REQUIRE(legal_names(alliance, a) == turned_moves(kRedFirstMoves, 2));
 }
 
 TEST_CASE("knights_challenge: inside its own camp a knight only moves forwards",
@@ -565,13 +513,13 @@ TEST_CASE("knights_challenge: inside its own camp a knight only moves forwards",
   const State s = at(game, "ra1 rb2 rc3 yl12");
   // a1 (d 0): c2 (d 1) and b3 (d 2) are deeper. b2 (d 1): d3 (d 2) and the exits c4, a4;
   // not d1 (d 0). c3 (d 2): only exits (e4 d5 b5 a4 e2); a2, b1, d1 lie behind it.
-  REQUIRE(moves(game, s) == sorted({"a1-c2", "a1-b3", "b2-d3", "b2-c4", "b2-a4", "c3-e4", "c3-d5",
-                                    "c3-b5", "c3-a4", "c3-e2"}));
+  REQUIRE(legal_names(game, s) == sorted({"a1-c2", "a1-b3", "b2-d3", "b2-c4", "b2-a4", "c3-e4",
+                                          "c3-d5", "c3-b5", "c3-a4", "c3-e2"}));
   // The same for blue in its own camp (depth -x): k2 (w 1, d 1) may go to j4 (d 2) or leave
   // (i1, i3), not back to l4 (d 0).
   const KnightsChallenge ffa = make_game("knights_challenge(central_first=false)");
   const State b = at(ffa, "bk2 re5 yl12 ga12", 'b');
-  REQUIRE(moves(ffa, b) == sorted({"k2-j4", "k2-i1", "k2-i3"}));
+  REQUIRE(legal_names(ffa, b) == sorted({"k2-j4", "k2-i1", "k2-i3"}));
 }
 
 TEST_CASE("knights_challenge: a knight that has left its camp never returns",
@@ -579,7 +527,7 @@ TEST_CASE("knights_challenge: a knight that has left its camp never returns",
   const KnightsChallenge game = make_game();
   // e4's leaps c3 and d2 are in red's camp: not allowed; g3 is a safe square, open.
   const State s = at(game, "re4 bl4 yl12 ga12");
-  REQUIRE(moves(game, s) == sorted({"e4-g5", "e4-f6", "e4-d6", "e4-c5", "e4-f2", "e4-g3"}));
+  REQUIRE(legal_names(game, s) == sorted({"e4-g5", "e4-f6", "e4-d6", "e4-c5", "e4-f2", "e4-g3"}));
 }
 
 TEST_CASE("knights_challenge: a knight in an opponent's camp is stuck and scores",
@@ -593,7 +541,7 @@ TEST_CASE("knights_challenge: a knight in an opponent's camp is stuck and scores
   play(game, s, {"l4-k6", "l12-k10", "a12-c11"});
   // Red's j2 knight never moves again: only e5 moves (d3, in red's camp, is left out).
   REQUIRE(moves_from(game, s, "j2").empty());
-  REQUIRE(moves(game, s) ==
+  REQUIRE(legal_names(game, s) ==
           sorted({"e5-g6", "e5-f7", "e5-d7", "e5-c6", "e5-c4", "e5-f3", "e5-g4"}));
   // A stuck knight is shown upper case.
   REQUIRE(game.render(s).find('R') != std::string::npos);
@@ -637,13 +585,13 @@ TEST_CASE("knights_challenge: partners are never captured and their camps are cl
     spec += mode;
     spec += ')';
     const KnightsChallenge game = make_game(spec);
-    REQUIRE(moves(game, at(game, kPieces)) == kTeamMoves);
+    REQUIRE(legal_names(game, at(game, kPieces)) == kTeamMoves);
   }
   // In ffa4 yellow is an enemy: k5 may be captured and yellow's camp entered.
   const KnightsChallenge ffa = make_game();
   Strings ffa_moves = kTeamMoves;
   for (const char* move : {"i4-k5", "h9-j10", "h9-i11"}) ffa_moves.push_back(move);
-  REQUIRE(moves(ffa, at(ffa, kPieces)) == sorted(ffa_moves));
+  REQUIRE(legal_names(ffa, at(ffa, kPieces)) == sorted(ffa_moves));
 }
 
 TEST_CASE("knights_challenge: ffa3: green's unused camp is ordinary ground",
@@ -662,7 +610,7 @@ TEST_CASE("knights_challenge: ffa3: green's unused camp is ordinary ground",
   play(game, s, {"c9-b11", "l12-k10"});
   REQUIRE(field(game, s, "captures") == "7,7,6,0");
   // Red's only knight, on c12 in green's camp, still moves.
-  REQUIRE(moves(game, s) == sorted({"c12-a11", "c12-b10", "c12-d10", "c12-e11"}));
+  REQUIRE(legal_names(game, s) == sorted({"c12-a11", "c12-b10", "c12-d10", "c12-e11"}));
   // The observation has no camp for green (relative colour 3 from red's seat).
   REQUIRE(ones(observe(game, s, 0), KnightsChallenge::kPlaneCamps + 3).empty());
 }
@@ -720,7 +668,7 @@ TEST_CASE("knights_challenge: the game ends when no colour can move", "[knights_
   REQUIRE_FALSE(duel.truncated(s));
   REQUIRE(s.reason == Reason::kNoMoves);
   REQUIRE(duel.current_player(s) == kTerminalPlayer);
-  REQUIRE(moves(duel, s).empty());
+  REQUIRE(legal_names(duel, s).empty());
   require_returns(duel, s, {0, 0});  // 0 : 0, a draw
   // Set up from text the position is over at once.
   std::string blocked(kRedBlocked);
@@ -870,7 +818,7 @@ TEST_CASE("knights_challenge: team4: both partners get their team's result",
   // Red: j1 j3 j4 in blue's camp, the row a9-a12 of green's camp; h3-j2 makes all 8 stuck.
   State s = at(game, "rj1 rj3 rj4 ra9 ra10 ra11 ra12 rh3 yl12 bl1 gc12", 'r', "0,7,7,7");
   REQUIRE(tallies(game, s) == std::vector<int>{7 + 14 + 8, 14});
-  REQUIRE(returns_of(game, s) == Floats{0, 0, 0, 0});  // not over yet
+  REQUIRE(returns(game, s) == Floats{0, 0, 0, 0});  // not over yet
   play(game, s, {"h3-j2"});
   REQUIRE(s.reason == Reason::kAllStuck);
   // Red-yellow: 8 x 2 + two rows (+8 each) + yellow's 7 captures = 39; blue-green 14.
@@ -953,7 +901,7 @@ TEST_CASE("knights_challenge: tally: team4 camp bonuses, with and without mixed 
   REQUIRE(tallies(plain, at(plain, kThreeTwo, 'r', "7,2,7,1")) == std::vector<int>{54, 3});
   REQUIRE(tallies(mixed, at(mixed, kThreeTwo, 'r', "7,2,7,1")) == std::vector<int>{56, 3});
   // Ongoing: no returns yet.
-  REQUIRE(returns_of(plain, at(plain, kTwoEach, 'r', "7,3,7,3")) == Floats{0, 0, 0, 0});
+  REQUIRE(returns(plain, at(plain, kTwoEach, 'r', "7,3,7,3")) == Floats{0, 0, 0, 0});
 }
 
 // The best line bonus of a cell set, by trying every set of lines: columns w (cells w,
@@ -1030,8 +978,8 @@ TEST_CASE("knights_challenge: a quarter-turn with every colour shifted is the sa
       INFO(text << "\nturned: " << turned_text_form);
       const State t = game.deserialize(turned_text_form);
       REQUIRE(game.current_player(t) == (game.current_player(s) + 1) % 4);
-      REQUIRE(legal(game, t) == legal(game, s));
-      REQUIRE(moves(game, t) == turned_moves(moves(game, s), 1));
+      REQUIRE(legal_set(game, t) == legal_set(game, s));
+      REQUIRE(legal_names(game, t) == turned_moves(legal_names(game, s), 1));
       for (int player = 0; player < 4; ++player)
         REQUIRE(observe(game, s, player) == observe(game, t, (player + 1) % 4));
       std::vector<int> a = tallies(game, s), b = tallies(game, t);
@@ -1096,7 +1044,7 @@ TEST_CASE("knights_challenge: observation planes", "[knights_challenge]") {
   // a half-turn, (x, y) -> (11 - x, 11 - y)): yellow's start squares become a1-d2, red's
   // (relative colour 2) a1 b1 c1 d1 a2 c2 d2 c4 become l12 k12 j12 i12 l11 j11 i11 j9.
   const KnightsChallenge alliance = make_game("knights_challenge(mode=alliance2)");
-  State a = start(alliance);
+  State a = new_state(alliance);
   play(alliance, a, {"b2-c4", "l1-j2"});
   const Floats yellow = observe(alliance, a, 0);
   REQUIRE(ones(yellow, KC::kPlaneFreeKnights + 0) == block('a', 'd', 1, 2));
@@ -1192,7 +1140,7 @@ TEST_CASE("knights_challenge: the text form round-trips in every mode", "[knight
         REQUIRE((t.end == s.end && t.reason == s.reason));
         REQUIRE(t.left_camp == s.left_camp);
         REQUIRE(game.current_player(t) == game.current_player(s));
-        REQUIRE(legal(game, t) == legal(game, s));
+        REQUIRE(legal_set(game, t) == legal_set(game, s));
         REQUIRE(tallies(game, t) == tallies(game, s));
         for (int player = 0; player < game.info().num_players; ++player)
           REQUIRE(observe(game, t, player) == observe(game, s, player));

@@ -31,9 +31,9 @@
 #include <string_view>
 #include <vector>
 
-#include "env/core/params.h"
 #include "env/core/rng.h"
 #include "env/games/tailten/tailten.h"
+#include "tests/cpp/env/games/game_test_helpers.h"
 #include "tests/cpp/env/registry/conformance_specs.h"
 
 namespace knightgym {
@@ -360,14 +360,7 @@ class Game {
 // The driver: plays the engine and the reference side by side.
 // ---------------------------------------------------------------------------------------
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& name : names) {
-    if (!out.empty()) out += ' ';
-    out += name;
-  }
-  return out.empty() ? std::string("(none)") : out;
-}
+using testing::joined;
 
 // The fields of the engine's serialize(): board=ROWS to_move=r|b phase=NAME turns=N.
 struct Serialized {
@@ -401,10 +394,7 @@ Serialized parse_serialized(const std::string& text) {
 }
 
 Tailten make_engine(const reference::Options& options) {
-  ParamReader reader(parse_spec(options.spec()));
-  const Tailten::Params params = Tailten::read_params(reader);
-  reader.finish();
-  return Tailten(params);
+  return testing::game_from_spec<Tailten>(options.spec());
 }
 
 // Counts of what the games exercised, so a configuration cannot pass vacuously.

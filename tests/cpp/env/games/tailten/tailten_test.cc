@@ -17,21 +17,21 @@
 
 #include <catch2/catch.hpp>
 
-#include "env/core/params.h"
 #include "env/core/rng.h"
 #include "env/games/tailten/board.h"
 #include "env/games/tailten/match.h"
 #include "env/games/tailten/tailten.h"
 #include "env/registry/registry.h"
+#include "tests/cpp/env/games/game_test_helpers.h"
 
 namespace knightgym {
 namespace {
 
+using namespace testing;
 using Catch::Contains;
 using Phase = Tailten::Phase;
 using State = Tailten::State;
 using Squares = tailten::Squares;
-using Strings = std::vector<std::string>;
 using Floats = std::vector<float>;
 
 constexpr int kPlanes = Tailten::kNumPlanes;
@@ -40,12 +40,7 @@ constexpr int kArea = 49;
 // ---------------------------------------------------------------------------------------
 // Games, hills and positions.
 
-Tailten make_game(std::string_view spec = "tailten") {
-  ParamReader reader(parse_spec(spec));
-  const Tailten game(Tailten::read_params(reader));
-  reader.finish();
-  return game;
-}
+Tailten make_game(std::string_view spec = "tailten") { return game_from_spec<Tailten>(spec); }
 
 int square_at(std::string_view name) {
   REQUIRE(name.size() == 2);
@@ -113,39 +108,6 @@ State at(const Tailten& game, std::string_view reds, std::string_view blues, cha
   return game.deserialize(text_of(reds, blues, to_move, phase, turns));
 }
 
-State start(const Tailten& game) {
-  State s;
-  Rng rng(1);
-  game.init(s, rng);
-  return s;
-}
-
-Strings legal(const Tailten& game, const State& s) {
-  std::vector<Action> actions(Tailten::kNumActions);
-  const int n = game.legal_actions(s, actions.data());
-  Strings out;
-  for (int i = 0; i < n; ++i) out.push_back(game.action_to_string(s, actions[i]));
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-void play(const Tailten& game, State& s, std::string_view hill) {
-  INFO(game.serialize(s) << " plays " << hill);
-  game.apply(s, game.string_to_action(s, hill));
-}
-
-std::array<float, 2> returns_of(const Tailten& game, const State& s) {
-  std::array<float, 2> out{};
-  game.returns(s, out.data());
-  return out;
-}
-
-Floats observe(const Tailten& game, const State& s, int player) {
-  Floats out(static_cast<size_t>(kPlanes * kArea));
-  game.observe(s, player, out.data());
-  return out;
-}
-
 // The squares where plane `plane` is 1 (and checks it is 0 elsewhere).
 Squares plane_bits(const Floats& obs, int plane) {
   Squares out = 0;
@@ -180,7 +142,7 @@ TEST_CASE("tailten: the board has 45 hills, corners excluded, orthogonal adjacen
     REQUIRE(tailten::kHillOfSquare[static_cast<size_t>(square_at(corner))] == -1);
   // Actions are the hills in square order (rank 1 first, a to g): b1 first, f7 last.
   const Tailten game = make_game();
-  const State s = start(game);
+  const State s = new_state(game);
   REQUIRE(game.action_to_string(s, 0) == "b1");
   REQUIRE(game.action_to_string(s, 44) == "f7");
   for (int hill = 0; hill < 45; ++hill)
@@ -207,21 +169,21 @@ TEST_CASE("tailten: the board has 45 hills, corners excluded, orthogonal adjacen
 
 TEST_CASE("tailten: opening: the first ringfort goes anywhere", "[tailten]") {
   const Tailten game = make_game();
-  State s = start(game);
+  State s = new_state(game);
   REQUIRE(s.phase == Phase::kOpening);
   REQUIRE(s.to_move == 0);  // first_player defaults to Red
-  REQUIRE(legal(game, s).size() == 45);
-  play(game, s, "d4");
+  REQUIRE(legal_names(game, s).size() == 45);
+  play(game, s, {"d4"});
   // Blue's first ringfort also goes anywhere, even next to Red's.
   REQUIRE(s.to_move == 1);
-  REQUIRE(legal(game, s).size() == 44);
-  play(game, s, "d5");
+  REQUIRE(legal_names(game, s).size() == 44);
+  play(game, s, {"d5"});
   REQUIRE(s.phase == Phase::kOpening);
   // Red's second: a knight's leap from d4 (d5 is Blue's, not among them).
-  REQUIRE(legal(game, s) == split("b3 b5 c2 c6 e2 e6 f3 f5"));
+  REQUIRE(legal_names(game, s) == split("b3 b5 c2 c6 e2 e6 f3 f5"));
   // first_player=1: Blue starts.
   const Tailten blue_first = make_game("tailten(first_player=1)");
-  REQUIRE(start(blue_first).to_move == 1);
+  REQUIRE(new_state(blue_first).to_move == 1);
 }
 
 TEST_CASE("tailten: opening: a knight's leap from an own ringfort, none closer", "[tailten]") {
@@ -230,13 +192,13 @@ TEST_CASE("tailten: opening: a knight's leap from an own ringfort, none closer",
   // f5: d6 e3 g3 e7. Refused: e6 (diagonal to f5), f3 (two in a line from f5), d6 (two
   // in a line from d4), e3 (diagonal to d4). b3 and b5 touch Blue's b4: allowed.
   const State s = at(game, "d4 f5", "b4 d3", 'r', "opening", 4);
-  REQUIRE(legal(game, s) == split("b3 b5 c2 c6 e2 g3 e7"));
+  REQUIRE(legal_names(game, s) == split("b3 b5 c2 c6 e2 g3 e7"));
   REQUIRE(names_of(game.opening_builds(s, 0)) == split("b3 b5 c2 c6 e2 g3 e7"));
   // Red d4 and b2 (squared distance 8). Leaps of d4: b3 b5 c2 c6 e2 e6 f3 f5; of b2: a4 c4
   // d1 d3. Refused for an orthogonal own neighbour: b3 and c2 (next to b2), c4 and d3 (next
   // to d4) - each a leap from one own ringfort and too close to the other.
   const State t = at(game, "d4 b2", "g6", 'r', "opening", 4);
-  REQUIRE(legal(game, t) == split("a4 b5 c6 d1 e2 e6 f3 f5"));
+  REQUIRE(legal_names(game, t) == split("a4 b5 c6 d1 e2 e6 f3 f5"));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -249,30 +211,30 @@ TEST_CASE("tailten: battle begins for both when the mover has no opening build",
   State s = at(game, "b1 a3", "c4 b5", 'b', "opening", 4);
   // Blue's opening builds: leaps of c4 (b2 d2 b6 d6 a5 e3 e5) and b5 (c3 c7 d4 d6), less
   // a5 b6 (next to b5), c3 d4 (next to c4).
-  REQUIRE(legal(game, s) == split("b2 c7 d2 d6 e3 e5"));
+  REQUIRE(legal_names(game, s) == split("b2 c7 d2 d6 e3 e5"));
   REQUIRE(s.phase == Phase::kOpening);
-  play(game, s, "d2");
+  play(game, s, {"d2"});
   // Red now has no opening build: Battle starts, and this turn is already a battle turn -
   // builds next to Red's ringforts: b1 touches c1, b2; a3 touches a2, a4, b3.
   REQUIRE(s.phase == Phase::kBattle);
   REQUIRE(s.to_move == 0);
   REQUIRE(s.capturing == 0);
-  REQUIRE(legal(game, s) == split("a2 a4 b2 b3 c1"));
-  play(game, s, "b2");
+  REQUIRE(legal_names(game, s) == split("a2 a4 b2 b3 c1"));
+  play(game, s, {"b2"});
   // Blue still has opening builds (f1 is a leap of d2 far from c4, b5), but plays Battle
   // too: only hills next to its c4, b5, d2.
   REQUIRE(s.phase == Phase::kBattle);
   REQUIRE(s.to_move == 1);
   REQUIRE((game.opening_builds(s, 1) & bits("f1")) != 0);
-  REQUIRE(legal(game, s) == split("a5 b4 b6 c2 c3 c5 d1 d3 d4 e2"));
+  REQUIRE(legal_names(game, s) == split("a5 b4 b6 c2 c3 c5 d1 d3 d4 e2"));
 }
 
 TEST_CASE("tailten: an empty supply in the opening starts battle", "[tailten]") {
   const Tailten game = make_game("tailten(ringforts=2)");
   // Red has both its ringforts on the board; Blue builds its second (a leap of d4).
   State s = at(game, "a2 g6", "d4", 'b', "opening", 3);
-  REQUIRE(legal(game, s) == split("b3 b5 c2 c6 e2 e6 f3 f5"));
-  play(game, s, "f5");
+  REQUIRE(legal_names(game, s) == split("b3 b5 c2 c6 e2 e6 f3 f5"));
+  play(game, s, {"f5"});
   // Red has no opening build (empty supply): Battle; and no battle turn either (a build
   // needs a ringfort in supply), so Red is out and Blue takes one more, battle, turn -
   // but Blue's supply is empty too, so the game ends at once.
@@ -282,10 +244,10 @@ TEST_CASE("tailten: an empty supply in the opening starts battle", "[tailten]") 
   // ringforts=3: Blue keeps one: its last turn is a battle build next to d4 or f5.
   const Tailten three = make_game("tailten(ringforts=3)");
   State t = at(three, "a2 g6 c7", "d4", 'b', "opening", 5);
-  play(three, t, "f5");
+  play(three, t, {"f5"});
   REQUIRE(t.phase == Phase::kLastTurn);
   REQUIRE(t.to_move == 1);
-  REQUIRE(legal(three, t) == split("c4 e4 d3 d5 e5 g5 f4 f6"));
+  REQUIRE(legal_names(three, t) == split("c4 e4 d3 d5 e5 g5 f4 f6"));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -295,7 +257,7 @@ TEST_CASE("tailten: battle: builds next to an own ringfort", "[tailten]") {
   const Tailten game = make_game();
   // Red d4 and a2; Blue e4. Next to Red: c4 d3 d5 (e4 is Blue's), a3 b2.
   const State s = at(game, "d4 a2", "e4", 'r', "battle");
-  REQUIRE(legal(game, s) == split("c4 d3 d5 a3 b2"));
+  REQUIRE(legal_names(game, s) == split("c4 d3 d5 a3 b2"));
   REQUIRE(s.capturing == 0);
 }
 
@@ -305,27 +267,27 @@ TEST_CASE("tailten: battle: afresh anywhere when no vacant hill touches an own r
   // Red d4 is enclosed by Blue c4 e4 d3 d5 (none of them besieged: each has a vacant
   // neighbour), so Red builds afresh on any of the 45 - 5 vacant hills.
   const State s = at(game, "d4", "c4 e4 d3 d5", 'r', "battle");
-  REQUIRE(legal(game, s).size() == 40);
+  REQUIRE(legal_names(game, s).size() == 40);
   REQUIRE(s.capturing == 0);
   // A player with no ringfort on the board builds anywhere too.
   const State t = at(game, "", "d4 d5", 'r', "battle");
-  REQUIRE(legal(game, t).size() == 43);
+  REQUIRE(legal_names(game, t).size() == 43);
 }
 
 TEST_CASE("tailten: battle: building afresh on a besieged hill, then the capture", "[tailten]") {
   const Tailten game = make_game();
   // Red has no ringfort; b1's neighbours c1 and b2 are Blue's: b1 is still legal.
   State s = at(game, "", "c1 b2 d4", 'r', "battle");
-  REQUIRE(legal(game, s).size() == 42);
+  REQUIRE(legal_names(game, s).size() == 42);
   REQUIRE(game.supply(s, 0) == 30);
   REQUIRE(game.supply(s, 1) == 27);
-  play(game, s, "b1");
+  play(game, s, {"b1"});
   REQUIRE(game.supply(s, 0) == 29);
   // Red's b1 is isolated (no Red neighbour) and besieged (c1, b2 Blue): Blue must take it.
   REQUIRE(s.to_move == 1);
   REQUIRE(s.capturing == 1);
-  REQUIRE(legal(game, s) == split("b1"));
-  play(game, s, "b1");
+  REQUIRE(legal_names(game, s) == split("b1"));
+  play(game, s, {"b1"});
   // The ringfort goes back to Red's supply; Blue's drops by one.
   REQUIRE(game.supply(s, 0) == 30);
   REQUIRE(game.supply(s, 1) == 26);
@@ -341,10 +303,10 @@ TEST_CASE("tailten: captures: isolated and besieged enemy ringforts must be capt
   // a6 c6 b5 are Red), b7 (c7 vacant, b6 Blue).
   State s = at(game, "a3 b2 c4 e4 d3 d5 g3 a6 c6 b5", "a2 d4 g2 b6 b7", 'r', "battle", 20);
   REQUIRE(s.capturing == 1);
-  REQUIRE(legal(game, s) == split("a2 d4"));  // only the captures, Red's choice
+  REQUIRE(legal_names(game, s) == split("a2 d4"));  // only the captures, Red's choice
   REQUIRE(game.supply(s, 0) == 20);
   REQUIRE(game.supply(s, 1) == 25);
-  play(game, s, "d4");
+  play(game, s, {"d4"});
   // d4 is Red's now; it went back to Blue's supply; the capture was the whole turn.
   REQUIRE(s.forts[0] == bits("a3 b2 c4 e4 d3 d5 g3 a6 c6 b5 d4"));
   REQUIRE(s.forts[1] == bits("a2 g2 b6 b7"));
@@ -354,7 +316,7 @@ TEST_CASE("tailten: captures: isolated and besieged enemy ringforts must be capt
   REQUIRE(s.turns == 21);
   REQUIRE(s.capturing == 0);  // no Red ringfort is isolated and besieged by Blue
   // Blue builds next to a2 g2 b6 b7 (a3 b2 g3 a6 c6 b5 are Red's).
-  REQUIRE(legal(game, s) == split("f2 c7"));
+  REQUIRE(legal_names(game, s) == split("f2 c7"));
 }
 
 TEST_CASE("tailten: captures: none when not isolated or not besieged", "[tailten]") {
@@ -363,12 +325,12 @@ TEST_CASE("tailten: captures: none when not isolated or not besieged", "[tailten
   // b4 c3 c5 (of c4), f4 e3 e5 (of e4), d2 (of d3).
   const State s = at(game, "c4 e4 d3", "d4", 'r', "battle");
   REQUIRE(s.capturing == 0);
-  REQUIRE(legal(game, s) == split("b4 c3 c5 d2 e3 e5 f4"));
+  REQUIRE(legal_names(game, s) == split("b4 c3 c5 d2 e3 e5 f4"));
   // Blue d4 d5 with all their other neighbours Red: neither is isolated (each touches the
   // other). Red builds: b4 c3 (c4), f4 e3 (e4), d2 (d3), b5 c6 (c5), f5 e6 (e5), d7 (d6).
   const State t = at(game, "c4 e4 d3 c5 e5 d6", "d4 d5", 'r', "battle");
   REQUIRE(t.capturing == 0);
-  REQUIRE(legal(game, t) == split("b4 b5 c3 c6 d2 d7 e3 e6 f4 f5"));
+  REQUIRE(legal_names(game, t) == split("b4 b5 c3 c6 d2 d7 e3 e6 f4 f5"));
 }
 
 TEST_CASE("tailten: captures exist only in battle", "[tailten]") {
@@ -377,11 +339,11 @@ TEST_CASE("tailten: captures exist only in battle", "[tailten]") {
   // opening builds: leaps c4 b5 (of a3), d1 d3 c4 (of b2); b1 c2 a4 are too close.
   const State s = at(game, "a3 b2", "a2", 'r', "opening", 3);
   REQUIRE(s.capturing == 0);
-  REQUIRE(legal(game, s) == split("b5 c4 d1 d3"));
+  REQUIRE(legal_names(game, s) == split("b5 c4 d1 d3"));
   // The same in Battle: a2 must be captured.
   const State t = at(game, "a3 b2", "a2", 'r', "battle", 3);
   REQUIRE(t.capturing == 1);
-  REQUIRE(legal(game, t) == split("a2"));
+  REQUIRE(legal_names(game, t) == split("a2"));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -392,15 +354,15 @@ TEST_CASE("tailten: out: the other player takes exactly one more turn", "[tailte
   // Red has all 4 ringforts on the board. Blue b2 a4 builds a3 (next to a4).
   State s = at(game, "a2 d4 f6 c7", "b2 a4", 'b', "battle", 10);
   REQUIRE(s.capturing == 0);  // a2 is not besieged yet (a3 vacant)
-  play(game, s, "a3");
+  play(game, s, {"a3"});
   // Red has no legal turn (empty supply): out. Blue's one more turn: a2 is isolated and
   // besieged by a3 b2, so it must be captured.
   REQUIRE(s.phase == Phase::kLastTurn);
   REQUIRE(s.to_move == 1);
   REQUIRE(s.capturing == 1);
-  REQUIRE(legal(game, s) == split("a2"));
+  REQUIRE(legal_names(game, s) == split("a2"));
   REQUIRE(game.current_player(s) == 1);
-  play(game, s, "a2");
+  play(game, s, {"a2"});
   // The game ends, though Red has a ringfort in supply again and could build.
   REQUIRE(game.terminal(s));
   REQUIRE(s.end == End::kRules);
@@ -410,21 +372,21 @@ TEST_CASE("tailten: out: the other player takes exactly one more turn", "[tailte
   bool capturing = false;
   REQUIRE(game.battle_turns(s, 0, &capturing) != 0);
   REQUIRE(game.current_player(s) == kTerminalPlayer);
-  REQUIRE(legal(game, s).empty());
+  REQUIRE(legal_names(game, s).empty());
   // Red d4 f6 c7: 3 kingdoms; Blue a2 a3 a4 b2: 1. Blue wins 2 + 2 = 4 points.
   const Tailten::Score score = game.score(s);
   REQUIRE(score.kingdoms == std::array<int, 2>{3, 1});
   REQUIRE(score.winner == 1);
   REQUIRE(score.match_points == std::array<int, 2>{0, 4});
-  REQUIRE(returns_of(game, s) == std::array<float, 2>{-1.0f, 1.0f});
+  REQUIRE(returns(game, s) == Floats{-1.0f, 1.0f});
 }
 
 TEST_CASE("tailten: out: if neither player can move the game ends at once", "[tailten]") {
   const Tailten game = make_game("tailten(ringforts=2)");
   // Blue builds its last ringfort; Red's supply is empty too.
   State s = at(game, "a2 d4", "f6", 'b', "battle", 9);
-  REQUIRE(legal(game, s) == split("e6 g6 f5 f7"));
-  play(game, s, "f5");
+  REQUIRE(legal_names(game, s) == split("e6 g6 f5 f7"));
+  play(game, s, {"f5"});
   REQUIRE(s.end == End::kRules);
   REQUIRE(s.turns == 10);
   // Red a2, d4: 2 kingdoms; Blue f5-f6: 1. Blue wins 2 + 1 = 3.
@@ -440,11 +402,11 @@ TEST_CASE("tailten: out: a capture needs a ringfort in supply", "[tailten]") {
   // Red builds d5; Blue is then out; Red's one more turn builds next to d4 d5 (a2 has no
   // vacant neighbour), with a ringfort left in supply.
   State s = at(game, "a2 d4", "a3 b2 f6 g4", 'r', "battle", 8);
-  REQUIRE(legal(game, s) == split("c4 e4 d3 d5"));
-  play(game, s, "d5");
+  REQUIRE(legal_names(game, s) == split("c4 e4 d3 d5"));
+  play(game, s, {"d5"});
   REQUIRE(s.phase == Phase::kLastTurn);
   REQUIRE(s.to_move == 0);
-  REQUIRE(legal(game, s) == split("c4 e4 d3 c5 e5 d6"));
+  REQUIRE(legal_names(game, s) == split("c4 e4 d3 c5 e5 d6"));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -459,7 +421,7 @@ TEST_CASE("tailten: scoring: fewer kingdoms wins with 2 + the difference", "[tai
   REQUIRE(score.territory == std::array<int, 2>{2, 3});  // more territory does not matter
   REQUIRE(score.winner == 0);
   REQUIRE(score.match_points == std::array<int, 2>{3, 0});
-  REQUIRE(returns_of(game, s) == std::array<float, 2>{1.0f, -1.0f});
+  REQUIRE(returns(game, s) == Floats{1.0f, -1.0f});
   // Blue's 1 kingdom beats Red's 4: 2 + 3 = 5.
   const Tailten::Score blue = game.score(at(game, "a2 c2 e2 g2", "d4 d5 d6", 'r', "over"));
   REQUIRE(blue.winner == 1);
@@ -483,7 +445,7 @@ TEST_CASE("tailten: scoring: equal kingdoms, more territory wins with 2 + differ
   const State t = at(game, "a2", "d4 d5", 'r', "over");
   REQUIRE(game.score(t).winner == 1);
   REQUIRE(game.score(t).match_points == std::array<int, 2>{0, 3});
-  REQUIRE(returns_of(game, t) == std::array<float, 2>{-1.0f, 1.0f});
+  REQUIRE(returns(game, t) == Floats{-1.0f, 1.0f});
 }
 
 TEST_CASE("tailten: scoring: equal kingdoms and territory is a draw", "[tailten]") {
@@ -493,7 +455,7 @@ TEST_CASE("tailten: scoring: equal kingdoms and territory is a draw", "[tailten]
   REQUIRE(score.kingdoms == std::array<int, 2>{2, 2});
   REQUIRE(score.winner == -1);
   REQUIRE(score.match_points == std::array<int, 2>{0, 0});
-  REQUIRE(returns_of(game, s) == std::array<float, 2>{0.0f, 0.0f});
+  REQUIRE(returns(game, s) == Floats{0.0f, 0.0f});
   // An empty board: 0 vs 0 kingdoms, 0 vs 0 territory.
   REQUIRE(game.score(at(game, "", "", 'r', "over")).winner == -1);
 }
@@ -513,11 +475,11 @@ TEST_CASE("tailten: scoring: no ringfort on the board is 0 kingdoms", "[tailten]
 
 TEST_CASE("tailten: max_turns truncates, but a natural end on the last ply wins", "[tailten]") {
   const Tailten game = make_game("tailten(max_turns=3)");
-  State s = start(game);
-  play(game, s, "d4");
-  play(game, s, "b1");
+  State s = new_state(game);
+  play(game, s, {"d4"});
+  play(game, s, {"b1"});
   REQUIRE_FALSE(game.terminal(s));
-  play(game, s, "f5");
+  play(game, s, {"f5"});
   REQUIRE(game.terminal(s));
   REQUIRE(game.truncated(s));
   REQUIRE(s.turns == 3);
@@ -525,13 +487,13 @@ TEST_CASE("tailten: max_turns truncates, but a natural end on the last ply wins"
   // The out example of ringforts=2 ends on ply 10 by itself: not truncated at max_turns=10.
   const Tailten short_game = make_game("tailten(ringforts=2,max_turns=10)");
   State t = at(short_game, "a2 d4", "f6", 'b', "battle", 9);
-  play(short_game, t, "f5");
+  play(short_game, t, {"f5"});
   REQUIRE(short_game.terminal(t));
   REQUIRE_FALSE(short_game.truncated(t));
   REQUIRE(short_game.serialize(t).find("phase=over") != std::string::npos);
   // Whereas a game that goes on is truncated on that ply.
   State u = at(short_game, "a2", "f6", 'b', "battle", 9);
-  play(short_game, u, "f5");
+  play(short_game, u, {"f5"});
   REQUIRE(short_game.terminal(u));
   REQUIRE(short_game.truncated(u));
 }
@@ -558,7 +520,7 @@ TEST_CASE("tailten: a match is two games with the starter swapped", "[tailten]")
       Tailten::Params p = params;
       p.first_player = g == 0 ? first : 1 - first;
       const Tailten rules(p);
-      State s = start(rules);
+      State s = new_state(rules);
       std::vector<Action> actions(Tailten::kNumActions);
       while (!rules.terminal(s)) {
         REQUIRE(rules.legal_actions(s, actions.data()) > 0);
@@ -720,7 +682,7 @@ TEST_CASE("tailten: the text form round-trips along random games", "[tailten]") 
                            "tailten(ringforts=45,max_turns=60)", "tailten(ringforts=2)"}) {
     const Tailten game = make_game(spec);
     for (uint64_t seed = 1; seed <= 6; ++seed) {
-      State s = start(game);
+      State s = new_state(game);
       Rng rng(seed);
       std::vector<Action> actions(Tailten::kNumActions);
       for (;;) {
