@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include "agents/evaluator.h"
+#include "agents/shared_resource.h"
 #include "env/core/game.h"
 
 namespace knightgym {
@@ -59,13 +59,14 @@ class Agent {
 //                         `knightgym list --agents`
 //   Config, read(r, c)    its settings, declared (parsed, checked, documented) through
 //                         a ParamReader
-//   share(c, info, spec)  what the agents of one spec share in one game (a network),
-//                         made once; null where they share nothing
+//   share(c, info, spec)  what the agents of one spec share in one game (a network, a
+//                         pool of engine processes), made once; null where they share
+//                         nothing
 //   make<G>(game, c, shared, seed)  one agent with its own seeded stream
 // Kinds that share nothing derive from SharesNothing.
 struct SharesNothing {
   template <class Config>
-  static std::shared_ptr<Evaluator> share(const Config&, const GameInfo&, const std::string&) {
+  static std::shared_ptr<SharedResource> share(const Config&, const GameInfo&, const std::string&) {
     return nullptr;
   }
 };

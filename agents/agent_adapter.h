@@ -56,7 +56,7 @@ AgentFactory AgentFactory::of(std::string_view spec, std::shared_ptr<const AnyGa
   const auto* rules = dynamic_cast<const GameAdapter<G>*>(game.get());
   if (!rules) throw std::invalid_argument("no agents for game " + game->spec());
   AgentConfig config = read_agent_config(spec);
-  std::shared_ptr<Evaluator> shared = share_for_game(config, game->info(), game->spec());
+  std::shared_ptr<SharedResource> shared = share_for_game(config, game->info(), game->spec());
   Maker make = [game, rules, config, shared](uint64_t seed) -> std::unique_ptr<AnyAgent> {
     return std::make_unique<AgentAdapter<G>>(game,
                                              make_agent(rules->rules(), config, shared, seed));

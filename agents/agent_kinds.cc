@@ -82,8 +82,8 @@ std::vector<std::string> split_agent_specs(std::string_view list) {
   return specs;
 }
 
-std::shared_ptr<Evaluator> share_for_game(const AgentConfig& config, const GameInfo& info,
-                                          const std::string& game_spec) {
+std::shared_ptr<SharedResource> share_for_game(const AgentConfig& config, const GameInfo& info,
+                                               const std::string& game_spec) {
   return AgentKinds::visit(config.settings.index(), [&]<class Kind>() {
     return Kind::share(std::get<typename Kind::Config>(config.settings), info, game_spec);
   });

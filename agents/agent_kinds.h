@@ -23,6 +23,7 @@
 #include "agents/greedy_agent.h"
 #include "agents/mcts_agent.h"
 #include "agents/random_agent.h"
+#include "agents/uci_agent.h"
 
 namespace knightgym {
 
@@ -51,7 +52,7 @@ struct AgentKindList {
   }
 };
 
-using AgentKinds = AgentKindList<RandomKind, GreedyKind, MctsKind, AzKind>;
+using AgentKinds = AgentKindList<RandomKind, GreedyKind, MctsKind, AzKind, UciKind>;
 
 struct AgentConfig {
   std::string spec;  // canonical: every parameter spelled out
@@ -72,14 +73,14 @@ std::vector<std::string> split_agent_specs(std::string_view list);
 // What the agents of one spec share in one game (a network): made once, given to each
 // make_agent. Throws std::invalid_argument if it cannot be made (a model file that does
 // not fit the game).
-std::shared_ptr<Evaluator> share_for_game(const AgentConfig& config, const GameInfo& info,
-                                          const std::string& game_spec);
+std::shared_ptr<SharedResource> share_for_game(const AgentConfig& config, const GameInfo& info,
+                                               const std::string& game_spec);
 
 // An agent of `config` for a game, with its own seeded stream; `shared` is what
 // share_for_game gave for this config and game.
 template <Game G>
 std::unique_ptr<Agent<G>> make_agent(const G& game, const AgentConfig& config,
-                                     std::shared_ptr<Evaluator> shared, uint64_t seed) {
+                                     std::shared_ptr<SharedResource> shared, uint64_t seed) {
   return AgentKinds::visit(config.settings.index(), [&]<class Kind>() -> std::unique_ptr<Agent<G>> {
     return Kind::template make<G>(game, std::get<typename Kind::Config>(config.settings),
                                   std::move(shared), seed);

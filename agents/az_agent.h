@@ -101,8 +101,8 @@ struct AzKind {
   }
 
   // The evaluator the agents of one spec share: uniform priors, or a network.
-  static std::shared_ptr<Evaluator> share(const Config& config, const GameInfo& info,
-                                          const std::string& game_spec) {
+  static std::shared_ptr<SharedResource> share(const Config& config, const GameInfo& info,
+                                               const std::string& game_spec) {
     if (info.num_players > kMaxPlayers)
       throw std::invalid_argument("search supports at most 4 players");
     if (config.model == "uniform") return std::make_shared<UniformEvaluator>(info);
@@ -114,8 +114,11 @@ struct AzKind {
 
   template <Game G>
   static std::unique_ptr<Agent<G>> make(const G& game, const Config& config,
-                                        std::shared_ptr<Evaluator> evaluator, uint64_t seed) {
-    return std::make_unique<AzAgent<G>>(game, config.search, std::move(evaluator), seed);
+                                        const std::shared_ptr<SharedResource>& shared,
+                                        uint64_t seed) {
+    // share() above made it, so it is an Evaluator.
+    return std::make_unique<AzAgent<G>>(game, config.search,
+                                        std::static_pointer_cast<Evaluator>(shared), seed);
   }
 };
 

@@ -9,14 +9,13 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "agents/shared_resource.h"
 #include "env/core/types.h"
 
 namespace knightgym {
 
-class Evaluator {
+class Evaluator : public SharedResource {
  public:
-  virtual ~Evaluator() = default;
-
   virtual const GameInfo& info() const = 0;
 
   // n rows. observations: n x observation_shape floats; masks: n x num_actions bytes

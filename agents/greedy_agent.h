@@ -57,7 +57,7 @@ struct GreedyKind : SharesNothing {
   static void read(ParamReader&, Config&) {}
   template <Game G>
   static std::unique_ptr<Agent<G>> make(const G& game, const Config&,
-                                        const std::shared_ptr<Evaluator>&, uint64_t seed) {
+                                        const std::shared_ptr<SharedResource>&, uint64_t seed) {
     return std::make_unique<GreedyAgent<G>>(game, seed);
   }
 };

@@ -201,7 +201,7 @@ struct MctsKind : SharesNothing {
   }
   template <Game G>
   static std::unique_ptr<Agent<G>> make(const G& game, const Config& config,
-                                        const std::shared_ptr<Evaluator>&, uint64_t seed) {
+                                        const std::shared_ptr<SharedResource>&, uint64_t seed) {
     return std::make_unique<MctsAgent<G>>(game, config, seed);
   }
 };

@@ -1,5 +1,5 @@
 // The single-agent view of a game: N environments in which the learner plays one seat and
-// a built-in agent (agent specs: random, greedy, mcts, az) plays all the others, in C++.
+// a built-in agent (any agent spec: agents/agent_kinds.h) plays all the others, in C++.
 // Environment i gives the learner seat i mod num_players, so the seats are rotated across
 // the batch. After the learner's action the opponents move until it is the learner's
 // turn again or the game is over; the opponent decides for all the environments where it

@@ -1,6 +1,7 @@
-// knightgym.agents: the agents of agents/ (random, greedy, mcts, az) on Python's games
-// and states. A Factory parses a spec against a game and loads what its agents share (a
-// network) once; each Agent it makes has its own seeded stream. Searches release the GIL.
+// knightgym.agents: the agents of agents/ (the kinds of agents/agent_kinds.h) on Python's
+// games and states. A Factory parses a spec against a game and makes what its agents
+// share (a network, engine processes) once; each Agent it makes has its own seeded stream.
+// Searches release the GIL.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 

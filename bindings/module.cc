@@ -9,4 +9,5 @@ PYBIND11_MODULE(_knightgym, m) {
   knightgym::python::init_game_extras(m);
   knightgym::python::init_agents(m);
   knightgym::python::init_balance(m);
+  knightgym::python::init_ladder(m);
 }

@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 namespace knightgym {
@@ -124,10 +126,27 @@ void UciProcess::stop() {
   // Our read end first: a child blocked writing to a full pipe then gets EPIPE and ends.
   if (from_child_ >= 0) close(from_child_);
   if (to_child_ >= 0) close(to_child_);
-  if (pid_ > 0) waitpid(pid_, nullptr, 0);
+  if (pid_ > 0) {
+    // A second to quit, then killed: an engine that hangs must not hang its caller.
+    pid_t reaped = 0;
+    for (int wait = 0; wait < 100 && (reaped = waitpid(pid_, nullptr, WNOHANG)) == 0; ++wait)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (reaped == 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
   from_child_ = -1;
   to_child_ = -1;
   pid_ = -1;
+}
+
+std::string engine_program(const std::string& engine) {
+  if (engine != "fairy-stockfish") return engine;
+  if (const char* path = std::getenv("KNIGHTGYM_FAIRY_STOCKFISH"); path && *path) return path;
+  constexpr const char* kDebianPath = "/usr/games/fairy-stockfish";
+  if (access(kDebianPath, X_OK) == 0) return kDebianPath;
+  return engine;  // posix_spawnp looks it up on PATH
 }
 
 }  // namespace knightgym

@@ -1,7 +1,7 @@
 // A UCI engine run as a child process and spoken to over pipes, with a time limit on
-// its silence: Fairy-Stockfish as the reference (programs/engines/), and `knightgym uci`
-// itself in the tests that make the two play each other. It knows no game, so agents
-// that play through an external engine can use it as well as the programs.
+// its silence: Fairy-Stockfish as the reference (programs/engines/), the engines the uci
+// agent plays through (agents/uci_agent.h), and `knightgym uci` itself in the tests that
+// make the two play each other. It knows no game.
 #pragma once
 
 #include <sys/types.h>
@@ -20,7 +20,7 @@ class UciProcess {
   // (zero: wait forever). Throws std::runtime_error if it cannot start.
   UciProcess(const std::vector<std::string>& argv, std::string name,
              std::chrono::milliseconds silence_limit = {});
-  ~UciProcess();  // quit, close the pipes, reap the process
+  ~UciProcess();  // quit, close the pipes, reap the process (killed if it lingers)
   UciProcess(const UciProcess&) = delete;
   UciProcess& operator=(const UciProcess&) = delete;
 
@@ -44,5 +44,10 @@ class UciProcess {
   int from_child_ = -1;
   std::string pending_;  // read from the process, not yet returned as lines
 };
+
+// The program of an engine name: "fairy-stockfish" is $KNIGHTGYM_FAIRY_STOCKFISH if set,
+// else Debian's /usr/games/fairy-stockfish if it is there, else the name on PATH; any
+// other name is itself (a path, or a program on PATH).
+std::string engine_program(const std::string& engine);
 
 }  // namespace knightgym

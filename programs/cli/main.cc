@@ -30,6 +30,9 @@ constexpr const char* kUsage =
     "  play GAME --agents SPEC,SPEC[,...] [--games N] [--threads T | --batch B] [--seed S]\n"
     "       [--json FILE]\n"
     "                                    seat-rotated games: scores with 95% intervals\n"
+    "  ladder GAME --agents SPEC,SPEC[,...] [--games N] [--schedule roundrobin|gauntlet]\n"
+    "         [--anchor SPEC] [--threads T | --batch B] [--seed S] [--json FILE]\n"
+    "                                    Bradley-Terry Elo of agents, random at 0\n"
     "  uci [--agent SPEC] [--seed S]     a UCI engine for Knightmate on stdin/stdout\n"
     "                                    (default agent mcts:sims=800)\n"
     "  train GAME --out DIR [--minutes M | --steps S] [--resume] [--device cpu|cuda]\n"
@@ -67,6 +70,7 @@ int main(int argc, char** argv) {
     if (command == "perft-bench") return perft_bench_command(args);
     if (command == "search-bench") return search_bench_command(args);
     if (command == "play") return play_command(args);
+    if (command == "ladder") return ladder_command(args);
     if (command == "uci") return uci_command(args);
 #if KNIGHTGYM_TORCH
     if (command == "train") return train_command(args);

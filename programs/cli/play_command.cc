@@ -11,38 +11,10 @@
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "training/arena/arena.h"
-#include "training/arena/batched_match.h"
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
 
 namespace knightgym::cli {
-namespace {
-
-std::vector<GameRecord> play_in_batches(
-    const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
-    const ArenaOptions& options, int64_t batch, const std::function<void(int64_t)>& progress) {
-  std::vector<GameRecord> records;
-  Games::visit(game, [&](const auto& rules) {
-    using G = std::decay_t<decltype(rules)>;
-    std::vector<std::unique_ptr<Agent<G>>> typed;
-    std::vector<Agent<G>*> seated;
-    for (size_t a = 0; a < agents.size(); ++a) {
-      const AgentConfig& config = agents[a]->config();
-      typed.push_back(make_agent(rules, config, share_for_game(config, game.info(), game.spec()),
-                                 derive_seed(options.seed, a + 1)));
-      seated.push_back(typed.back().get());
-    }
-    for (int64_t first = 0; first < options.games; first += batch) {
-      const auto chunk = play_batched(rules, std::span<Agent<G>* const>(seated),
-                                      std::min(batch, options.games - first), options.seed, first);
-      records.insert(records.end(), chunk.begin(), chunk.end());
-      if (progress) progress(static_cast<int64_t>(records.size()));
-    }
-  });
-  return records;
-}
-
-}  // namespace
 
 int play_command(Args& args) {
   if (args.positional().size() != 1)
@@ -72,7 +44,7 @@ int play_command(Args& args) {
                    static_cast<long long>(options.games));
   };
   const std::vector<GameRecord> records =
-      batch > 0 ? play_in_batches(*game, agents, options, batch, progress)
+      batch > 0 ? play_arena_in_batches(*game, agents, options, batch, progress)
                 : play_arena(*game, agents, options, progress);
   if (terminal) std::fputs("\n", stderr);
 

@@ -1,22 +1,12 @@
 #include "programs/engines/fairy_stockfish.h"
 
-#include <unistd.h>
-
 #include <charconv>
-#include <cstdlib>
 #include <stdexcept>
 
 namespace knightgym::engines {
 namespace {
 
-constexpr const char* kDebianPath = "/usr/games/fairy-stockfish";
 constexpr const char* kKnightmateStart = "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1";
-
-std::string find_binary() {
-  if (const char* path = std::getenv("KNIGHTGYM_FAIRY_STOCKFISH"); path && *path) return path;
-  if (access(kDebianPath, X_OK) == 0) return kDebianPath;
-  return "fairy-stockfish";  // posix_spawnp looks it up on PATH
-}
 
 // Returned as a prvalue, so the non-movable process is built in place.
 UciProcess start(const std::string& path) {
@@ -31,7 +21,8 @@ UciProcess start(const std::string& path) {
 
 }  // namespace
 
-FairyStockfish::FairyStockfish() : path_(find_binary()), process_(start(path_)) {
+FairyStockfish::FairyStockfish()
+    : path_(engine_program("fairy-stockfish")), process_(start(path_)) {
   process_.send("uci");
   process_.read_until_prefix("uciok");
   process_.send("setoption name UCI_Variant value knightmate");

@@ -158,7 +158,7 @@ def test_searches_mate_in_1_in_knightmate(spec, fen):
 
 def test_kinds_and_params_list_every_parameter():
     kinds = agents.kinds()
-    assert list(kinds) == ["random", "greedy", "mcts", "az"]
+    assert list(kinds) == ["random", "greedy", "mcts", "az", "uci"]
     assert all(summary for summary in kinds.values())
     assert agents.params("random") == []
     with pytest.raises(ValueError, match="unknown agent 'alphabeta'.*mcts"):
@@ -185,6 +185,22 @@ def test_bad_specs_raise_value_error_naming_the_problem(spec, message):
         agents.make(spec, "tailten")
     with pytest.raises(ValueError, match=message):
         agents.Factory(spec, "tailten")
+
+
+def test_uci_plays_knightmate_through_fairy_stockfish_and_refuses_other_games():
+    game = knightgym.load_game("knightmate(max_turns=40)")
+    engine = agents.make("uci:nodes=20", game)
+    assert engine.kind == "uci"
+    assert engine.spec == "uci:engine=fairy-stockfish,nodes=20,movetime=0,depth=0,hash=16,timeout=30"
+    first = play(engine, game, decisions=8)
+    assert len(first) == 8
+    assert play(agents.make("uci:nodes=20", game), game, decisions=8) == first
+    with pytest.raises(ValueError, match="knight_fight has no UCI variant"):
+        agents.make("uci:nodes=20", "knight_fight")
+    with pytest.raises(RuntimeError, match="cannot start UCI engine '/no/such/engine'"):
+        agents.make("uci:engine=/no/such/engine", game)
+    with pytest.raises(ValueError, match="no budget per move"):
+        agents.make("uci:nodes=0", game)
 
 
 def test_bad_games_and_kinds_raise():

@@ -39,6 +39,14 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
                                    const ArenaOptions& options,
                                    const std::function<void(int64_t)>& progress = {});
 
+// The same games played `batch` at a time on the calling thread (training/arena/
+// batched_match.h): every agent decides for all its games together with one act_batch,
+// so a network agent sends one batch per round of simulations. The agents' streams are
+// seeded per agent, not per game, so these are other games than play_arena's.
+std::vector<GameRecord> play_arena_in_batches(
+    const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
+    const ArenaOptions& options, int64_t batch, const std::function<void(int64_t)>& progress = {});
+
 // An agent's results: per game, the mean of its seats' returns; a win above 0, a loss
 // below. score = (mean result + 1) / 2 in [0, 1], with the normal 95% half-width.
 struct AgentScore {

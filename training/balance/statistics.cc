@@ -146,6 +146,7 @@ BradleyTerryFit fit_bradley_terry(const std::vector<std::vector<double>>& points
   for (Eigen::Index i = 0; i < k; ++i) {
     fit.theta.push_back(theta[i]);
     fit.std_error.push_back(std::sqrt(std::max(0.0, covariance(i, i))));
+    fit.covariance.emplace_back(covariance.row(i).begin(), covariance.row(i).end());
   }
   if (k <= 1) fit.converged = true;
   return fit;

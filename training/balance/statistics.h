@@ -72,9 +72,11 @@ SprtState sprt_state(const SprtSettings& settings, int64_t samples, double sum, 
 // (a win 1, a draw 1/2 to each). P(i beats j) = 1 / (1 + exp(theta_j - theta_i)). Fitted
 // by Newton's method on the log-likelihood; `prior_draws` virtual draws between every
 // pair that met keep the fit finite when one side won every game. Strengths have mean 0;
-// standard errors come from the inverse Fisher information. Elo = theta * 400 / ln 10.
+// their covariance is the (pseudo-)inverse Fisher information, so the variance of a
+// difference theta_i - theta_j is cov(i,i) + cov(j,j) - 2 cov(i,j). Elo = theta * 400 / ln 10.
 struct BradleyTerryFit {
   std::vector<double> theta, std_error;
+  std::vector<std::vector<double>> covariance;
   int iterations = 0;
   bool converged = false;
 };

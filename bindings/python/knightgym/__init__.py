@@ -31,7 +31,8 @@ Tailten's score (kingdoms, territory, match points)::
 
     knightgym.tailten.score(state)   # {'kingdoms': [2, 3], ..., 'winner': 0}
 
-Agents (random, greedy, mcts, az) on any game; searches release the GIL::
+Agents (random, greedy, mcts, az, and uci for Knightmate) on any game; searches release
+the GIL::
 
     agent = knightgym.agents.make("mcts:sims=400", game, seed=0)
     action = agent.act(state, simulations=None, time_limit=None)

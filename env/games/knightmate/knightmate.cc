@@ -215,6 +215,8 @@ std::string Knightmate::render(const State& s) const {
   return out + status;
 }
 
+std::string Knightmate::fen(const State& s) const { return to_fen(s.position); }
+
 std::string Knightmate::serialize(const State& s) const {
   // The FEN, then what a FEN lacks: the turns played, the position keys the repetition
   // rule still looks back on (oldest first), and the earlier placements the observation

@@ -179,6 +179,11 @@ class Knightmate {
     return static_cast<float>(balance);
   }
 
+  // What a UCI engine plays (env/core/uci_game.h): Fairy-Stockfish's variant, the FEN
+  // of the current position (the engine sees no earlier positions, so not repetitions).
+  static constexpr std::string_view kUciVariant = "knightmate";
+  std::string fen(const State& s) const;
+
   // Chess-sized: a deeper, wider network and search, judged against stronger MCTS.
   static constexpr TrainingDefaults training_defaults() {
     return {.blocks = 6, .channels = 64, .games = 32, .sims = 64, .baselines = "mcts:sims=400"};

@@ -191,12 +191,18 @@ TEST_CASE("a test-only game runs in the vector env", "[test_game][vector_env]") 
   CHECK(truncated < ended);
 }
 
-TEST_CASE("every agent kind plays a test-only game, and the searches find Nim's answer",
-          "[test_game][agents]") {
+TEST_CASE(
+    "every agent kind plays a test-only game (uci refuses it), and the searches find "
+    "Nim's answer",
+    "[test_game][agents]") {
   const auto game = load_nim("stones=9");
   for (const std::string_view kind : AgentKinds::kNames) {
     INFO(kind);
     const AgentFactory factory = AgentFactory::of<Nim>(kind, game);
+    if (kind == "uci") {  // it plays the games a UCI engine plays, which Nim is not
+      CHECK_THROWS_WITH(factory.make(7), Catch::Contains("nim has no UCI variant"));
+      continue;
+    }
     const auto agent = factory.make(7);
     auto state = game->new_initial_state(0);
     while (!state->is_terminal()) state->apply_action(agent->act(*state));

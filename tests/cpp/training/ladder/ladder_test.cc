@@ -1,0 +1,109 @@
+// The rating ladder: the Elo fit recovers known ratings and the textbook interval, the
+// anchor and schedules are as documented, bad options are refused before any game, and a
+// small real ladder orders random, greedy and MCTS and does not depend on the threads.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "env/registry/registry.h"
+#include "training/ladder/ladder.h"
+
+namespace knightgym {
+namespace {
+
+using Catch::Contains;
+
+double expected(double elo, double opponent) {
+  return 1 / (1 + std::pow(10, (opponent - elo) / 400));
+}
+
+LadderPair exact_pair(int first, int second, double first_elo, double second_elo, int64_t games) {
+  LadderPair pair{first, second, {}};
+  pair.first_score.games = games;
+  pair.first_score.score = expected(first_elo, second_elo);
+  return pair;
+}
+
+TEST_CASE("ladder: the fit recovers known ratings from their expected scores", "[ladder]") {
+  const std::vector<double> truth = {0, 150, 400, 420};
+  std::vector<LadderPair> pairs;
+  for (const auto& [i, j] : ladder_pairs(4, LadderSchedule::kRoundRobin))
+    pairs.push_back(exact_pair(i, j, truth[i], truth[j], 1000));
+  const std::vector<LadderRating> ratings = fit_ladder(4, pairs, 0, 0);
+  for (int i = 0; i < 4; ++i) {
+    INFO("agent " << i);
+    CHECK(ratings[i].elo == Approx(truth[i]).margin(1e-6));
+    CHECK(ratings[i].games == 3000);
+  }
+  CHECK(ratings[0].half_width == 0);
+  // Anchored elsewhere, every rating shifts by the anchor's.
+  const std::vector<LadderRating> shifted = fit_ladder(4, pairs, 2, 0);
+  for (int i = 0; i < 4; ++i) CHECK(shifted[i].elo == Approx(truth[i] - 400).margin(1e-6));
+}
+
+TEST_CASE("ladder: two agents get the textbook interval", "[ladder]") {
+  // n games at score p: the variance of the logistic strength difference is
+  // 1 / (n p (1 - p)), in Elo times 400 / ln 10.
+  const std::vector<LadderPair> pairs = {exact_pair(0, 1, 0, 200, 400)};
+  const std::vector<LadderRating> ratings = fit_ladder(2, pairs, 0, 0);
+  const double p = expected(0, 200);
+  const double half = 1.959963984540054 * std::sqrt(1 / (400 * p * (1 - p))) * 400 / std::log(10);
+  CHECK(ratings[1].elo == Approx(200).margin(1e-6));
+  CHECK(ratings[1].half_width == Approx(half).epsilon(1e-9));
+  CHECK(ratings[1].score == Approx(1 - p));
+  // A clean sweep stays finite with the prior's virtual draws: 2 draws in 12 games.
+  LadderPair sweep{0, 1, {}};
+  sweep.first_score.games = 10;
+  sweep.first_score.score = 0;
+  const double elo = fit_ladder(2, {sweep}, 0, 2)[1].elo;
+  CHECK(elo == Approx(400 * std::log10(11.0)).epsilon(1e-6));
+}
+
+TEST_CASE("ladder: schedules, anchor and refusals", "[ladder]") {
+  CHECK(ladder_pairs(4, LadderSchedule::kRoundRobin) ==
+        std::vector<std::pair<int, int>>{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}});
+  CHECK(ladder_pairs(4, LadderSchedule::kGauntlet) ==
+        std::vector<std::pair<int, int>>{{0, 1}, {0, 2}, {0, 3}});
+  CHECK_THROWS_WITH(parse_ladder_schedule("swiss"), Contains("unknown schedule 'swiss'"));
+
+  const auto game = load_game("knight_fight");
+  LadderOptions options;
+  options.games = 2;
+  options.agents = {"greedy", "random"};
+  CHECK(run_ladder(game, options).anchor == 1);  // random, wherever it stands
+  options.anchor = "greedy";
+  CHECK(run_ladder(game, options).anchor == 0);
+  options.anchor = "mcts";
+  CHECK_THROWS_WITH(run_ladder(game, options), Contains("the anchor 'mcts' is not one of"));
+  options.anchor = "";
+  options.agents = {"random"};
+  CHECK_THROWS_WITH(run_ladder(game, options), Contains("at least two agents"));
+  options.agents = {"mcts:sims=8", "mcts(sims=8)"};
+  CHECK_THROWS_WITH(run_ladder(game, options), Contains("listed twice"));
+  options.agents = {"random", "minimax"};
+  CHECK_THROWS_WITH(run_ladder(game, options), Contains("unknown agent 'minimax'"));
+}
+
+TEST_CASE("ladder: random, greedy and MCTS in order, the same on any thread count", "[ladder]") {
+  const auto game = load_game("tailten");
+  LadderOptions options;
+  options.agents = {"mcts:sims=100", "random", "greedy"};
+  options.games = 40;
+  options.seed = 3;
+  const LadderResult one = run_ladder(game, options);
+  REQUIRE(one.anchor == 1);
+  CHECK(one.ratings[1].elo == 0);
+  CHECK(one.ratings[2].elo > 0);
+  CHECK(one.ratings[0].elo > one.ratings[2].elo);
+  CHECK(one.pairs.size() == 3);
+  for (const LadderPair& pair : one.pairs) CHECK(pair.first_score.games == 40);
+  options.threads = 2;
+  const LadderResult two = run_ladder(game, options);
+  for (size_t i = 0; i < one.ratings.size(); ++i) CHECK(two.ratings[i].elo == one.ratings[i].elo);
+  const std::string json = ladder_json(one);
+  CHECK_THAT(json, Contains("\"anchor\": \"random\"") && Contains("\"first_wins\""));
+}
+
+}  // namespace
+}  // namespace knightgym

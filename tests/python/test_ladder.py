@@ -1,0 +1,44 @@
+"""knightgym.ladder from Python: the ratings of a small real ladder, the anchor, the
+independence from threads, and bad options. The fit itself is tested against known
+values in C++ (tests/cpp/training/ladder/ladder_test.cc)."""
+
+import pytest
+
+import knightgym.ladder
+
+
+def test_a_ladder_rates_random_at_zero_and_mcts_above_it():
+    result = knightgym.ladder.run("knight_fight", "random,mcts:sims=50", games=20, seed=1)
+    ratings = {r["spec"]: r for r in result["ratings"]}
+    assert list(ratings) == ["random", "mcts:sims=50,c=1.4,rollouts=1,solve=true"]
+    assert result["anchor"] == "random"
+    assert ratings["random"]["elo"] == 0 and ratings["random"]["half_width"] == 0
+    mcts = ratings["mcts:sims=50,c=1.4,rollouts=1,solve=true"]
+    assert mcts["elo"] > 100 and mcts["half_width"] > 0
+    assert mcts["games"] == 20 and 0.5 < mcts["score"] <= 1
+    (pair,) = result["pairs"]
+    assert pair["games"] == 20
+    assert pair["first_wins"] + pair["draws"] + pair["first_losses"] == 20
+
+
+def test_the_result_depends_on_the_seed_not_the_threads():
+    agents = ["greedy", "random", "mcts:sims=20"]
+    one = knightgym.ladder.run("tailten", agents, games=8, seed=4, schedule="gauntlet")
+    two = knightgym.ladder.run("tailten", agents, games=8, seed=4, schedule="gauntlet",
+                               threads=2)
+    assert [r["elo"] for r in one["ratings"]] == [r["elo"] for r in two["ratings"]]
+    assert len(one["pairs"]) == 2  # the gauntlet: the first agent against each other one
+    assert one["anchor"] == "random"
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(agents=["random"]), "at least two agents"),
+    (dict(agents=["random", "minimax"]), "unknown agent 'minimax'"),
+    (dict(agents=["random", "greedy"], schedule="swiss"), "unknown schedule 'swiss'"),
+    (dict(agents=["random", "greedy"], anchor="mcts"), "the anchor 'mcts'"),
+    (dict(agents=["random", "greedy"], games=0), "games per pair"),
+    (dict(agents=["random", "greedy"], threads=2, batch=4), "leave threads at 1"),
+])
+def test_bad_options_raise_value_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        knightgym.ladder.run("knight_fight", **kwargs)

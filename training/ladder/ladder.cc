@@ -1,0 +1,151 @@
+#include "training/ladder/ladder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+#include "agents/any_agent.h"
+#include "env/core/rng.h"
+#include "training/balance/statistics.h"
+#include "util/json_writer.h"
+#include "util/timing.h"
+
+namespace knightgym {
+namespace {
+
+int anchor_index(const std::vector<std::string>& canonical, const std::string& anchor) {
+  if (anchor.empty()) {
+    const auto random = std::find(canonical.begin(), canonical.end(), "random");
+    return random == canonical.end() ? 0 : static_cast<int>(random - canonical.begin());
+  }
+  const std::string wanted = read_agent_config(anchor).spec;
+  const auto found = std::find(canonical.begin(), canonical.end(), wanted);
+  if (found == canonical.end())
+    throw std::invalid_argument("ladder: the anchor '" + anchor + "' is not one of the agents");
+  return static_cast<int>(found - canonical.begin());
+}
+
+}  // namespace
+
+LadderSchedule parse_ladder_schedule(const std::string& name) {
+  if (name == "roundrobin") return LadderSchedule::kRoundRobin;
+  if (name == "gauntlet") return LadderSchedule::kGauntlet;
+  throw std::invalid_argument("ladder: unknown schedule '" + name +
+                              "' (known: roundrobin, gauntlet)");
+}
+
+std::vector<std::pair<int, int>> ladder_pairs(int agents, LadderSchedule schedule) {
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 0; i < agents; ++i)
+    for (int j = i + 1; j < agents; ++j)
+      if (schedule == LadderSchedule::kRoundRobin || i == 0) pairs.emplace_back(i, j);
+  return pairs;
+}
+
+std::vector<LadderRating> fit_ladder(int agents, const std::vector<LadderPair>& pairs, int anchor,
+                                     double prior_draws) {
+  std::vector<std::vector<double>> points(agents, std::vector<double>(agents, 0.0));
+  std::vector<LadderRating> ratings(agents);
+  for (const LadderPair& pair : pairs) {
+    const AgentScore& s = pair.first_score;
+    const double first = s.score * static_cast<double>(s.games);
+    points[pair.first][pair.second] += first;
+    points[pair.second][pair.first] += static_cast<double>(s.games) - first;
+    for (const int agent : {pair.first, pair.second}) {
+      ratings[agent].games += s.games;
+      ratings[agent].score += agent == pair.first ? first : static_cast<double>(s.games) - first;
+    }
+  }
+  const BradleyTerryFit fit = fit_bradley_terry(points, prior_draws);
+  const auto& c = fit.covariance;
+  for (int i = 0; i < agents; ++i) {
+    LadderRating& r = ratings[i];
+    r.elo = (fit.theta[i] - fit.theta[anchor]) * kEloPerTheta;
+    const double variance = c[i][i] + c[anchor][anchor] - 2 * c[i][anchor];
+    r.half_width = i == anchor ? 0 : kZ95 * std::sqrt(std::max(0.0, variance)) * kEloPerTheta;
+    if (r.games > 0) r.score /= static_cast<double>(r.games);
+  }
+  return ratings;
+}
+
+LadderResult run_ladder(const std::shared_ptr<const AnyGame>& game, const LadderOptions& options,
+                        const std::function<void(int64_t, int64_t)>& progress) {
+  const int n = static_cast<int>(options.agents.size());
+  if (n < 2) throw std::invalid_argument("ladder: at least two agents are needed");
+  if (options.games < 1) throw std::invalid_argument("ladder: games per pair must be at least 1");
+  if (options.threads < 1) throw std::invalid_argument("ladder: threads must be at least 1");
+  if (options.batch > 0 && options.threads > 1)
+    throw std::invalid_argument("ladder: batches play on one thread: leave threads at 1");
+  if (options.prior_draws < 0) throw std::invalid_argument("ladder: prior_draws must be >= 0");
+  // Every spec is read (and its network loaded) before the first game.
+  std::vector<std::shared_ptr<const AgentFactory>> factories;
+  std::vector<std::string> canonical;
+  for (const std::string& spec : options.agents) {
+    factories.push_back(std::make_shared<const AgentFactory>(spec, game));
+    canonical.push_back(factories.back()->config().spec);
+  }
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      if (canonical[i] == canonical[j])
+        throw std::invalid_argument("ladder: agent '" + canonical[i] + "' is listed twice");
+
+  LadderResult result;
+  result.game = game->spec();
+  result.options = options;
+  result.anchor = anchor_index(canonical, options.anchor);
+  const auto start = SteadyClock::now();
+  const auto schedule = ladder_pairs(n, options.schedule);
+  const int64_t total = options.games * static_cast<int64_t>(schedule.size());
+  for (size_t p = 0; p < schedule.size(); ++p) {
+    const auto [first, second] = schedule[p];
+    const std::vector<std::shared_ptr<const AgentFactory>> pair = {factories[first],
+                                                                   factories[second]};
+    ArenaOptions arena;
+    arena.games = options.games;
+    arena.threads = options.threads;
+    arena.seed = derive_seed(options.seed, p);  // each pair its own games
+    const int64_t done = options.games * static_cast<int64_t>(p);
+    const auto pair_progress = [&](int64_t finished) {
+      if (progress) progress(done + finished, total);
+    };
+    const std::vector<GameRecord> records =
+        options.batch > 0 ? play_arena_in_batches(*game, pair, arena, options.batch, pair_progress)
+                          : play_arena(*game, pair, arena, pair_progress);
+    result.pairs.push_back({first, second, score_agents(records, 2)[0]});
+  }
+  result.ratings = fit_ladder(n, result.pairs, result.anchor, options.prior_draws);
+  for (int i = 0; i < n; ++i) result.ratings[i].spec = canonical[i];
+  result.seconds = seconds_since(start);
+  return result;
+}
+
+std::string ladder_json(const LadderResult& result) {
+  const LadderOptions& o = result.options;
+  JsonWriter out;
+  out.begin_object().key("game").value(result.game);
+  out.key("schedule").value(o.schedule == LadderSchedule::kRoundRobin ? "roundrobin" : "gauntlet");
+  out.key("games_per_pair").value(o.games).key("seed").value(static_cast<int64_t>(o.seed));
+  out.key("threads").value(static_cast<int64_t>(o.threads)).key("batch").value(o.batch);
+  out.key("prior_draws").value(o.prior_draws);
+  out.key("anchor").value(result.ratings[result.anchor].spec);
+  out.key("seconds").value(result.seconds);
+  out.key("ratings").begin_array();
+  for (const LadderRating& r : result.ratings) {
+    out.begin_object().key("spec").value(r.spec).key("elo").value(r.elo);
+    out.key("half_width").value(r.half_width).key("games").value(r.games);
+    out.key("score").value(r.score).end_object();
+  }
+  out.end_array().key("pairs").begin_array();
+  for (const LadderPair& p : result.pairs) {
+    const AgentScore& s = p.first_score;
+    out.begin_object().key("first").value(result.ratings[p.first].spec);
+    out.key("second").value(result.ratings[p.second].spec).key("games").value(s.games);
+    out.key("first_wins").value(s.wins).key("draws").value(s.draws);
+    out.key("first_losses").value(s.losses).key("first_score").value(s.score);
+    out.key("half_width").value(s.half_width).end_object();
+  }
+  return out.end_array().end_object().text() + "\n";
+}
+
+}  // namespace knightgym
