@@ -51,14 +51,14 @@ int ladder_command(Args& args) {
     const std::string interval = static_cast<int>(i) == result.anchor
                                      ? "anchor"
                                      : "+-" + std::to_string(std::lround(r.half_width));
-    std::printf("| %-48s | %7.0f | %7s | %6lld | %5.1f%% |\n", r.spec.substr(0, 48).c_str(), r.elo,
+    std::printf("| %-48s | %7.0f | %7s | %6lld | %5.1f%% |\n", r.name.substr(0, 48).c_str(), r.elo,
                 interval.c_str(), static_cast<long long>(r.games), 100 * r.score);
   }
   std::printf("\npairs (first agent's score, 95%%):\n");
   for (const LadderPair& p : result.pairs)
     std::printf(
-        "  %s vs %s: %.1f%% +- %.1f%% (%lld-%lld-%lld)\n", result.ratings[p.first].spec.c_str(),
-        result.ratings[p.second].spec.c_str(), 100 * p.first_score.score,
+        "  %s vs %s: %.1f%% +- %.1f%% (%lld-%lld-%lld)\n", result.ratings[p.first].name.c_str(),
+        result.ratings[p.second].name.c_str(), 100 * p.first_score.score,
         100 * p.first_score.half_width, static_cast<long long>(p.first_score.wins),
         static_cast<long long>(p.first_score.draws), static_cast<long long>(p.first_score.losses));
   if (!json.empty()) write_file_atomically(json, ladder_json(result));

@@ -9,16 +9,21 @@ import knightgym.ladder
 
 def test_a_ladder_rates_random_at_zero_and_mcts_above_it():
     result = knightgym.ladder.run("knight_fight", "random,mcts:sims=50", games=20, seed=1)
-    ratings = {r["spec"]: r for r in result["ratings"]}
-    assert list(ratings) == ["random", "mcts:sims=50,c=1.4,rollouts=1,solve=true"]
+    ratings = {r["name"]: r for r in result["ratings"]}
+    assert list(ratings) == ["random", "mcts:sims=50"]
+    assert ratings["mcts:sims=50"]["spec"] == "mcts:sims=50,c=1.4,rollouts=1,solve=true"
     assert result["anchor"] == "random"
     assert ratings["random"]["elo"] == 0 and ratings["random"]["half_width"] == 0
-    mcts = ratings["mcts:sims=50,c=1.4,rollouts=1,solve=true"]
+    mcts = ratings["mcts:sims=50"]
     assert mcts["elo"] > 100 and mcts["half_width"] > 0
     assert mcts["games"] == 20 and 0.5 < mcts["score"] <= 1
     (pair,) = result["pairs"]
     assert pair["games"] == 20
     assert pair["first_wins"] + pair["draws"] + pair["first_losses"] == 20
+    table = knightgym.ladder.markdown(result).splitlines()
+    assert table[2] == "| agent | Elo | 95% | games | score |"
+    assert table[4].startswith("| `mcts:sims=50` | ")  # strongest first
+    assert table[5] == "| `random` | 0 | anchor | 20 | " + f"{100 * ratings['random']['score']:.1f}% |"
 
 
 def test_the_result_depends_on_the_seed_not_the_threads():

@@ -49,7 +49,9 @@ std::vector<LadderRating> fit_ladder(int agents, const std::vector<LadderPair>& 
   std::vector<LadderRating> ratings(agents);
   for (const LadderPair& pair : pairs) {
     const AgentScore& s = pair.first_score;
-    const double first = s.score * static_cast<double>(s.games);
+    // Wins and half the draws: in games of 3 or 4 players an agent wins a game when its
+    // seats' mean return is above the other agent's.
+    const double first = static_cast<double>(s.wins) + 0.5 * static_cast<double>(s.draws);
     points[pair.first][pair.second] += first;
     points[pair.second][pair.first] += static_cast<double>(s.games) - first;
     for (const int agent : {pair.first, pair.second}) {
@@ -115,7 +117,10 @@ LadderResult run_ladder(const std::shared_ptr<const AnyGame>& game, const Ladder
     result.pairs.push_back({first, second, score_agents(records, 2)[0]});
   }
   result.ratings = fit_ladder(n, result.pairs, result.anchor, options.prior_draws);
-  for (int i = 0; i < n; ++i) result.ratings[i].spec = canonical[i];
+  for (int i = 0; i < n; ++i) {
+    result.ratings[i].name = options.agents[i];
+    result.ratings[i].spec = canonical[i];
+  }
   result.seconds = seconds_since(start);
   return result;
 }
@@ -132,15 +137,16 @@ std::string ladder_json(const LadderResult& result) {
   out.key("seconds").value(result.seconds);
   out.key("ratings").begin_array();
   for (const LadderRating& r : result.ratings) {
-    out.begin_object().key("spec").value(r.spec).key("elo").value(r.elo);
+    out.begin_object().key("name").value(r.name).key("spec").value(r.spec);
+    out.key("elo").value(r.elo);
     out.key("half_width").value(r.half_width).key("games").value(r.games);
     out.key("score").value(r.score).end_object();
   }
   out.end_array().key("pairs").begin_array();
   for (const LadderPair& p : result.pairs) {
     const AgentScore& s = p.first_score;
-    out.begin_object().key("first").value(result.ratings[p.first].spec);
-    out.key("second").value(result.ratings[p.second].spec).key("games").value(s.games);
+    out.begin_object().key("first").value(result.ratings[p.first].name);
+    out.key("second").value(result.ratings[p.second].name).key("games").value(s.games);
     out.key("first_wins").value(s.wins).key("draws").value(s.draws);
     out.key("first_losses").value(s.losses).key("first_score").value(s.score);
     out.key("half_width").value(s.half_width).end_object();

@@ -2,8 +2,9 @@
 // against each other one), each pair's games seat-rotated with paired starts as in the
 // arena, and Bradley-Terry Elo is fitted to all the pairs' scores with one agent (by
 // default `random`) at 0 and a 95% interval for every other. In games of 3 or 4 players
-// the pair's two agents take the seats in turn, and an agent's result in a game is the
-// mean of its seats' returns (training/arena/arena.h).
+// the pair's two agents take the seats in turn, and an agent wins a game when the mean of
+// its seats' returns is above the other's (training/arena/arena.h); the fit reads wins
+// and half the draws.
 #pragma once
 
 #include <cstdint>
@@ -35,10 +36,11 @@ struct LadderPair {
 };
 
 struct LadderRating {
+  std::string name;                // the spec as given
   std::string spec;                // canonical
   double elo = 0, half_width = 0;  // 95%, relative to the anchor
   int64_t games = 0;
-  double score = 0;  // over all its games, in [0, 1]
+  double score = 0;  // (wins + draws / 2) / games over all its games
 };
 
 struct LadderResult {

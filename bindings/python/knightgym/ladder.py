@@ -18,14 +18,15 @@ import json
 
 from knightgym import _knightgym
 
-__all__ = ["run"]
+__all__ = ["markdown", "run"]
 
 
 def run(game, agents, games=100, schedule="roundrobin", threads=1, batch=0, seed=0,
         anchor=None, prior_draws=2.0):
     """Plays the ladder; returns its result as a dict: "ratings" (per agent, in the order
-    given: spec, elo, half_width of the 95% interval, games, score) and "pairs" (each
-    pair's games, the first agent's wins, draws, losses and score).
+    given: name as given, canonical spec, elo, half_width of the 95% interval, games,
+    score) and "pairs" (by name: each pair's games, the first agent's wins, draws, losses
+    and score).
 
     game: a spec; agents: a list of specs or one text "random,mcts:sims=100"; games: per
     pair; batch > 0 plays each pair's games that many at a time on one thread, so that
@@ -38,3 +39,36 @@ def run(game, agents, games=100, schedule="roundrobin", threads=1, batch=0, seed
     text = _knightgym.run_ladder(game, specs, int(games), str(schedule), int(threads),
                                  int(batch), int(seed), anchor, float(prior_draws))
     return json.loads(text)
+
+
+def markdown(result):
+    """A ladder result (a dict, or the path of its JSON file) as Markdown: the ratings,
+    strongest first, with their intervals, games and scores, then every pair's result."""
+    if not isinstance(result, dict):
+        with open(result) as f:
+            result = json.load(f)
+    lines = [f"`{result['game']}`, {result['games_per_pair']} games per pair "
+             f"({result['schedule']}), seed {result['seed']}, {result['seconds']:.0f} s",
+             "", "| agent | Elo | 95% | games | score |", "|---|--:|--:|--:|--:|"]
+    for r in sorted(result["ratings"], key=lambda r: -r["elo"]):
+        interval = "anchor" if r["spec"] == result["anchor"] else f"± {r['half_width']:.0f}"
+        lines.append(f"| `{r['name']}` | {r['elo']:.0f} | {interval} | {r['games']} | "
+                     f"{100 * r['score']:.1f}% |")
+    lines += ["", "| first | second | first's W-D-L | first's score |", "|---|---|--:|--:|"]
+    for p in result["pairs"]:
+        points = p["first_wins"] + p["draws"] / 2
+        lines.append(f"| `{p['first']}` | `{p['second']}` | {p['first_wins']}-{p['draws']}-"
+                     f"{p['first_losses']} | {100 * points / p['games']:.1f}% |")
+    return "\n".join(lines) + "\n"
+
+
+def _main(argv):
+    """python -m knightgym.ladder report FILE.json...: each ladder as Markdown."""
+    if len(argv) < 2 or argv[0] != "report":
+        raise SystemExit("usage: python -m knightgym.ladder report LADDER.json...")
+    print("\n".join(markdown(path) for path in argv[1:]), end="")
+
+
+if __name__ == "__main__":
+    import sys
+    _main(sys.argv[1:])

@@ -18,45 +18,52 @@ double expected(double elo, double opponent) {
   return 1 / (1 + std::pow(10, (opponent - elo) / 400));
 }
 
-LadderPair exact_pair(int first, int second, double first_elo, double second_elo, int64_t games) {
+LadderPair pair_of(int first, int second, int64_t games, int64_t wins, int64_t draws = 0) {
   LadderPair pair{first, second, {}};
   pair.first_score.games = games;
-  pair.first_score.score = expected(first_elo, second_elo);
+  pair.first_score.wins = wins;
+  pair.first_score.draws = draws;
+  pair.first_score.losses = games - wins - draws;
   return pair;
+}
+
+// A million games at the expected score of the two ratings (rounded to whole wins).
+LadderPair expected_pair(int first, int second, double first_elo, double second_elo) {
+  constexpr int64_t kGames = 1000000;
+  return pair_of(first, second, kGames, std::llround(expected(first_elo, second_elo) * kGames));
 }
 
 TEST_CASE("ladder: the fit recovers known ratings from their expected scores", "[ladder]") {
   const std::vector<double> truth = {0, 150, 400, 420};
   std::vector<LadderPair> pairs;
   for (const auto& [i, j] : ladder_pairs(4, LadderSchedule::kRoundRobin))
-    pairs.push_back(exact_pair(i, j, truth[i], truth[j], 1000));
+    pairs.push_back(expected_pair(i, j, truth[i], truth[j]));
   const std::vector<LadderRating> ratings = fit_ladder(4, pairs, 0, 0);
   for (int i = 0; i < 4; ++i) {
     INFO("agent " << i);
-    CHECK(ratings[i].elo == Approx(truth[i]).margin(1e-6));
-    CHECK(ratings[i].games == 3000);
+    CHECK(ratings[i].elo == Approx(truth[i]).margin(0.01));
+    CHECK(ratings[i].games == 3000000);
   }
   CHECK(ratings[0].half_width == 0);
   // Anchored elsewhere, every rating shifts by the anchor's.
   const std::vector<LadderRating> shifted = fit_ladder(4, pairs, 2, 0);
-  for (int i = 0; i < 4; ++i) CHECK(shifted[i].elo == Approx(truth[i] - 400).margin(1e-6));
+  for (int i = 0; i < 4; ++i) CHECK(shifted[i].elo == Approx(truth[i] - 400).margin(0.01));
 }
 
 TEST_CASE("ladder: two agents get the textbook interval", "[ladder]") {
-  // n games at score p: the variance of the logistic strength difference is
+  // 400 games at score p = 3/4 for the second (a draw is half a win): the Elo difference
+  // is 400 log10(p / (1 - p)), and the variance of the logistic strength difference is
   // 1 / (n p (1 - p)), in Elo times 400 / ln 10.
-  const std::vector<LadderPair> pairs = {exact_pair(0, 1, 0, 200, 400)};
+  const std::vector<LadderPair> pairs = {pair_of(0, 1, 400, 60, 80)};
   const std::vector<LadderRating> ratings = fit_ladder(2, pairs, 0, 0);
-  const double p = expected(0, 200);
+  const double p = 0.75;
   const double half = 1.959963984540054 * std::sqrt(1 / (400 * p * (1 - p))) * 400 / std::log(10);
-  CHECK(ratings[1].elo == Approx(200).margin(1e-6));
+  CHECK(ratings[1].elo == Approx(400 * std::log10(3.0)).epsilon(1e-9));
   CHECK(ratings[1].half_width == Approx(half).epsilon(1e-9));
-  CHECK(ratings[1].score == Approx(1 - p));
+  CHECK(ratings[1].score == Approx(p));
+  CHECK(ratings[0].score == Approx(1 - p));
   // A clean sweep stays finite with the prior's virtual draws: 2 draws in 12 games.
-  LadderPair sweep{0, 1, {}};
-  sweep.first_score.games = 10;
-  sweep.first_score.score = 0;
-  const double elo = fit_ladder(2, {sweep}, 0, 2)[1].elo;
+  const double elo = fit_ladder(2, {pair_of(0, 1, 10, 0)}, 0, 2)[1].elo;
   CHECK(elo == Approx(400 * std::log10(11.0)).epsilon(1e-6));
 }
 
