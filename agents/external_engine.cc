@@ -18,11 +18,7 @@ UciProcess start(const std::string& program, const UciAgentConfig& config) {
   try {
     return UciProcess({program}, "UCI engine", silence_limit(config));
   } catch (const std::runtime_error& error) {
-    const std::string hint = config.engine == "fairy-stockfish"
-                                 ? " (install Debian's fairy-stockfish package, or set "
-                                   "KNIGHTGYM_FAIRY_STOCKFISH to the binary)"
-                                 : "";
-    throw std::runtime_error(std::string(error.what()) + hint);
+    throw std::runtime_error(error.what() + engine_install_hint(config.engine));
   }
 }
 

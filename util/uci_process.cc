@@ -149,4 +149,10 @@ std::string engine_program(const std::string& engine) {
   return engine;  // posix_spawnp looks it up on PATH
 }
 
+std::string engine_install_hint(const std::string& engine) {
+  return engine == "fairy-stockfish" ? " (install Debian's fairy-stockfish package, or set "
+                                       "KNIGHTGYM_FAIRY_STOCKFISH to the binary)"
+                                     : "";
+}
+
 }  // namespace knightgym

@@ -50,4 +50,8 @@ class UciProcess {
 // other name is itself (a path, or a program on PATH).
 std::string engine_program(const std::string& engine);
 
+// What to do when `engine` cannot be started: for fairy-stockfish, how to install or
+// name it; empty for others.
+std::string engine_install_hint(const std::string& engine);
+
 }  // namespace knightgym

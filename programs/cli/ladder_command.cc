@@ -54,13 +54,14 @@ int ladder_command(Args& args) {
     std::printf("| %-48s | %7.0f | %7s | %6lld | %5.1f%% |\n", r.name.substr(0, 48).c_str(), r.elo,
                 interval.c_str(), static_cast<long long>(r.games), 100 * r.score);
   }
-  std::printf("\npairs (first agent's score, 95%%):\n");
-  for (const LadderPair& p : result.pairs)
-    std::printf(
-        "  %s vs %s: %.1f%% +- %.1f%% (%lld-%lld-%lld)\n", result.ratings[p.first].name.c_str(),
-        result.ratings[p.second].name.c_str(), 100 * p.first_score.score,
-        100 * p.first_score.half_width, static_cast<long long>(p.first_score.wins),
-        static_cast<long long>(p.first_score.draws), static_cast<long long>(p.first_score.losses));
+  std::printf("\npairs (the first agent's wins-draws-losses and score, as the fit reads them):\n");
+  for (const LadderPair& p : result.pairs) {
+    const AgentScore& s = p.first_score;
+    std::printf("  %s vs %s: %lld-%lld-%lld, %.1f%%\n", result.ratings[p.first].name.c_str(),
+                result.ratings[p.second].name.c_str(), static_cast<long long>(s.wins),
+                static_cast<long long>(s.draws), static_cast<long long>(s.losses),
+                100 * ladder_points(s) / static_cast<double>(s.games));
+  }
   if (!json.empty()) write_file_atomically(json, ladder_json(result));
   return 0;
 }

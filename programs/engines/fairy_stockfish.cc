@@ -13,9 +13,7 @@ UciProcess start(const std::string& path) {
   try {
     return UciProcess({path}, "Fairy-Stockfish");
   } catch (const std::runtime_error& error) {
-    throw std::runtime_error(std::string(error.what()) +
-                             " (install Debian's fairy-stockfish package, or set "
-                             "KNIGHTGYM_FAIRY_STOCKFISH to the binary)");
+    throw std::runtime_error(error.what() + engine_install_hint("fairy-stockfish"));
   }
 }
 

@@ -28,6 +28,12 @@ int anchor_index(const std::vector<std::string>& canonical, const std::string& a
 
 }  // namespace
 
+double ladder_points(const AgentScore& first) {
+  // In games of 3 or 4 players an agent wins a game when its seats' mean return is above
+  // the other agent's.
+  return static_cast<double>(first.wins) + 0.5 * static_cast<double>(first.draws);
+}
+
 LadderSchedule parse_ladder_schedule(const std::string& name) {
   if (name == "roundrobin") return LadderSchedule::kRoundRobin;
   if (name == "gauntlet") return LadderSchedule::kGauntlet;
@@ -49,9 +55,7 @@ std::vector<LadderRating> fit_ladder(int agents, const std::vector<LadderPair>& 
   std::vector<LadderRating> ratings(agents);
   for (const LadderPair& pair : pairs) {
     const AgentScore& s = pair.first_score;
-    // Wins and half the draws: in games of 3 or 4 players an agent wins a game when its
-    // seats' mean return is above the other agent's.
-    const double first = static_cast<double>(s.wins) + 0.5 * static_cast<double>(s.draws);
+    const double first = ladder_points(s);
     points[pair.first][pair.second] += first;
     points[pair.second][pair.first] += static_cast<double>(s.games) - first;
     for (const int agent : {pair.first, pair.second}) {

@@ -64,6 +64,9 @@ std::vector<std::pair<int, int>> ladder_pairs(int agents, LadderSchedule schedul
 std::vector<LadderRating> fit_ladder(int agents, const std::vector<LadderPair>& pairs, int anchor,
                                      double prior_draws);
 
+// What the fit reads of a pair: the first agent's wins and half its draws.
+double ladder_points(const AgentScore& first);
+
 LadderSchedule parse_ladder_schedule(const std::string& name);
 
 std::string ladder_json(const LadderResult& result);
