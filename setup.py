@@ -3,6 +3,7 @@
     pip install --no-build-isolation .
 """
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +28,10 @@ class CMakeBuild(build_ext):
             "-DCMAKE_BUILD_TYPE=Release", f"-DPython_EXECUTABLE={sys.executable}",
             "-DKNIGHTGYM_TESTS=OFF", f"-DKNIGHTGYM_PYTHON_OUTPUT_DIR={output_dir}",
         ])
-        subprocess.check_call(["cmake", "--build", str(build_dir), "--target", "_knightgym"])
+        subprocess.check_call(["cmake", "--build", str(build_dir), "--target", "_knightgym",
+                               "_knightgym_torch"])
+        # The shipped networks travel with the package (knightgym/__init__.py points at them).
+        shutil.copytree(ROOT / "models", output_dir / "models", dirs_exist_ok=True)
 
 
 setup(ext_modules=[CMakeExtension("knightgym._knightgym")], cmdclass={"build_ext": CMakeBuild})

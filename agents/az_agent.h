@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "agents/network.h"
+#include "agents/pretrained.h"
 #include "agents/search_batch.h"
 #include "env/core/params.h"
 
@@ -56,7 +57,7 @@ struct AzKind {
       "AlphaZero search (Gumbel or PUCT) over a network, or over uniform priors";
   struct Config {
     AzConfig search;
-    std::string model = "uniform";  // uniform, resnet (fresh, from net_seed) or a file
+    std::string model = "uniform";  // uniform, resnet (fresh, from net_seed), pretrained or a file
     NetConfig net;
     uint64_t net_seed = 0;
     std::string device = "cpu";
@@ -66,7 +67,8 @@ struct AzKind {
   static void read(ParamReader& r, Config& config) {
     AzConfig& c = config.search;
     config.model = r.get_string("model", config.model,
-                                "uniform (no network), resnet (fresh, from net_seed) or a "
+                                "uniform (no network), resnet (fresh, from net_seed), "
+                                "pretrained (the network shipped for the game, models/) or a "
                                 "TorchScript file");
     c.sims = r.get_int("sims", c.sims, 1, 100000000, "simulations per decision");
     c.gumbel = r.get_choice("search", c.gumbel ? "gumbel" : "puct", {"gumbel", "puct"},
@@ -93,6 +95,8 @@ struct AzKind {
     config.net.blocks = r.get_int("blocks", config.net.blocks, 0, 100, "model=resnet: blocks");
     config.net.channels =
         r.get_int("channels", config.net.channels, 1, 4096, "model=resnet: channels");
+    config.net.policy_channels = r.get_int("policy_channels", config.net.policy_channels, 1, 256,
+                                           "model=resnet: policy head planes");
     config.net_seed = static_cast<uint64_t>(
         r.get_int("net_seed", 0, 0, 2147483647, "model=resnet: seed of the weights"));
     config.device = r.get_string("device", config.device, "cpu, cuda or cuda:N");
@@ -109,7 +113,9 @@ struct AzKind {
     if (config.model == "resnet")
       return create_network(info, game_spec, config.net, config.net_seed, config.device,
                             config.threads);
-    return load_network(config.model, info, game_spec, config.device, config.threads);
+    const std::string path =
+        config.model == "pretrained" ? pretrained_model_path(game_spec) : config.model;
+    return load_network(path, info, game_spec, config.device, config.threads);
   }
 
   template <Game G>

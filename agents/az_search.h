@@ -209,6 +209,14 @@ class AzSearch {
     }
   }
 
+  // Each player's expected return at the root (by player, not relative to the mover): the
+  // mean over the search's visits, or the proven returns once the root is solved.
+  void root_values(float* out) const {
+    const Node& root = tree_[0];
+    for (int p = 0; p < info_.num_players; ++p)
+      out[p] = root.solved ? root.exact[p] : root.visits > 0 ? root.mean(p) : 0.0f;
+  }
+
   // The tree after the search, for tests and analysis.
   const Tree& tree() const { return tree_; }
 

@@ -8,9 +8,6 @@
 namespace knightgym {
 namespace {
 
-constexpr int kPolicyChannels = 4;
-constexpr int kValueHidden = 64;
-
 // Declares the parameters of each layer and writes its TorchScript expression.
 class Builder {
  public:
@@ -92,15 +89,17 @@ torch::jit::Module make_resnet(const GameInfo& info, const std::string& game_spe
     line("x = torch.relu(x + y)");
   }
   line("p = torch.relu(" +
-       b.batch_norm("policy_bn", b.conv("policy_conv", "x", c, kPolicyChannels, 1),
-                    kPolicyChannels) +
+       b.batch_norm("policy_bn", b.conv("policy_conv", "x", c, net.policy_channels, 1),
+                    net.policy_channels) +
        ")");
-  line("p = " + b.dense_over_board("policy_fc", "p", kPolicyChannels, shape.height, shape.width,
+  line("p = " + b.dense_over_board("policy_fc", "p", net.policy_channels, shape.height, shape.width,
                                    info.num_actions));
   line("v = torch.relu(" + b.batch_norm("value_bn", b.conv("value_conv", "x", c, 1, 1), 1) + ")");
-  line("v = torch.relu(" + b.linear("value_fc1", "torch.flatten(v, 1)", board, kValueHidden) + ")");
+  line("v = torch.relu(" + b.linear("value_fc1", "torch.flatten(v, 1)", board, kValueHeadHidden) +
+       ")");
   // A small last layer starts every value near 0.
-  line("v = torch.tanh(" + b.linear("value_fc2", "v", kValueHidden, info.num_players, 0.1) + ")");
+  line("v = torch.tanh(" + b.linear("value_fc2", "v", kValueHeadHidden, info.num_players, 0.1) +
+       ")");
   line("return p, v");
   module.define(code);
   return module;

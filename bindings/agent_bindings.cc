@@ -17,6 +17,7 @@
 
 #include "agents/any_agent.h"
 #include "agents/network.h"
+#include "agents/pretrained.h"
 #include "bindings/bindings.h"
 #include "env/registry/registry.h"
 
@@ -194,6 +195,25 @@ void init_agents(py::module_& m) {
         return out;
       },
       py::arg("kind"), "The parameters of a kind: [{name, type, default, choices, doc}].");
+  agents.def(
+      "pretrained",
+      [] {
+        py::list out;
+        for (const PretrainedModel& model : read_manifest(models_directory())) {
+          py::dict entry;
+          entry["name"] = model.name;
+          entry["path"] = model.path();
+          for (const auto& [key, value] : model.fields) entry[py::str(key)] = value;
+          out.append(entry);
+        }
+        return out;
+      },
+      "The networks shipped with knightgym (models/manifest.txt), which 'az:model=pretrained' "
+      "plays: [{name, path, file, game, settings, minutes, steps, strength, ...}].");
+  agents.def(
+      "set_models_directory", &set_models_directory, py::arg("directory"),
+      "Where 'az:model=pretrained' looks for manifest.txt and its networks ($KNIGHTGYM_MODELS "
+      "wins; '' restores the default).");
 }
 
 }  // namespace knightgym::python

@@ -21,13 +21,14 @@ void init_ladder(py::module_& m) {
       "run_ladder",
       [](const std::string& game, const std::variant<std::string, std::vector<std::string>>& agents,
          int64_t games, const std::string& schedule, int threads, int64_t batch, uint64_t seed,
-         const std::optional<std::string>& anchor, double prior_draws) {
+         const std::optional<std::string>& anchor, double prior_draws, int challengers) {
         LadderOptions options;
         // One text "random,mcts:sims=100" as on the command line, or a list.
         options.agents = std::holds_alternative<std::string>(agents)
                              ? split_agent_specs(std::get<std::string>(agents))
                              : std::get<std::vector<std::string>>(agents);
         options.schedule = parse_ladder_schedule(schedule);
+        options.challengers = challengers;
         options.games = games;
         options.threads = threads;
         options.batch = batch;
@@ -54,6 +55,7 @@ void init_ladder(py::module_& m) {
       },
       py::arg("game"), py::arg("agents"), py::arg("games"), py::arg("schedule"), py::arg("threads"),
       py::arg("batch"), py::arg("seed"), py::arg("anchor"), py::arg("prior_draws"),
+      py::arg("challengers"),
       "Runs a rating ladder; returns its JSON text. Use knightgym.ladder.run.");
 }
 

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""The main job (`make run`): train a Knight Fight agent for a few minutes, play it
-against `random` and against `mcts`, and write out/report.md with its training curves.
+"""The main job (`make run`): the shipped Knight Fight network (models/) against `random`
+and `mcts`, then a few minutes more of training from it, the result against `mcts` too,
+and out/report.md with the training curves.
 
     tools/main_job.py [--build build] [--out out] [--game knight_fight] [--minutes 5]
 
-A previous run in OUT/run is replaced. Progress shows on the terminal as it goes.
+The training run starts from the shipped network (init=pretrained) with the settings it
+was trained with (tools/pretrained/GAME.txt). A previous run in OUT/run is replaced.
+Progress shows on the terminal as it goes.
 """
 
 import argparse
@@ -13,6 +16,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(command):
@@ -24,12 +29,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default="build")
     parser.add_argument("--out", default="out")
-    parser.add_argument("--game", default="knight_fight")
+    parser.add_argument("--game", default="knight_fight", help="a name of tools/pretrained/")
     parser.add_argument("--minutes", type=float, default=5)
     parser.add_argument("--games", type=int, default=100, help="games per match")
     parser.add_argument("--mcts", default="mcts:sims=200", help="the MCTS opponent")
     parser.add_argument("--sims", type=int, default=200,
-                        help="simulations of the trained agent (as many as MCTS)")
+                        help="simulations of the network agents (as many as MCTS)")
     args = parser.parse_args()
 
     start = time.monotonic()
@@ -37,15 +42,27 @@ def main():
     run_dir = os.path.join(args.out, "run")
     shutil.rmtree(run_dir, ignore_errors=True)
     os.makedirs(args.out, exist_ok=True)
-    run([cli, "train", args.game, "--out", run_dir, "--minutes", str(args.minutes)])
 
-    agent = f"az:model={run_dir}/model.pt,sims={args.sims}"
     matches = []
-    for opponent, name in (("random", "random"), (args.mcts, "mcts")):
-        path = os.path.join(args.out, f"vs_{name}.json")
+
+    def play(agent, opponent, name):
+        path = os.path.join(args.out, f"{name}.json")
         run([cli, "play", args.game, "--agents", f"{agent},{opponent}", "--games",
              str(args.games), "--batch", str(args.games), "--json", path])
         matches.append(path)
+
+    shipped = f"az:model=pretrained,sims={args.sims}"
+    play(shipped, "random", "shipped_vs_random")
+    play(shipped, args.mcts, "shipped_vs_mcts")
+
+    config = os.path.join(args.out, "run_config.txt")
+    with open(os.path.join(ROOT, "tools", "pretrained", f"{args.game}.txt")) as f:
+        settings = f.read()
+    with open(config, "w") as f:
+        f.write(settings + "init=pretrained\n")
+    run([cli, "train", args.game, "--out", run_dir, "--minutes", str(args.minutes),
+         "--config", config])
+    play(f"az:model={run_dir}/model.pt,sims={args.sims}", args.mcts, "trained_vs_mcts")
 
     sys.path.insert(0, os.path.join(args.build, "python"))
     from knightgym.report import write_report

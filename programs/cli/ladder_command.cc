@@ -17,11 +17,15 @@ namespace knightgym::cli {
 
 int ladder_command(Args& args) {
   if (args.positional().size() != 1)
-    throw std::invalid_argument("usage: knightgym ladder GAME --agents SPEC,SPEC[,...]");
+    throw std::invalid_argument(
+        "usage: knightgym ladder GAME --agents SPEC,SPEC[,...] [--schedule roundrobin|gauntlet "
+        "[--challengers K]] [--games N] [--threads T | --batch B] [--seed S] [--anchor SPEC] "
+        "[--json FILE]");
   const auto game = load_game(args.positional()[0]);
   LadderOptions options;
   options.agents = split_agent_specs(args.get_string("agents", ""));
   options.schedule = parse_ladder_schedule(args.get_string("schedule", "roundrobin"));
+  options.challengers = static_cast<int>(args.get_int("challengers", 1, 1));
   options.games = args.get_int("games", 100, 1);
   options.threads = static_cast<int>(args.get_int("threads", 1, 1));
   options.batch = args.get_int("batch", 0, 0);

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "agents/agent_kinds.h"
+#include "agents/pretrained.h"
 #include "env/registry/registry.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
@@ -32,6 +33,19 @@ int list_command(Args& args) {
       std::printf("%s: %s\n", std::string(AgentKinds::kNames[k]).c_str(),
                   std::string(AgentKinds::kSummaries[k]).c_str());
       print_params(agent_params(AgentKinds::kNames[k]));
+    }
+    // What az:model=pretrained plays; a missing or broken manifest is said, not fatal.
+    std::printf("\nshipped networks (az:model=pretrained), %s/manifest.txt:\n",
+                models_directory().c_str());
+    try {
+      for (const PretrainedModel& model : read_manifest(models_directory())) {
+        std::printf("  %s: %s\n", model.name.c_str(), model.game.c_str());
+        for (const auto& [key, value] : model.fields)
+          if (key != "file" && key != "game")
+            std::printf("    %-10s %s\n", key.c_str(), value.c_str());
+      }
+    } catch (const std::invalid_argument& error) {
+      std::printf("  none: %s\n", error.what());
     }
     return 0;
   }

@@ -11,6 +11,7 @@
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "training/arena/arena.h"
+#include "training/balance/statistics.h"
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
 
@@ -72,6 +73,17 @@ int play_command(Args& args) {
     truncated += record.truncated;
     decisions += record.decisions;
   }
+  if (game->info().num_players > 2) {
+    std::printf("\nfirst places (a seat with the highest return, shared or not; Wilson 95%%):\n");
+    for (size_t a = 0; a < agents.size(); ++a) {
+      const AgentScore& s = scores[a];
+      const Interval interval = wilson_interval(s.firsts, s.games);
+      std::printf("  %-40s %lld of %lld, %.1f%% (%.1f%% to %.1f%%)\n",
+                  specs[a].substr(0, 40).c_str(), static_cast<long long>(s.firsts),
+                  static_cast<long long>(s.games), 100.0 * s.firsts / std::max<int64_t>(1, s.games),
+                  100 * interval.low, 100 * interval.high);
+    }
+  }
   std::printf("\ndrawn games %lld (truncated %lld), %.1f decisions per game\n",
               static_cast<long long>(draws), static_cast<long long>(truncated),
               static_cast<double>(decisions) / static_cast<double>(records.size()));
@@ -88,6 +100,7 @@ int play_command(Args& args) {
       const AgentScore& s = scores[a];
       out.begin_object().key("spec").value(agents[a]->config().spec).key("games").value(s.games);
       out.key("wins").value(s.wins).key("draws").value(s.draws).key("losses").value(s.losses);
+      out.key("firsts").value(s.firsts);
       out.key("score").value(s.score).key("half_width").value(s.half_width).end_object();
     }
     write_file_atomically(json, out.end_array().end_object().text() + "\n");

@@ -2,7 +2,8 @@
 //   - MCTS with random roll-outs (mcts_agent.h): simulations/s at 1 and T threads, T
 //     independent agents on different positions.
 //   - AlphaZero search (search_batch.h, Gumbel) with the default network on CPU: the
-//     network's forward throughput on a batch of B real observations, the positions/s that
+//     network's forward throughput on a batch of B real observations (also as GFLOP/s and
+//     as a fraction of the processor's peak, measured by util/peak_flops.h), the positions/s that
 //     B searches advancing together get evaluated (the two measured in alternation), their
 //     ratio (what search, env and batching leave of the network's speed), and the same
 //     searches over the uniform evaluator (search and env alone).
@@ -32,6 +33,7 @@
 #include "env/registry/game_list.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
+#include "util/peak_flops.h"
 #include "util/statistics.h"
 #include "util/timing.h"
 
@@ -158,8 +160,9 @@ Rates forward_and_search(double seconds, int batch, Forward&& forward, Search&& 
 
 // The rows of one game: its network made once, then each batch size.
 template <Game G>
-void az_rows(const G& game, const std::string& spec, const Options& options) {
+void az_rows(const G& game, const std::string& spec, const Options& options, double peak_gflops) {
   const GameInfo info = game.info();
+  const int64_t flops = resnet_flops(info, NetConfig{options.blocks, options.channels});
   const auto network = create_network(info, spec, NetConfig{options.blocks, options.channels}, 0,
                                       "cpu", options.threads);
   UniformEvaluator uniform(info);
@@ -198,8 +201,10 @@ void az_rows(const G& game, const std::string& spec, const Options& options) {
       uniform_rates.push_back(units_per_second(options.seconds, uniform_pass));
     }
     const double forward_rate = median(forward_rates), search_rate = median(network_rates);
-    std::printf("| %-18s | %5d | %13.0f | %12.0f | %13.1f%% | %16.0f |\n", G::kName.data(), batch,
-                forward_rate, search_rate, 100 * search_rate / forward_rate, median(uniform_rates));
+    const double gflops = forward_rate * static_cast<double>(flops) / 1e9;
+    std::printf("| %-18s | %5d | %13.0f | %8.1f | %8.1f%% | %12.0f | %13.1f%% | %16.0f |\n",
+                G::kName.data(), batch, forward_rate, gflops, 100 * gflops / peak_gflops,
+                search_rate, 100 * search_rate / forward_rate, median(uniform_rates));
     std::fflush(stdout);
   }
 }
@@ -255,16 +260,24 @@ int search_bench_command(Args& args) {
   for (const auto& game : games)
     Games::visit(*game, [&](const auto& rules) { mcts_rows(rules, options); });
 
+  const PeakFlops peak = measure_peak_flops(options.threads);
+  const double peak_gflops = peak.flops_per_second / 1e9;
   std::printf(
       "\nAlphaZero search, Gumbel, %d simulations: B searches evaluated together; ResNet %d "
-      "blocks x %d channels on CPU, %d LibTorch threads; positions/s\n\n",
-      options.az_sims, options.blocks, options.channels, options.threads);
-  std::printf("| %-18s | batch | %13s | %12s | %14s | %16s |\n", "game", "forward", "search",
-              "search/forward", "uniform search");
-  std::printf("|%s|------:|--------------:|-------------:|---------------:|-----------------:|\n",
-              std::string(20, '-').c_str());
+      "blocks x %d channels on CPU, %d LibTorch threads; positions/s. The forward pass's "
+      "GFLOP/s (float32, convolutions and dense layers) against the processor's peak, "
+      "measured: %.1f GFLOP/s of %s on %d threads\n\n",
+      options.az_sims, options.blocks, options.channels, options.threads, peak_gflops,
+      peak.instructions.c_str(), options.threads);
+  std::printf("| %-18s | batch | %13s | %8s | %9s | %12s | %14s | %16s |\n", "game", "forward",
+              "GFLOP/s", "of peak", "search", "search/forward", "uniform search");
+  std::printf(
+      "|%s|------:|--------------:|---------:|----------:|-------------:|---------------:|---------"
+      "--------:|\n",
+      std::string(20, '-').c_str());
   for (const auto& game : games)
-    Games::visit(*game, [&](const auto& rules) { az_rows(rules, game->spec(), options); });
+    Games::visit(*game,
+                 [&](const auto& rules) { az_rows(rules, game->spec(), options, peak_gflops); });
   return 0;
 }
 

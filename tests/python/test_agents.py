@@ -262,3 +262,54 @@ def test_the_submodule_is_importable_both_ways():
     from knightgym.agents import make
     assert imported is agents and make is agents.make
     assert agents.__name__ == "knightgym.agents"
+
+
+# ------------------------------------------------------------------ shipped networks
+
+SHIPPED = ["knight_fight", "knightmate", "double_duel", "knights_challenge_duel",
+           "knights_challenge_ffa4", "tailten"]
+
+
+def test_the_manifest_lists_a_network_for_every_game_at_its_default_rules():
+    shipped = {model["name"]: model for model in agents.pretrained()}
+    assert sorted(shipped) == sorted(SHIPPED)
+    for name, model in shipped.items():
+        assert knightgym.load_game(model["game"]).spec == model["game"], name
+        for key in ("file", "path", "settings", "minutes", "steps", "games", "strength"):
+            assert model[key], (name, key)
+    # The default rules of each game, Knights Challenge in its two-player and four-player
+    # modes.
+    covered = {model["game"] for model in shipped.values()}
+    for spec in ["knight_fight", "knightmate", "double_duel", "tailten",
+                 "knights_challenge(mode=duel)", "knights_challenge(mode=ffa4)"]:
+        assert knightgym.load_game(spec).spec in covered, spec
+
+
+@pytest.mark.needs_networks
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_shipped_network_plays_its_game_without_a_path(name):
+    model = next(m for m in agents.pretrained() if m["name"] == name)
+    game = knightgym.load_game(model["game"])
+    agent = agents.make("az:model=pretrained,sims=4", game, seed=0)
+    by_path = agents.make(f"az:model={model['path']},sims=4", game, seed=0)
+    for state in positions(game, 3):
+        action = agent.act(state)
+        assert action in state.legal_actions()
+        assert action == by_path.act(state)
+
+
+def test_a_variant_without_a_shipped_network_is_refused_with_the_list():
+    with pytest.raises(ValueError, match=r"no shipped network for "
+                                         r"tailten\(first_player=1,.*tailten\(first_player=0,"):
+        agents.make("az:model=pretrained", "tailten(first_player=1)")
+
+
+def test_the_models_directory_can_be_chosen(tmp_path):
+    (tmp_path / "manifest.txt").write_text("[mine]\nfile = mine.pt\ngame = tailten\n")
+    agents.set_models_directory(str(tmp_path))
+    try:
+        assert [m["name"] for m in agents.pretrained()] == ["mine"]
+        assert agents.pretrained()[0]["path"] == f"{tmp_path}/mine.pt"
+    finally:
+        agents.set_models_directory("")
+    assert len(agents.pretrained()) == len(SHIPPED)

@@ -36,14 +36,41 @@ def test_the_result_depends_on_the_seed_not_the_threads():
     assert one["anchor"] == "random"
 
 
+def test_a_gauntlet_of_two_challengers_plays_them_against_everyone():
+    agents = ["greedy", "mcts:sims=20", "random", "mcts:sims=4"]
+    result = knightgym.ladder.run("tailten", agents, games=4, seed=1, schedule="gauntlet",
+                                  challengers=2)
+    assert result["challengers"] == 2
+    assert [(p["first"], p["second"]) for p in result["pairs"]] == [
+        ("greedy", "mcts:sims=20"), ("greedy", "random"), ("greedy", "mcts:sims=4"),
+        ("mcts:sims=20", "random"), ("mcts:sims=20", "mcts:sims=4")]
+
+
 @pytest.mark.parametrize("kwargs, message", [
     (dict(agents=["random"]), "at least two agents"),
     (dict(agents=["random", "minimax"]), "unknown agent 'minimax'"),
     (dict(agents=["random", "greedy"], schedule="swiss"), "unknown schedule 'swiss'"),
     (dict(agents=["random", "greedy"], anchor="mcts"), "the anchor 'mcts'"),
     (dict(agents=["random", "greedy"], games=0), "games per pair"),
+    (dict(agents=["random", "greedy"], schedule="gauntlet", challengers=2), "challengers must"),
     (dict(agents=["random", "greedy"], threads=2, batch=4), "leave threads at 1"),
 ])
 def test_bad_options_raise_value_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         knightgym.ladder.run("knight_fight", **kwargs)
+
+
+def test_snapshots_give_elo_over_training_time(tmp_path):
+    rating = dict(half_width=50.0, games=20, score=0.5)
+    result = {"game": "knights_challenge(mode=ffa4,board_size=12)", "schedule": "gauntlet",
+              "challengers": 2, "ratings": [
+                  dict(rating, name="late", spec="az:model=r/snapshots/seconds-0000480.pt,sims=64",
+                       elo=300.0),
+                  dict(rating, name="early", spec="az:model=r/snapshots/seconds-0000000.pt,sims=64",
+                       elo=-20.0),
+                  dict(rating, name="random", spec="random", elo=0.0, half_width=0.0)]}
+    assert knightgym.ladder.elo_over_time(result) == [(0.0, -20.0, 50.0), (8.0, 300.0, 50.0)]
+    png = tmp_path / "time.png"
+    knightgym.ladder.plot_elo_over_time([result, result], str(png))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["time.png"]  # no temporary left

@@ -1,5 +1,6 @@
 #include "training/arena/arena.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -102,11 +103,16 @@ std::vector<AgentScore> score_agents(std::span<const GameRecord> records, int nu
       total[record.agent_of_seat[seat]] += record.returns[seat];
       ++seats[record.agent_of_seat[seat]];
     }
+    const float top = *std::max_element(record.returns.begin(), record.returns.end());
+    std::vector<uint8_t> first(num_agents, 0);
+    for (size_t seat = 0; seat < record.returns.size(); ++seat)
+      first[record.agent_of_seat[seat]] |= record.returns[seat] == top;
     for (int a = 0; a < num_agents; ++a) {
       if (seats[a] == 0) continue;
       const double result = total[a] / seats[a];
       AgentScore& s = scores[a];
       ++s.games;
+      s.firsts += first[a];
       s.wins += result > 0, s.draws += result == 0, s.losses += result < 0;
       const double score = (result + 1) / 2;
       sum[a] += score;

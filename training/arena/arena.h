@@ -48,9 +48,11 @@ std::vector<GameRecord> play_arena_in_batches(
     const ArenaOptions& options, int64_t batch, const std::function<void(int64_t)>& progress = {});
 
 // An agent's results: per game, the mean of its seats' returns; a win above 0, a loss
-// below. score = (mean result + 1) / 2 in [0, 1], with the normal 95% half-width.
+// below. score = (mean result + 1) / 2 in [0, 1], with the normal 95% half-width. firsts:
+// the games in which one of its seats has the highest return (shared or not), which in a
+// game of 3 or 4 players is the first place that a win above 0 is not.
 struct AgentScore {
-  int64_t games = 0, wins = 0, draws = 0, losses = 0;
+  int64_t games = 0, wins = 0, draws = 0, losses = 0, firsts = 0;
   double score = 0, half_width = 0;
 };
 

@@ -41,11 +41,12 @@ LadderSchedule parse_ladder_schedule(const std::string& name) {
                               "' (known: roundrobin, gauntlet)");
 }
 
-std::vector<std::pair<int, int>> ladder_pairs(int agents, LadderSchedule schedule) {
+std::vector<std::pair<int, int>> ladder_pairs(int agents, LadderSchedule schedule,
+                                              int challengers) {
   std::vector<std::pair<int, int>> pairs;
   for (int i = 0; i < agents; ++i)
     for (int j = i + 1; j < agents; ++j)
-      if (schedule == LadderSchedule::kRoundRobin || i == 0) pairs.emplace_back(i, j);
+      if (schedule == LadderSchedule::kRoundRobin || i < challengers) pairs.emplace_back(i, j);
   return pairs;
 }
 
@@ -84,6 +85,10 @@ LadderResult run_ladder(const std::shared_ptr<const AnyGame>& game, const Ladder
   if (options.batch > 0 && options.threads > 1)
     throw std::invalid_argument("ladder: batches play on one thread: leave threads at 1");
   if (options.prior_draws < 0) throw std::invalid_argument("ladder: prior_draws must be >= 0");
+  if (options.challengers < 1 || options.challengers >= n)
+    throw std::invalid_argument("ladder: challengers must be from 1 to the agents less one (" +
+                                std::to_string(n - 1) + "), got " +
+                                std::to_string(options.challengers));
   // Every spec is read (and its network loaded) before the first game.
   std::vector<std::shared_ptr<const AgentFactory>> factories;
   std::vector<std::string> canonical;
@@ -101,7 +106,7 @@ LadderResult run_ladder(const std::shared_ptr<const AnyGame>& game, const Ladder
   result.options = options;
   result.anchor = anchor_index(canonical, options.anchor);
   const auto start = SteadyClock::now();
-  const auto schedule = ladder_pairs(n, options.schedule);
+  const auto schedule = ladder_pairs(n, options.schedule, options.challengers);
   const int64_t total = options.games * static_cast<int64_t>(schedule.size());
   for (size_t p = 0; p < schedule.size(); ++p) {
     const auto [first, second] = schedule[p];
@@ -134,6 +139,8 @@ std::string ladder_json(const LadderResult& result) {
   JsonWriter out;
   out.begin_object().key("game").value(result.game);
   out.key("schedule").value(o.schedule == LadderSchedule::kRoundRobin ? "roundrobin" : "gauntlet");
+  if (o.schedule == LadderSchedule::kGauntlet)
+    out.key("challengers").value(static_cast<int64_t>(o.challengers));
   out.key("games_per_pair").value(o.games).key("seed").value(static_cast<int64_t>(o.seed));
   out.key("threads").value(static_cast<int64_t>(o.threads)).key("batch").value(o.batch);
   out.key("prior_draws").value(o.prior_draws);

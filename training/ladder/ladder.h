@@ -1,10 +1,10 @@
-// The rating ladder: agents play each other in pairs (every pair, or the first agent
-// against each other one), each pair's games seat-rotated with paired starts as in the
-// arena, and Bradley-Terry Elo is fitted to all the pairs' scores with one agent (by
-// default `random`) at 0 and a 95% interval for every other. In games of 3 or 4 players
-// the pair's two agents take the seats in turn, and an agent wins a game when the mean of
-// its seats' returns is above the other's (training/arena/arena.h); the fit reads wins
-// and half the draws.
+// The rating ladder: agents play each other in pairs (every pair, or a gauntlet: each of
+// the first `challengers` agents against every other one), each pair's games
+// seat-rotated with paired starts as in the arena, and Bradley-Terry Elo is fitted to all
+// the pairs' scores with one agent (by default `random`) at 0 and a 95% interval for
+// every other. In games of 3 or 4 players the pair's two agents take the seats in turn,
+// and an agent wins a game when the mean of its seats' returns is above the other's
+// (training/arena/arena.h); the fit reads wins and half the draws.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,8 @@ enum class LadderSchedule { kRoundRobin, kGauntlet };
 struct LadderOptions {
   std::vector<std::string> agents;  // specs; at least two, no two alike
   LadderSchedule schedule = LadderSchedule::kRoundRobin;
+  int challengers = 1;  // gauntlet: the first agents, who play everyone; the rest do not
+                        // play each other
   int64_t games = 100;  // per pair
   int threads = 1;
   int64_t batch = 0;  // > 0: each pair's games `batch` at a time on one thread
@@ -58,7 +60,8 @@ LadderResult run_ladder(const std::shared_ptr<const AnyGame>& game, const Ladder
                         const std::function<void(int64_t, int64_t)>& progress = {});
 
 // The pairs a schedule plays among `agents` agents, in order.
-std::vector<std::pair<int, int>> ladder_pairs(int agents, LadderSchedule schedule);
+std::vector<std::pair<int, int>> ladder_pairs(int agents, LadderSchedule schedule,
+                                              int challengers = 1);
 
 // Elo with 95% intervals, anchored, from the pairs' scores (exposed for its tests).
 std::vector<LadderRating> fit_ladder(int agents, const std::vector<LadderPair>& pairs, int anchor,

@@ -1,9 +1,11 @@
 #include "training/learner/learner.h"
 
 #include <torch/optim/adamw.h>
+#include <torch/script.h>
 #include <torch/serialize/input-archive.h>
 #include <torch/serialize/output-archive.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iterator>
 #include <sstream>
@@ -64,8 +66,9 @@ Learner::Learner(const GameInfo& info, const std::string& game_spec, const NetCo
     : impl_(new Impl{info, game_spec, net, config, torch::kCPU, {}, {}, {}, {}}) {
   if (config.learning_rate <= 0 || config.weight_decay < 0 || config.value_weight < 0)
     throw std::invalid_argument("a learner needs lr > 0, weight_decay >= 0, value_weight >= 0");
-  if (net.blocks < 0 || net.channels < 1)
-    throw std::invalid_argument("a network needs blocks >= 0 and channels >= 1");
+  if (net.blocks < 0 || net.channels < 1 || net.policy_channels < 1)
+    throw std::invalid_argument(
+        "a network needs blocks >= 0, channels >= 1 and policy_channels >= 1");
   impl_->module = make_resnet(info, game_spec, net, seed);
   // over() checks the device name and that CUDA is there; the module moves after it.
   impl_->evaluator = TorchEvaluator::over(impl_->module, info, device);
@@ -193,6 +196,41 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
   for (auto& [name, tensor] : m.state()) tensor.copy_(loaded[i++]);
   m.optimizer = std::move(optimizer);
   return counters;
+}
+
+void Learner::load_weights(const std::string& path) {
+  Impl& m = *impl_;
+  const auto fail = [&](const std::string& why) {
+    return std::invalid_argument("init '" + path + "': " + why);
+  };
+  if (!std::filesystem::is_regular_file(path)) throw fail("no such file");
+  torch::jit::Module source;
+  try {
+    source = torch::jit::load(path, m.device);
+  } catch (const c10::Error& error) {
+    throw fail(std::string("not a TorchScript module (") + error.what_without_backtrace() + ")");
+  }
+  if (!source.hasattr("game_spec") || !source.attr("game_spec").isString())
+    throw fail("records no game_spec: not a knightgym network");
+  const std::string spec = source.attr("game_spec").toStringRef();
+  if (spec != m.game_spec) throw fail("is a network for " + spec + ", not " + m.game_spec);
+  std::vector<std::pair<std::string, torch::Tensor>> tensors;
+  for (const auto& p : source.named_parameters()) tensors.emplace_back(p.name, p.value);
+  for (const auto& b : source.named_buffers()) tensors.emplace_back(b.name, b.value);
+  std::vector<torch::Tensor> loaded;
+  const std::string shape =
+      std::to_string(m.net.blocks) + " blocks x " + std::to_string(m.net.channels) + " channels";
+  for (const auto& [name, tensor] : m.state()) {
+    const auto found = std::find_if(tensors.begin(), tensors.end(),
+                                    [&](const auto& named) { return named.first == name; });
+    if (found == tensors.end() || found->second.sizes() != tensor.sizes())
+      throw fail("has no tensor '" + name + "' of this network's shape (" + shape + ")");
+    loaded.push_back(found->second);
+  }
+  if (tensors.size() != loaded.size()) throw fail("is a larger network than " + shape);
+  torch::NoGradGuard no_grad;
+  size_t i = 0;
+  for (auto& [name, tensor] : m.state()) tensor.copy_(loaded[i++]);
 }
 
 void Learner::export_model(const std::string& path) const {

@@ -77,6 +77,13 @@ class Learner {
   // leaves the learner unchanged.
   TrainingCounters load_checkpoint(const std::string& path);
 
+  // Starts from the weights of a TorchScript network of the same game and shape (a
+  // shipped one, or another run's model.pt); the optimizer starts afresh. Throws
+  // std::invalid_argument naming the file and the problem (no such file, not
+  // TorchScript, another game, a missing tensor or one of another shape) and then leaves
+  // the learner unchanged.
+  void load_weights(const std::string& path);
+
   // The network as TorchScript on the CPU, written atomically: forward(observations) ->
   // (policy logits, values), loadable with torch.jit.load and by az:model=PATH.
   void export_model(const std::string& path) const;

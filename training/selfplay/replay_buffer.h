@@ -2,7 +2,10 @@
 // uniform draws of training batches from them. A drawn decision gives the observation and
 // mask of its state from the mover's side, the search's policy as a dense target, and the
 // game's returns seen from the mover (target[k] belongs to the player k seats after it,
-// the evaluator's convention).
+// the evaluator's convention), optionally mixed with the search's root value there: with
+// q_weight w, (1 - w) * return + w * root value, which averages out much of the noise of
+// one game's outcome (Carlsson and Öhman's "Lessons from AlphaZero", 2019; KataGo keeps
+// such short-horizon value targets beside the outcome too).
 #pragma once
 
 #include <algorithm>
@@ -42,7 +45,7 @@ class ReplayBuffer {
   // `batch` decisions drawn uniformly with replacement. observations: batch x
   // observation_shape; masks, policies: batch x num_actions; values: batch x num_players.
   void sample(const G& game, int batch, Rng& rng, float* observations, uint8_t* masks,
-              float* policies, float* values) {
+              float* policies, float* values, float q_weight = 0) {
     if (size_ == 0) throw std::logic_error("sampling from an empty replay buffer");
     const GameInfo info = game.info();
     const int obs_size = info.observation_shape.size();
@@ -62,9 +65,12 @@ class ReplayBuffer {
       std::fill_n(policy, info.num_actions, 0.0f);
       for (int32_t p = t.policy_begin[i]; p < t.policy_begin[i + 1]; ++p)
         policy[t.policy_actions[p]] = t.policy_probs[p];
-      for (int k = 0; k < info.num_players; ++k)
+      const float* root = t.root_values.data() + static_cast<int64_t>(i) * info.num_players;
+      for (int k = 0; k < info.num_players; ++k) {
+        const int player = (mover + k) % info.num_players;
         values[static_cast<int64_t>(row) * info.num_players + k] =
-            t.returns[(mover + k) % info.num_players];
+            (1 - q_weight) * t.returns[player] + q_weight * root[player];
+      }
     }
   }
 

@@ -4,6 +4,12 @@
 // restarted. Gumbel search plays its chosen action (its root noise already explores);
 // PUCT samples from the visit counts for the first `sample_plies` decisions of a game,
 // then plays the most visited.
+//
+// Playout cap randomization (Wu 2019, KataGo's "Accelerating Self-Play Learning in Go"):
+// with a PlayoutCap, each decision is a full search (the configured simulations) with
+// probability full_fraction and otherwise a fast one of fast_sims simulations, and only
+// the full searches are recorded for training. Games cost fewer evaluations, so more of
+// them are played: more outcomes to learn values from, each recorded policy as good.
 #pragma once
 
 #include <cstdint>
@@ -14,23 +20,34 @@
 
 namespace knightgym {
 
+struct PlayoutCap {
+  int fast_sims = 0;         // 0: every search is full
+  double full_fraction = 1;  // the share of decisions searched in full, and recorded
+};
+
 template <Game G>
 class SelfPlay {
  public:
   using State = typename G::State;
 
   SelfPlay(const G& game, const AzConfig& search, Evaluator& evaluator, int num_games,
-           uint64_t seed, int sample_plies = 30)
+           uint64_t seed, int sample_plies = 30, PlayoutCap cap = {})
       : game_(game),
         info_(game.info()),
         gumbel_(search.gumbel),
         sample_plies_(sample_plies),
+        full_sims_(search.sims),
+        cap_(cap),
         batch_(game, search, evaluator),
         rng_(seed),
         games_(num_games),
         states_(num_games),
         seeds_(num_games),
-        policy_(info_.num_actions) {
+        simulations_(num_games, search.sims),
+        plies_(num_games),
+        full_(num_games, 1),
+        policy_(info_.num_actions),
+        root_values_(info_.num_players) {
     for (int i = 0; i < num_games; ++i) restart(i);
   }
 
@@ -38,17 +55,28 @@ class SelfPlay {
   template <class OnFinished>
   void step(OnFinished&& on_finished) {
     for (uint64_t& seed : seeds_) seed = rng_.next();
-    batch_.run(states_, seeds_.data());
+    if (cap_.fast_sims > 0)  // no draws without the cap: the same games as before it
+      for (size_t i = 0; i < full_.size(); ++i) {
+        full_[i] = static_cast<double>(rng_.next() >> 11) * 0x1.0p-53 < cap_.full_fraction;
+        simulations_[i] = full_[i] ? full_sims_ : cap_.fast_sims;
+      }
+    batch_.run(states_, seeds_.data(), {}, simulations_.data());
     for (int i = 0; i < static_cast<int>(states_.size()); ++i) {
       const AzSearch<G>& search = batch_.search(i);
       search.policy(policy_.data());
-      games_[i].add(states_[i], policy_);
+      if (full_[i]) {
+        search.root_values(root_values_.data());
+        games_[i].add(states_[i], policy_, root_values_);
+        ++recorded_;
+      }
       const Action action =
-          gumbel_ || games_[i].size() > sample_plies_ ? search.best_action() : sample_from(policy_);
+          gumbel_ || plies_[i] >= sample_plies_ ? search.best_action() : sample_from(policy_);
       game_.apply(states_[i], action);
+      ++plies_[i];
       ++decisions_;
       if (!game_.terminal(states_[i])) continue;
       Trajectory<G>& done = games_[i];
+      done.plies = plies_[i];
       done.returns.resize(info_.num_players);
       game_.returns(states_[i], done.returns.data());
       done.truncated = game_.truncated(states_[i]);
@@ -59,12 +87,14 @@ class SelfPlay {
   }
 
   int64_t decisions() const { return decisions_; }
+  int64_t recorded() const { return recorded_; }  // decisions searched in full
   int64_t finished_games() const { return finished_; }
   int64_t evaluations() const { return batch_.evaluated(); }
 
  private:
   void restart(int i) {
     games_[i] = Trajectory<G>{};
+    plies_[i] = 0;
     game_.init(states_[i], rng_);
   }
 
@@ -84,13 +114,17 @@ class SelfPlay {
   GameInfo info_;
   bool gumbel_;
   int sample_plies_;
+  int full_sims_;
+  PlayoutCap cap_;
   SearchBatch<G> batch_;
   Rng rng_;
   std::vector<Trajectory<G>> games_;
   std::vector<State> states_;
   std::vector<uint64_t> seeds_;
-  std::vector<float> policy_;
-  int64_t decisions_ = 0, finished_ = 0;
+  std::vector<int> simulations_, plies_;
+  std::vector<uint8_t> full_;
+  std::vector<float> policy_, root_values_;
+  int64_t decisions_ = 0, recorded_ = 0, finished_ = 0;
 };
 
 }  // namespace knightgym

@@ -45,6 +45,15 @@ std::string RunDirectory::checkpoint(int64_t step) const {
   return dir_ + "/checkpoints/" + name;
 }
 
+std::string RunDirectory::snapshot(int64_t seconds) const {
+  std::error_code error;
+  fs::create_directories(dir_ + "/snapshots", error);
+  if (error) throw std::runtime_error("cannot create '" + dir_ + "/snapshots': " + error.message());
+  char name[64];
+  std::snprintf(name, sizeof name, "seconds-%07lld.pt", static_cast<long long>(seconds));
+  return dir_ + "/snapshots/" + name;
+}
+
 std::vector<std::string> RunDirectory::checkpoints() const {
   std::vector<std::string> out;
   for (const auto& entry : fs::directory_iterator(dir_ + "/checkpoints")) {

@@ -4,6 +4,7 @@
 //   model.pt                       the latest network as TorchScript
 //   best.pt                        the best network so far, by evaluation against the last
 //   metrics.csv                    one row per period: losses, speeds, scores
+//   snapshots/seconds-NNNNNNN.pt   with snapshot_seconds: the network after N seconds
 // Every file but metrics.csv is written atomically; metrics.csv is cut back to the rows
 // of the checkpoint a run resumes from, so a killed run leaves no half row behind.
 #pragma once
@@ -25,6 +26,9 @@ class RunDirectory {
   std::string checkpoint(int64_t step) const;
   // Checkpoint files, newest (highest step) first; temporaries are not listed.
   std::vector<std::string> checkpoints() const;
+  // snapshots/seconds-NNNNNNN.pt, the network after `seconds` of training (creates
+  // snapshots/ if needed).
+  std::string snapshot(int64_t seconds) const;
   // Deletes all but the newest `keep` checkpoints and temporaries left by killed writes.
   void prune(int keep) const;
 

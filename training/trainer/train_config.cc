@@ -13,7 +13,7 @@ namespace {
 // The game's starting point (env/core/training_defaults.h) in a full configuration.
 TrainConfig defaults_of(const TrainingDefaults& game) {
   TrainConfig c;
-  c.net = {game.blocks, game.channels};
+  c.net = {game.blocks, game.channels, game.policy_channels};
   c.games = game.games;
   c.search.sims = game.sims;
   c.search.considered = 16;
@@ -45,6 +45,11 @@ Spec parse_settings(std::string_view settings) {
 void read(ParamReader& r, TrainConfig& c) {
   c.net.blocks = r.get_int("blocks", c.net.blocks, 0, 100, "residual blocks of the network");
   c.net.channels = r.get_int("channels", c.net.channels, 1, 4096, "channels of the network");
+  c.net.policy_channels = r.get_int("policy_channels", c.net.policy_channels, 1, 256,
+                                    "planes of the network's policy head");
+  c.init = r.get_string("init", c.init,
+                        "first weights: empty (fresh), pretrained (the shipped network of the "
+                        "game) or a TorchScript file of the same game and shape");
   c.search.sims = r.get_int("sims", c.search.sims, 1, 100000, "self-play simulations per move");
   c.search.gumbel = r.get_choice("search", c.search.gumbel ? "gumbel" : "puct", {"gumbel", "puct"},
                                  "self-play search") == "gumbel";
@@ -60,6 +65,19 @@ void read(ParamReader& r, TrainConfig& c) {
       r.get_float("mix", c.search.mix, 0, 1, "weight of the roll-outs in a leaf's value"));
   c.sample_plies = r.get_int("sample_plies", c.sample_plies, 0, 100000,
                              "PUCT: first moves of a game sampled from the visits");
+  c.playout_cap.fast_sims = r.get_int(
+      "fast_sims", c.playout_cap.fast_sims, 0, 100000,
+      "playout cap randomization: simulations of the fast searches, which are not recorded "
+      "(0: off, every search full)");
+  c.playout_cap.full_fraction =
+      r.get_float("full_fraction", c.playout_cap.full_fraction, 1e-3, 1,
+                  "playout cap randomization: share of the decisions searched in full");
+  if (c.playout_cap.fast_sims >= c.search.sims)
+    r.fail("fast_sims",
+           "fast searches need fewer simulations than sims=" + std::to_string(c.search.sims));
+  c.q_weight = r.get_float("q_weight", c.q_weight, 0, 1,
+                           "share of the search's root value in the value targets (0: the game's "
+                           "returns alone)");
   c.games = r.get_int("games", c.games, 1, 100000, "concurrent self-play games");
   c.batch = r.get_int("batch", c.batch, 1, 1 << 20, "training batch size");
   c.learner.learning_rate =
@@ -96,6 +114,8 @@ void read(ParamReader& r, TrainConfig& c) {
   c.checkpoint_seconds = r.get_int("checkpoint_seconds", c.checkpoint_seconds, 1, 100000000,
                                    "seconds between checkpoints");
   c.keep = r.get_int("keep", c.keep, 1, 1000, "checkpoints kept");
+  c.snapshot_seconds = r.get_int("snapshot_seconds", c.snapshot_seconds, 0, 100000000,
+                                 "seconds of training between snapshots/ of the network (0: none)");
   c.log_seconds =
       r.get_int("log_seconds", c.log_seconds, 1, 100000, "seconds between metrics rows");
   c.seed = static_cast<uint64_t>(r.get_int("seed", 0, 0, 2147483647, "seed of everything"));

@@ -13,14 +13,20 @@
 #include "env/core/params.h"
 #include "env/core/training_defaults.h"
 #include "training/learner/learner.h"
+#include "training/selfplay/self_play.h"
 
 namespace knightgym {
 
 struct TrainConfig {
-  NetConfig net{4, 32};
+  NetConfig net{4, 32, 4};
   AzConfig search;         // self-play search (sims, gumbel or PUCT, ...)
+  std::string init;        // first weights: "" (fresh), pretrained, or a TorchScript file
   int games = 64;          // concurrent self-play games
   int sample_plies = 30;   // PUCT: decisions sampled from the visits
+  PlayoutCap playout_cap;  // fast searches, not recorded, for a share of the decisions
+  // Share of the search's root value in the value targets: 0.5 won the comparison of
+  // docs/training.md against the returns alone.
+  double q_weight = 0.5;
   int batch = 256;         // training batch
   LearnerConfig learner;   // learning rate, weight decay, value weight
   int window = 40000;      // replay buffer: most recent decisions
@@ -34,6 +40,7 @@ struct TrainConfig {
   double gate = 0.55;           // score against the best that makes a new best
   int checkpoint_seconds = 60;  // checkpoint period
   int keep = 3;                 // checkpoints kept
+  int snapshot_seconds = 0;     // snapshots/ of the network this often (0: none)
   int log_seconds = 10;         // metrics row period
   uint64_t seed = 0;
   int threads = 0;                // LibTorch intra-op threads (0: its default)

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "agents/agent_kinds.h"
+#include "agents/pretrained.h"
 #include "training/arena/batched_match.h"
 #include "training/learner/learner.h"
 #include "training/selfplay/replay_buffer.h"
@@ -43,8 +44,9 @@ struct Evaluation {
 template <Game G>
 class Trainer {
  public:
-  // Starts a run in `dir`, or resumes the one there (resume: its newest loadable
-  // checkpoint; a run killed before its first checkpoint starts over).
+  // Starts a run in `dir` (from the weights of config.init, if given), or resumes the one
+  // there (resume: its newest loadable checkpoint; a run killed before its first
+  // checkpoint starts over).
   Trainer(const G& game, std::string game_spec, const TrainConfig& config, std::string device,
           const std::string& dir, bool resume, std::FILE* log)
       : game_(game),
@@ -58,11 +60,11 @@ class Trainer {
         learner_(info_, game_spec_, config.net, stream_seed(config.seed, Stream::kLearnerInit, 0),
                  config.learner, device_),
         buffer_(config.window) {
-    if (resume)
-      restore();
-    else
-      dir_.write_config(game_spec_, config_.spec);
-    // The first "best" is the untrained network, for the first evaluation to beat.
+    if (!(resume && restore()) && !config_.init.empty())
+      learner_.load_weights(config_.init == "pretrained" ? pretrained_model_path(game_spec_)
+                                                         : config_.init);
+    if (!resume) dir_.write_config(game_spec_, config_.spec);  // once the weights are there
+    // The first "best" is the network the run starts from, for the first evaluation to beat.
     if (!std::filesystem::exists(dir_.file("best.pt"))) learner_.export_model(dir_.file("best.pt"));
     metrics_ = std::make_unique<MetricsLog>(dir_.file("metrics.csv"), columns(),
                                             resume ? counters_.steps : -1);
@@ -101,25 +103,34 @@ class Trainer {
 
     SelfPlay<G> self_play(game_, config_.search, *learner_.evaluator(), config_.games,
                           stream_seed(config_.seed, Stream::kSelfPlay, counters_.decisions),
-                          config_.sample_plies);
+                          config_.sample_plies, config_.playout_cap);
+    // Training samples per recorded decision: with playout cap randomization, the expected
+    // share of decisions searched in full (the decisions counter holds them all).
+    const double recorded_share =
+        config_.playout_cap.fast_sims > 0 ? config_.playout_cap.full_fraction : 1.0;
     Rng rng(stream_seed(config_.seed, Stream::kReplaySampling, counters_.steps));
     double last_log = elapsed(), last_eval = last_log, last_checkpoint = last_log;
+    // Snapshots fall on multiples of snapshot_seconds of training; a fresh run's first is
+    // the network it starts from.
+    int64_t last_snapshot = counters_.milliseconds > 0 && config_.snapshot_seconds > 0
+                                ? counters_.milliseconds / 1000 / config_.snapshot_seconds
+                                : -1;
     Period period;
     period.start = last_log;
     const int64_t decisions_before = last_decisions_ = counters_.decisions;
     const int64_t evaluations_before = last_evaluations_ = counters_.evaluations;
     while (!done()) {
       self_play.step([&](Trajectory<G>&& game) {
-        period.game_decisions += game.size();
+        period.game_decisions += game.plies;
         ++period.games;
         ++counters_.games;
         buffer_.add(std::move(game));
       });
       counters_.decisions = decisions_before + self_play.decisions();
       counters_.evaluations = evaluations_before + self_play.evaluations();
-      const int64_t due =
-          static_cast<int64_t>(config_.ratio * static_cast<double>(std::max<int64_t>(
-                                                   0, counters_.decisions - config_.min_replay)));
+      const int64_t due = static_cast<int64_t>(
+          config_.ratio * std::max(0.0, recorded_share * static_cast<double>(counters_.decisions) -
+                                            config_.min_replay));
       while (buffer_.size() >= config_.min_replay && counters_.samples < due && !done()) {
         const Losses losses = train_step(rng);
         period.add(losses);
@@ -137,6 +148,11 @@ class Trainer {
         period.start = last_log = now;
         progress_.update(fraction(), now, status());
       }
+      if (config_.snapshot_seconds > 0 &&
+          static_cast<int64_t>(now) / config_.snapshot_seconds > last_snapshot) {
+        last_snapshot = static_cast<int64_t>(now) / config_.snapshot_seconds;
+        learner_.export_model(dir_.snapshot(last_snapshot * config_.snapshot_seconds));
+      }
       if (now - last_checkpoint >= config_.checkpoint_seconds) {
         checkpoint();
         last_checkpoint = now;
@@ -145,7 +161,7 @@ class Trainer {
     counters_.milliseconds = static_cast<int64_t>(elapsed() * 1000);
     const bool stopped = stop;
     if (!stopped && config_.eval_games > 0) evaluate();
-    log_row(period, elapsed());
+    log_row(period, counters_.milliseconds / 1000.0);  // training time: the last evaluation's not
     checkpoint();
     progress_.update(stopped ? fraction() : 1.0, elapsed(), status());
     progress_.finish_line();
@@ -164,7 +180,8 @@ class Trainer {
     }
   };
 
-  void restore() {
+  // Whether a checkpoint was restored.
+  bool restore() {
     const auto [spec, settings] = dir_.read_config();
     if (spec != game_spec_)
       throw std::invalid_argument("the run in '" + dir_.dir() + "' trains " + spec + ", not " +
@@ -175,7 +192,7 @@ class Trainer {
         counters_ = learner_.load_checkpoint(path);
         std::fprintf(log_, "resuming from %s (step %lld)\n", path.c_str(),
                      static_cast<long long>(counters_.steps));
-        return;
+        return true;
       } catch (const std::invalid_argument& error) {
         std::fprintf(log_, "skipping %s\n", error.what());
         why = error.what();
@@ -183,12 +200,13 @@ class Trainer {
     }
     if (!why.empty()) throw std::invalid_argument("no checkpoint loads; the newest: " + why);
     std::fprintf(log_, "no checkpoint in '%s' yet: starting over\n", dir_.dir().c_str());
+    return false;
   }
 
   Losses train_step(Rng& rng) {
     const int n = config_.batch;
     buffer_.sample(game_, n, rng, observations_.data(), masks_.data(), policies_.data(),
-                   values_.data());
+                   values_.data(), static_cast<float>(config_.q_weight));
     if (config_.augment && Symmetries<G>::kCount > 1) {
       const int obs_size = info_.observation_shape.size();
       for (int row = 0; row < n; ++row)

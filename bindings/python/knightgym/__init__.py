@@ -38,8 +38,14 @@ the GIL::
     action = agent.act(state, simulations=None, time_limit=None)
     actions = agent.act_batch([state, other])   # int32, equal to act() on each
     agent.last_report                             # {'simulations': 400, 'value': ..., 'depth': ...}
+
+The networks shipped for every game (models/), played without a path::
+
+    agent = knightgym.agents.make("az:model=pretrained,sims=64", "tailten")
+    knightgym.agents.pretrained()                 # [{name, game, minutes, strength, ...}]
 """
 
+import os
 import sys
 
 from knightgym._knightgym import Game, State, games, load_game
@@ -56,6 +62,12 @@ for _name in ["agents", *_knightgym.game_extras]:
     _submodule.__name__ = __name__ + "." + _name
     sys.modules[_submodule.__name__] = _submodule
     globals()[_name] = _submodule
+
+# An installed package carries its own copy of the shipped networks (setup.py); a build
+# tree's module reads the source tree's models/ (agents/pretrained.h).
+_models = os.path.join(os.path.dirname(__file__), "models")
+if os.path.isfile(os.path.join(_models, "manifest.txt")):
+    agents.set_models_directory(_models)
 
 __all__ = ["Game", "OpponentEnv", "State", "VectorEnv", "agents", "games", "load_game", "make",
            "make_spec", *_knightgym.game_extras]

@@ -9,20 +9,25 @@ and Bradley-Terry Elo with 95% intervals is fitted to the pairs' scores, one age
 
 Each pair plays `games` seat-rotated games with paired starts (as `knightgym play`); in
 games of 3 or 4 players the pair's two agents take the seats in turn. schedule
-"roundrobin" plays every pair, "gauntlet" the first agent against each other one. The
+"roundrobin" plays every pair, "gauntlet" the first agent (or the first `challengers`)
+against each other one. The
 same from the shell: `knightgym ladder GAME --agents A,B,C --games N [--json FILE]`.
 docs/strength.md has the ladders of every game.
 """
 
 import json
+import os
+import re
 
 from knightgym import _knightgym
 
-__all__ = ["markdown", "run"]
+__all__ = ["elo_over_time", "markdown", "plot_elo_over_time", "run"]
+
+_SNAPSHOT = re.compile(r"model=[^,]*seconds-(\d+)\.pt")
 
 
 def run(game, agents, games=100, schedule="roundrobin", threads=1, batch=0, seed=0,
-        anchor=None, prior_draws=2.0):
+        anchor=None, prior_draws=2.0, challengers=1):
     """Plays the ladder; returns its result as a dict: "ratings" (per agent, in the order
     given: name as given, canonical spec, elo, half_width of the 95% interval, games,
     score) and "pairs" (by name: each pair's games, the first agent's wins, draws, losses
@@ -32,23 +37,23 @@ def run(game, agents, games=100, schedule="roundrobin", threads=1, batch=0, seed
     pair; batch > 0 plays each pair's games that many at a time on one thread, so that
     network agents share batches (leave threads at 1); anchor: the spec rated 0 (default
     random if listed, else the first agent); prior_draws: virtual draws per pair, which
-    keep a clean sweep's rating finite. Bad options raise ValueError naming them before
+    keep a clean sweep's rating finite; challengers: in a gauntlet, the first agents,
+    each of whom plays every other agent (the rest do not play each other). Bad options raise ValueError naming them before
     any game is played. The result depends on the seed only, not on threads.
     """
     specs = agents if isinstance(agents, str) else [str(a) for a in agents]
     text = _knightgym.run_ladder(game, specs, int(games), str(schedule), int(threads),
-                                 int(batch), int(seed), anchor, float(prior_draws))
+                                 int(batch), int(seed), anchor, float(prior_draws),
+                                 int(challengers))
     return json.loads(text)
 
 
 def markdown(result):
     """A ladder result (a dict, or the path of its JSON file) as Markdown: the ratings,
     strongest first, with their intervals, games and scores, then every pair's result."""
-    if not isinstance(result, dict):
-        with open(result) as f:
-            result = json.load(f)
+    result = _load(result)
     lines = [f"`{result['game']}`, {result['games_per_pair']} games per pair "
-             f"({result['schedule']}), seed {result['seed']}, {result['seconds']:.0f} s",
+             f"({_schedule(result)}), seed {result['seed']}, {result['seconds']:.0f} s",
              "", "| agent | Elo | 95% | games | score |", "|---|--:|--:|--:|--:|"]
     for r in sorted(result["ratings"], key=lambda r: -r["elo"]):
         interval = "anchor" if r["spec"] == result["anchor"] else f"± {r['half_width']:.0f}"
@@ -62,11 +67,81 @@ def markdown(result):
     return "\n".join(lines) + "\n"
 
 
+def _load(result):
+    if isinstance(result, dict):
+        return result
+    with open(result) as f:
+        return json.load(f)
+
+
+def elo_over_time(result):
+    """The ratings of a training run's snapshots in a ladder (agents whose model is a
+    snapshots/seconds-NNNNNNN.pt, as `knightgym train` writes with snapshot_seconds):
+    [(minutes of training, elo, half_width)], earliest first."""
+    points = []
+    for r in _load(result)["ratings"]:
+        found = _SNAPSHOT.search(r["spec"])
+        if found:
+            points.append((int(found.group(1)) / 60, r["elo"], r["half_width"]))
+    return sorted(points)
+
+
+def plot_elo_over_time(results, png):
+    """One line per ladder (a dict or a JSON file): its snapshots' Elo against training
+    minutes with 95% intervals, each game's fixed agents as dotted levels. Written whole
+    or not at all."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    results = [_load(r) for r in results]
+    columns = min(3, len(results))
+    rows = (len(results) + columns - 1) // columns
+    figure, axes = plt.subplots(rows, columns, figsize=(5 * columns, 3.6 * rows),
+                                squeeze=False)
+    for axis, result in zip(axes.flat, results):
+        points = elo_over_time(result)
+        minutes, elo, half = zip(*points) if points else ((), (), ())
+        axis.errorbar(minutes, elo, yerr=half, marker="o", capsize=3, label="network, 64 sims")
+        for r in result["ratings"]:
+            if not _SNAPSHOT.search(r["spec"]):
+                axis.axhline(r["elo"], linestyle=":", linewidth=1, color="grey")
+                axis.annotate(r["name"], (0, r["elo"]), fontsize=7, color="grey",
+                              xytext=(2, 2), textcoords="offset points")
+        axis.set_title(result["game"].split("(")[0] + _mode(result["game"]), fontsize=10)
+        axis.set_xlabel("training minutes")
+        axis.set_ylabel("Elo (random = 0)")
+    for axis in list(axes.flat)[len(results):]:
+        axis.set_visible(False)
+    figure.tight_layout()
+    temporary = f"{png}.tmp{os.getpid()}.png"
+    figure.savefig(temporary, dpi=100)
+    plt.close(figure)
+    os.replace(temporary, png)
+
+
+def _schedule(result):
+    challengers = result.get("challengers", 1)
+    if result["schedule"] == "gauntlet" and challengers > 1:
+        return f"gauntlet of {challengers} challengers"
+    return result["schedule"]
+
+
+def _mode(spec):
+    found = re.search(r"mode=(\w+)", spec)
+    return f" ({found.group(1)})" if found else ""
+
+
 def _main(argv):
-    """python -m knightgym.ladder report FILE.json...: each ladder as Markdown."""
-    if len(argv) < 2 or argv[0] != "report":
-        raise SystemExit("usage: python -m knightgym.ladder report LADDER.json...")
-    print("\n".join(markdown(path) for path in argv[1:]), end="")
+    """python -m knightgym.ladder report FILE.json...: each ladder as Markdown;
+    python -m knightgym.ladder time-plot PNG FILE.json...: Elo against training time."""
+    if len(argv) >= 2 and argv[0] == "report":
+        print("\n".join(markdown(path) for path in argv[1:]), end="")
+    elif len(argv) >= 3 and argv[0] == "time-plot":
+        plot_elo_over_time(argv[2:], argv[1])
+    else:
+        raise SystemExit("usage: python -m knightgym.ladder report LADDER.json...\n"
+                         "       python -m knightgym.ladder time-plot PNG LADDER.json...")
 
 
 if __name__ == "__main__":

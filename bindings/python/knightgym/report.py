@@ -92,10 +92,12 @@ def write_report(run_dir, report_path, matches=()):
             f"- self-play: {_median(metrics['selfplay_pos_per_s']):.0f} positions/s, "
             f"{_median(metrics['evaluations_per_s']):.0f} network evaluations/s (median over "
             "the run's periods)",
-            f"- last losses: policy {_last(metrics['policy_loss']):.3f}, value "
-            f"{_last(metrics['value_loss']):.3f}; policy entropy {_last(metrics['entropy']):.3f}",
-            "",
         ]
+        if _last(metrics["policy_loss"]) is not None:  # none before the first optimizer step
+            lines.append(f"- last losses: policy {_last(metrics['policy_loss']):.3f}, value "
+                         f"{_last(metrics['value_loss']):.3f}; policy entropy "
+                         f"{_last(metrics['entropy']):.3f}")
+        lines.append("")
     lines += ["![training curves](training.png)", ""]
     if matches:
         lines += ["## Matches", "",

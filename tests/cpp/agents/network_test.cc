@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "agents/any_agent.h"
+#include "agents/pretrained.h"
 #include "agents/torch_evaluator.h"
 #include "env/registry/registry.h"
 #include "tests/cpp/agents/agent_checks.h"
@@ -92,6 +93,31 @@ TEST_CASE("a saved network loads back, and bad model files are refused", "[agent
   CHECK_THROWS_WITH(TorchEvaluator::load(garbage, info, game->spec(), "cpu"),
                     Catch::Contains("not a TorchScript module"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("az:model=pretrained plays the network shipped for the game and refuses others",
+          "[agents][pretrained]") {
+  const auto game = load_game("knight_fight");
+  const std::string dir = testing::temporary_dir("pretrained_networks");
+  const auto net = TorchEvaluator::create(game->info(), game->spec(), {1, 8}, 5, "cpu");
+  net->save(dir + "/kf.pt");
+  std::ofstream(dir + "/manifest.txt") << "[kf]\nfile = kf.pt\ngame = " << game->spec() << "\n";
+  unsetenv("KNIGHTGYM_MODELS");
+  set_models_directory(dir);
+  const auto state = game->new_initial_state(3);
+  // The shipped network plays exactly as the same file given by its path.
+  const AgentFactory shipped("az:sims=8,model=pretrained", game);
+  const AgentFactory by_path("az:sims=8,model=" + dir + "/kf.pt", game);
+  CHECK(shipped.config().spec.find("model=pretrained") != std::string::npos);
+  const auto agent = shipped.make(4);
+  CHECK(agent->act(*state) == by_path.make(4)->act(*state));
+  CHECK(agent->last_report().simulations == 8);
+
+  const auto other = load_game("knight_fight(double_erase=forced)");
+  CHECK_THROWS_WITH(
+      AgentFactory("az:model=pretrained", other),
+      Catch::Contains("no shipped network for " + other->spec()) && Catch::Contains(game->spec()));
+  set_models_directory("");
 }
 
 }  // namespace

@@ -70,3 +70,25 @@ TEST_CASE("Gumbel search beats random in 90% of games of every game", "[arena]")
 
 }  // namespace
 }  // namespace knightgym
+
+namespace knightgym {
+namespace {
+
+TEST_CASE("scores: wins above 0, first places at the highest return, shared or not",
+          "[arena_scores]") {
+  // Four seats, agent 0 in seat 0, agent 1 in the others (as one network against three
+  // copies of a search): 2nd place with a positive return is a win but no first place.
+  const std::vector<GameRecord> records = {
+      {{0, 1, 1, 1}, {1.0f, -1.0f, -1.0f / 3, 1.0f / 3}},  // agent 0 first
+      {{0, 1, 1, 1}, {1.0f / 3, 1.0f, -1.0f, -1.0f / 3}},  // agent 0 second
+      {{1, 0, 1, 1}, {0.5f, 0.5f, -0.5f, -0.5f}},          // first shared
+  };
+  const auto scores = score_agents(records, 2);
+  CHECK(scores[0].games == 3);
+  CHECK(scores[0].wins == 3);
+  CHECK(scores[0].firsts == 2);
+  CHECK(scores[1].firsts == 2);  // the second game's, and the shared one
+}
+
+}  // namespace
+}  // namespace knightgym

@@ -72,6 +72,9 @@ TEST_CASE("ladder: schedules, anchor and refusals", "[ladder]") {
         std::vector<std::pair<int, int>>{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}});
   CHECK(ladder_pairs(4, LadderSchedule::kGauntlet) ==
         std::vector<std::pair<int, int>>{{0, 1}, {0, 2}, {0, 3}});
+  // Two challengers play each other and everyone; the others do not meet.
+  CHECK(ladder_pairs(4, LadderSchedule::kGauntlet, 2) ==
+        std::vector<std::pair<int, int>>{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}});
   CHECK_THROWS_WITH(parse_ladder_schedule("swiss"), Contains("unknown schedule 'swiss'"));
 
   const auto game = load_game("knight_fight");
@@ -90,6 +93,10 @@ TEST_CASE("ladder: schedules, anchor and refusals", "[ladder]") {
   CHECK_THROWS_WITH(run_ladder(game, options), Contains("listed twice"));
   options.agents = {"random", "minimax"};
   CHECK_THROWS_WITH(run_ladder(game, options), Contains("unknown agent 'minimax'"));
+  options.agents = {"random", "greedy"};
+  options.challengers = 2;
+  CHECK_THROWS_WITH(run_ladder(game, options),
+                    Contains("challengers must be from 1 to the agents less one (1), got 2"));
 }
 
 TEST_CASE("ladder: random, greedy and MCTS in order, the same on any thread count", "[ladder]") {

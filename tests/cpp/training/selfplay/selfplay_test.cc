@@ -1,6 +1,8 @@
 // Self-play's games and the replay buffer: trajectories follow the rules and the
-// search's policies, are reproducible from the seed, and batches drawn from the buffer
-// carry the right observation, mask, policy and returns (seen from the mover).
+// search's policies, are reproducible from the seed, playout cap randomization records
+// the full searches alone, and batches drawn from the buffer carry the right observation,
+// mask, policy and value targets (the returns seen from the mover, mixed with the root
+// values as asked).
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <vector>
@@ -14,12 +16,13 @@ namespace knightgym {
 namespace {
 
 template <Game G>
-std::vector<Trajectory<G>> play(const G& game, bool gumbel, int games, uint64_t seed) {
+std::vector<Trajectory<G>> play(const G& game, bool gumbel, int games, uint64_t seed,
+                                PlayoutCap cap = {}) {
   UniformEvaluator evaluator(game.info());
   AzConfig config;
   config.gumbel = gumbel;
   config.sims = 8;
-  SelfPlay<G> self_play(game, config, evaluator, 6, seed, 4);
+  SelfPlay<G> self_play(game, config, evaluator, 6, seed, 4, cap);
   std::vector<Trajectory<G>> finished;
   while (static_cast<int>(finished.size()) < games)
     self_play.step([&](Trajectory<G>&& t) { finished.push_back(std::move(t)); });
@@ -37,8 +40,14 @@ TEST_CASE("self-play games follow the rules and the search's policy", "[selfplay
     const auto games = play(game, gumbel, 12, 1);
     for (const auto& t : games) {
       REQUIRE(t.size() > 0);
+      CHECK(t.plies == t.size());  // every decision recorded
       REQUIRE(t.returns.size() == 2);
       CHECK(t.returns[0] + t.returns[1] == 0.0f);
+      REQUIRE(t.root_values.size() == 2 * t.states.size());
+      for (int i = 0; i < t.size(); ++i) {  // zero-sum, as the returns
+        CHECK(std::abs(t.root_values[2 * i]) <= 1.0f);
+        CHECK(t.root_values[2 * i] + t.root_values[2 * i + 1] == Approx(0.0f).margin(1e-5));
+      }
       for (int i = 0; i < t.size(); ++i) {
         std::vector<uint8_t> mask(game.info().num_actions);
         game.legal_mask(t.states[i], mask.data());
@@ -60,6 +69,26 @@ TEST_CASE("self-play games follow the rules and the search's policy", "[selfplay
       }
     }
   }
+}
+
+TEST_CASE("playout cap randomization records the full searches alone", "[selfplay]") {
+  const Tailten game;
+  const auto games = play(game, true, 24, 2, PlayoutCap{2, 0.25});
+  int64_t plies = 0, recorded = 0;
+  for (const auto& t : games) {
+    plies += t.plies;
+    recorded += t.size();
+    CHECK(t.root_values.size() == 2 * t.states.size());
+  }
+  INFO(recorded << " of " << plies << " decisions recorded");
+  CHECK(recorded < plies);
+  // The fixed seed's share; a quarter is expected.
+  CHECK(static_cast<double>(recorded) / plies == Approx(0.25).margin(0.05));
+  // Without the cap, the games are those of before it: no extra draws from the stream.
+  const auto plain = play(game, true, 4, 2);
+  const auto capped_full = play(game, true, 4, 2, PlayoutCap{0, 0.25});
+  for (size_t g = 0; g < plain.size(); ++g)
+    CHECK(plain[g].policy_probs == capped_full[g].policy_probs);
 }
 
 TEST_CASE("self-play is reproducible from its seed", "[selfplay]") {
@@ -87,7 +116,9 @@ Trajectory<G> random_game(const G& game, uint64_t seed) {
     game.legal_mask(state, mask.data());
     const float share = 1.0f / static_cast<float>(std::count(mask.begin(), mask.end(), 1));
     for (size_t a = 0; a < policy.size(); ++a) policy[a] = mask[a] ? share : 0.0f;
-    t.add(state, policy);
+    // A made-up root value per decision, distinct from the returns.
+    const float root[3] = {0.01f * t.size(), -0.5f, 0.25f};
+    t.add(state, policy, std::span<const float>(root, game.info().num_players));
     game.apply(state, sample_legal_action(game, state, rng));
   }
   t.returns.resize(game.info().num_players);
@@ -128,28 +159,34 @@ TEST_CASE("a drawn batch holds a decision's observation, mask, policy and return
   std::vector<float> observations(batch * obs_size), policies(batch * info.num_actions),
       values(batch * info.num_players);
   std::vector<uint8_t> masks(batch * info.num_actions);
-  Rng rng(1);
-  buffer.sample(game, batch, rng, observations.data(), masks.data(), policies.data(),
-                values.data());
-  std::vector<float> expected(obs_size);
-  for (int row = 0; row < batch; ++row) {
-    // Find the decision by its observation; then everything else must match it.
-    int found = -1;
-    for (int i = 0; i < t.size() && found < 0; ++i) {
-      game.observe(t.states[i], game.current_player(t.states[i]), expected.data());
-      if (std::equal(expected.begin(), expected.end(), observations.begin() + row * obs_size))
-        found = i;
+  for (const float q_weight : {0.0f, 0.25f}) {
+    Rng rng(1);
+    buffer.sample(game, batch, rng, observations.data(), masks.data(), policies.data(),
+                  values.data(), q_weight);
+    std::vector<float> expected(obs_size);
+    for (int row = 0; row < batch; ++row) {
+      // Find the decision by its observation; then everything else must match it.
+      int found = -1;
+      for (int i = 0; i < t.size() && found < 0; ++i) {
+        game.observe(t.states[i], game.current_player(t.states[i]), expected.data());
+        if (std::equal(expected.begin(), expected.end(), observations.begin() + row * obs_size))
+          found = i;
+      }
+      REQUIRE(found >= 0);
+      const int mover = game.current_player(t.states[found]);
+      for (int k = 0; k < 3; ++k) {
+        const int player = (mover + k) % 3;
+        REQUIRE(values[row * 3 + k] == Approx((1 - q_weight) * t.returns[player] +
+                                              q_weight * t.root_values[found * 3 + player]));
+      }
+      float sum = 0;
+      for (int a = 0; a < info.num_actions; ++a) {
+        REQUIRE((policies[row * info.num_actions + a] > 0) ==
+                (masks[row * info.num_actions + a] == 1));
+        sum += policies[row * info.num_actions + a];
+      }
+      REQUIRE(sum == Approx(1.0f));
     }
-    REQUIRE(found >= 0);
-    const int mover = game.current_player(t.states[found]);
-    for (int k = 0; k < 3; ++k) REQUIRE(values[row * 3 + k] == t.returns[(mover + k) % 3]);
-    float sum = 0;
-    for (int a = 0; a < info.num_actions; ++a) {
-      REQUIRE((policies[row * info.num_actions + a] > 0) ==
-              (masks[row * info.num_actions + a] == 1));
-      sum += policies[row * info.num_actions + a];
-    }
-    REQUIRE(sum == Approx(1.0f));
   }
 }
 

@@ -45,6 +45,8 @@ TEST_CASE("train settings: per-game defaults, overrides, and errors that name th
   CHECK(kf.search.gumbel);
   CHECK(kf.baselines == std::vector<std::string>{"mcts:sims=200"});
   CHECK(read_train_config(training_defaults<Knightmate>(), "").net.channels == 64);
+  CHECK(read_train_config(training_defaults<Knightmate>(), "").net.policy_channels == 2);
+  CHECK(kf.net.policy_channels == 4);
 
   const TrainConfig c = read_train_config(
       training_defaults<Tailten>(),
@@ -74,6 +76,20 @@ TEST_CASE("train settings: per-game defaults, overrides, and errors that name th
         kMaxBaselines);
   REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), many + ",random"),
                       Contains("at most 63 fixed opponents"));
+  // Playout cap randomization and value targets.
+  const TrainConfig capped = read_train_config(training_defaults<Tailten>(),
+                                               "fast_sims=8\nfull_fraction=0.25\nq_weight=0.25");
+  CHECK(capped.playout_cap.fast_sims == 8);
+  CHECK(capped.playout_cap.full_fraction == 0.25);
+  CHECK(capped.q_weight == 0.25);
+  CHECK(read_train_config(training_defaults<Tailten>(), "").q_weight == 0.5);
+  CHECK(read_train_config(training_defaults<Tailten>(), "").playout_cap.fast_sims == 0);
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "sims=16\nfast_sims=16"),
+                      Contains("fewer simulations than sims=16"));
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "full_fraction=0"),
+                      Contains("full_fraction"));
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "q_weight=1.5"),
+                      Contains("q_weight"));
 }
 
 // -------------------------------------------------------------------------- symmetries
@@ -268,6 +284,85 @@ TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoi
   REQUIRE_THROWS_WITH(Trainer<Tailten>(game, "tailten(first_player=1,ringforts=30,max_turns=200)",
                                        tiny_config(), "cpu", dir, true, stderr),
                       Contains("trains " + spec));
+}
+
+// The evaluator's priors and values at the first decisions of a seeded Tailten game.
+std::vector<float> answers(Evaluator& net) {
+  const Tailten game;
+  const GameInfo info = game.info();
+  constexpr int kRows = 4;
+  std::vector<float> observations(kRows * info.observation_shape.size());
+  std::vector<uint8_t> masks(kRows * info.num_actions);
+  Rng rng(3);
+  Tailten::State s;
+  game.init(s, rng);
+  for (int row = 0; row < kRows; ++row) {
+    game.observe(s, game.current_player(s), &observations[row * info.observation_shape.size()]);
+    game.legal_mask(s, &masks[row * info.num_actions]);
+    game.apply(s, sample_legal_action(game, s, rng));
+  }
+  std::vector<float> out(kRows * (info.num_actions + info.num_players));
+  net.evaluate(kRows, observations.data(), masks.data(), out.data(),
+               out.data() + kRows * info.num_actions);
+  return out;
+}
+
+TEST_CASE("trainer: init starts from a network's weights; snapshots follow the training time",
+          "[trainer]") {
+  const Tailten game;
+  const GameInfo info = game.info();
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
+  const std::string first = temporary_dir("trainer_init_from"), dir = temporary_dir("trainer_init");
+  std::atomic<bool> stop{false};
+  {
+    Trainer<Tailten> trainer(game, spec, tiny_config(), "cpu", first, false, stderr);
+    REQUIRE(trainer.run({0, 10}, stop));
+  }
+  const auto from = TorchEvaluator::load(first + "/model.pt", info, spec, "cpu");
+  const auto with = [](const std::string& settings,
+                       const std::string& net = "blocks=1\nchannels=8\n") {
+    return read_train_config(training_defaults<Tailten>(),
+                             net +
+                                 "games=8\nsims=4\nbatch=32\nmin_replay=64\n"
+                                 "eval_seconds=0\neval_games=0\ncheckpoint_seconds=1000\n" +
+                                 settings);
+  };
+  {
+    Trainer<Tailten> trainer(game, spec, with("init=" + first + "/model.pt\nsnapshot_seconds=1\n"),
+                             "cpu", dir, false, stderr);
+    CHECK(answers(*trainer.learner().evaluator()) == answers(*from));
+    REQUIRE(trainer.run({0.05, 0}, stop));  // 3 seconds
+  }
+  // Snapshot 0 is the network the run started from; the others fall on whole seconds.
+  RunDirectory run(dir);
+  REQUIRE(fs::is_regular_file(run.snapshot(0)));
+  CHECK(answers(*TorchEvaluator::load(run.snapshot(0), info, spec, "cpu")) == answers(*from));
+  for (const auto& entry : fs::directory_iterator(dir + "/snapshots")) {
+    const std::string name = entry.path().filename().string();
+    INFO(name);
+    CHECK(name.size() == std::string("seconds-0000000.pt").size());
+    CHECK(std::stoi(name.substr(8, 7)) <= 3);
+  }
+  // The first weights must fit: the file, the game and the network's shape.
+  // A refused init writes no run: the directory can start one afterwards.
+  const auto refused = [&](const std::string& init, const std::string& net,
+                           const std::string& why) {
+    const std::string bad = temporary_dir("init_bad");
+    REQUIRE_THROWS_WITH(
+        Trainer<Tailten>(game, spec, with("init=" + init, net), "cpu", bad, false, stderr),
+        Contains(why));
+    CHECK_FALSE(fs::exists(bad + "/config.txt"));
+  };
+  const std::string net = "blocks=1\nchannels=8\n";
+  refused(first + "/none.pt", net, "init '" + first + "/none.pt': no such file");
+  refused(first + "/config.txt", net, "not a TorchScript module");
+  refused(first + "/model.pt", "blocks=1\nchannels=16\n",
+          "has no tensor 'stem_w' of this network's shape (1 blocks x 16 channels)");
+  refused(first + "/model.pt", "blocks=0\nchannels=8\n", "is a larger network than 0 blocks x 8");
+  REQUIRE_THROWS_WITH(Trainer<Tailten>(game, "tailten(first_player=1,ringforts=30,max_turns=200)",
+                                       with("init=" + first + "/model.pt"), "cpu",
+                                       temporary_dir("init_other"), false, stderr),
+                      Contains("is a network for " + spec));
 }
 
 TEST_CASE("trainer: the newest checkpoint that loads wins; half-written files are skipped",

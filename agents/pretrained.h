@@ -1,0 +1,50 @@
+// The networks shipped with knightgym (models/): each a TorchScript file with an entry in
+// models/manifest.txt, one section per network:
+//
+//   [knight_fight]
+//   file = knight_fight.pt
+//   game = knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,layout=random)
+//   settings = blocks=2 channels=32 sims=16 ...
+//   minutes = 25.0
+//   ...
+//
+// `file` and `game` (the canonical spec the network was trained for) are required; any
+// other key describes the network (settings, training time and steps, measured strength)
+// and is kept in order for listings. `az:model=pretrained` and the training setting
+// `init=pretrained` find the network whose `game` is the canonical spec being played; a
+// variant no network covers is refused with the list of what is shipped. No LibTorch
+// here: the manifest is read (and its errors given) in any build.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace knightgym {
+
+struct PretrainedModel {
+  std::string name;       // the section
+  std::string file;       // as written: relative to the manifest's directory
+  std::string game;       // canonical game spec
+  std::string directory;  // the manifest's
+  std::vector<std::pair<std::string, std::string>> fields;  // every key, in order
+  std::string path() const { return directory + "/" + file; }
+};
+
+// Where the shipped networks are: $KNIGHTGYM_MODELS if set, else what
+// set_models_directory gave (the installed Python package gives its own copy), else the
+// source tree's models/ that this build was configured from.
+std::string models_directory();
+void set_models_directory(std::string directory);
+
+// The entries of `directory`/manifest.txt. Throws std::invalid_argument naming the file
+// and line of a problem: unreadable, a line that is neither [section], key = value, a
+// comment nor blank, a key outside a section, a key or section twice, a section without
+// file or game, two sections for one game.
+std::vector<PretrainedModel> read_manifest(const std::string& directory);
+
+// The shipped network for canonical `game_spec`: its path, checked to exist. Throws
+// std::invalid_argument if none covers it, listing the games that have one.
+std::string pretrained_model_path(const std::string& game_spec);
+
+}  // namespace knightgym

@@ -1,0 +1,122 @@
+// The manifest of shipped networks (agents/pretrained.h): entries read in order with
+// every key, malformed manifests refused naming the file and line, a game resolved to its
+// file, and a variant no network covers refused with the list of what is shipped. The
+// project's own models/manifest.txt is read too: every entry's file exists, is at most
+// 5 MB, and names a game by its canonical spec. No LibTorch: these hold in every build.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "agents/pretrained.h"
+#include "env/registry/registry.h"
+#include "tests/cpp/test_files.h"
+
+namespace knightgym {
+namespace {
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+using testing::temporary_dir;
+
+// A models directory with `manifest` as its manifest.txt and empty files a.pt and b.pt.
+std::string models_with(const std::string& name, const std::string& manifest) {
+  const std::string dir = temporary_dir(name);
+  std::ofstream(dir + "/manifest.txt") << manifest;
+  std::ofstream(dir + "/a.pt") << "";
+  std::ofstream(dir + "/b.pt") << "";
+  return dir;
+}
+
+// Points models_directory() at `dir` for one scope ($KNIGHTGYM_MODELS would win: unset).
+struct ModelsDirectory {
+  explicit ModelsDirectory(const std::string& dir) {
+    unsetenv("KNIGHTGYM_MODELS");
+    set_models_directory(dir);
+  }
+  ~ModelsDirectory() { set_models_directory(""); }
+};
+
+const char* kTwoModels =
+    "# shipped networks\n"
+    "\n"
+    "[first]\n"
+    "file = a.pt\n"
+    "game = tailten(first_player=0,ringforts=30,max_turns=200)\n"
+    "minutes = 24.0\n"
+    "  strength = 93.8% against mcts:sims=200  \n"
+    "[second]\n"
+    "game=knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,layout=random)\n"
+    "file=b.pt\n";
+
+TEST_CASE("pretrained: a manifest's entries come back in order with every key", "[pretrained]") {
+  const std::string dir = models_with("manifest_good", kTwoModels);
+  const auto models = read_manifest(dir);
+  REQUIRE(models.size() == 2);
+  CHECK(models[0].name == "first");
+  CHECK(models[0].file == "a.pt");
+  CHECK(models[0].game == "tailten(first_player=0,ringforts=30,max_turns=200)");
+  CHECK(models[0].path() == dir + "/a.pt");
+  REQUIRE(models[0].fields.size() == 4);
+  CHECK(models[0].fields[2] == std::pair<std::string, std::string>{"minutes", "24.0"});
+  CHECK(models[0].fields[3].second == "93.8% against mcts:sims=200");
+  CHECK(models[1].name == "second");
+  CHECK(models[1].fields[0].first == "game");
+}
+
+TEST_CASE("pretrained: a game resolves to its file; other variants are refused with the list",
+          "[pretrained]") {
+  const std::string dir = models_with("manifest_resolve", kTwoModels);
+  const ModelsDirectory use(dir);
+  CHECK(models_directory() == dir);
+  CHECK(pretrained_model_path("tailten(first_player=0,ringforts=30,max_turns=200)") ==
+        dir + "/a.pt");
+  const std::string other = "tailten(first_player=1,ringforts=30,max_turns=200)";
+  REQUIRE_THROWS_WITH(pretrained_model_path(other),
+                      Contains("no shipped network for " + other) &&
+                          Contains("tailten(first_player=0,ringforts=30,max_turns=200); "
+                                   "knight_fight(double_erase=optional"));
+  fs::remove(dir + "/a.pt");
+  REQUIRE_THROWS_WITH(pretrained_model_path("tailten(first_player=0,ringforts=30,max_turns=200)"),
+                      Contains("is missing: '" + dir + "/a.pt'"));
+
+  setenv("KNIGHTGYM_MODELS", (dir + "/elsewhere").c_str(), 1);
+  CHECK(models_directory() == dir + "/elsewhere");
+  REQUIRE_THROWS_WITH(pretrained_model_path("tailten"),
+                      Contains("no manifest of shipped networks at '" + dir + "/elsewhere"));
+  unsetenv("KNIGHTGYM_MODELS");
+}
+
+TEST_CASE("pretrained: malformed manifests are refused naming the file and line", "[pretrained]") {
+  const auto refused = [](const std::string& manifest, const std::string& why) {
+    const std::string dir = models_with("manifest_bad", manifest);
+    REQUIRE_THROWS_WITH(read_manifest(dir), Contains(dir + "/manifest.txt") && Contains(why));
+  };
+  refused("file = a.pt\n", "line 1: key = value before the first [name]");
+  refused("[a]\nfile a.pt\n", "line 2: expected [name] or key = value");
+  refused("[a\n", "line 1: expected [name]");
+  refused("[]\n", "line 1: expected [name]");
+  refused("[a]\nfile =\n", "line 2: expected key = value");
+  refused("[a]\nfile = a.pt\nfile = b.pt\n", "line 3: 'file' twice in [a]");
+  refused("[a]\nfile = a.pt\ngame = g\n[a]\n", "line 4: [a] twice");
+  refused("[a]\nfile = a.pt\n", "[a] has no 'game'");
+  refused("[a]\ngame = g\n[b]\nfile = b.pt\ngame = h\n", "[a] has no 'file'");
+  refused("[a]\nfile = a.pt\ngame = g\n[b]\nfile = b.pt\ngame = g\n", "[a] and [b] are both for g");
+  REQUIRE_THROWS_WITH(read_manifest(temporary_dir("manifest_none")), Contains("no manifest"));
+}
+
+TEST_CASE("pretrained: the shipped manifest names canonical games and files of at most 5 MB",
+          "[pretrained]") {
+  const auto models = read_manifest(KNIGHTGYM_MODELS_DIR);
+  REQUIRE_FALSE(models.empty());
+  for (const PretrainedModel& model : models) {
+    INFO(model.name);
+    REQUIRE(fs::is_regular_file(model.path()));
+    CHECK(fs::file_size(model.path()) <= 5'000'000);
+    CHECK(load_game(model.game)->spec() == model.game);
+  }
+}
+
+}  // namespace
+}  // namespace knightgym

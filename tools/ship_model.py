@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Ships a training run's network: models/NAME.pt and its entry in models/manifest.txt.
+
+    tools/ship_model.py NAME RUN_DIR [--machine TEXT]   # the run's model.pt, settings, time
+    tools/ship_model.py NAME --strength TEXT              # the measured strength alone
+
+The entry records the game the run trained (its canonical spec), the settings that differ
+from the game's training defaults, and the training time, steps, games and decisions. A
+run started from the shipped network (init=pretrained) continues its entry: the totals add
+up. Shipping a new network drops the old strength, which no longer holds; measure it again
+and give it with --strength. Every file is written whole or not at all.
+"""
+
+import argparse
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HEADER = """\
+# The networks shipped with knightgym, one [section] per network (agents/pretrained.h):
+# az:model=pretrained plays the one whose `game` is the game's canonical spec, and the
+# training setting init=pretrained starts from it. Written by tools/ship_model.py; the
+# strength is measured as docs/strength.md says.
+"""
+MAX_BYTES = 5_000_000
+
+
+def read_manifest(path):
+    """{name: {key: value}} in the file's order."""
+    models, current = {}, None
+    if not path.exists():
+        return models
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if text.startswith("[") and text.endswith("]"):
+            current = models.setdefault(text[1:-1].strip(), {})
+        elif "=" in text and current is not None:
+            key, value = (part.strip() for part in text.split("=", 1))
+            current[key] = value
+        else:
+            sys.exit(f"{path}, line {number}: expected [name] or key = value")
+    return models
+
+
+def write_atomically(path, data):
+    temporary = path.with_name(f"{path.name}.tmp{os.getpid()}")
+    with open(temporary, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temporary, path)
+
+
+def write_manifest(path, models):
+    text = HEADER
+    for name, fields in models.items():
+        text += f"\n[{name}]\n" + "".join(f"{key} = {value}\n" for key, value in fields.items())
+    write_atomically(path, text.encode())
+
+
+def read_settings(lines):
+    return dict(line.split("=", 1) for line in lines if "=" in line)
+
+
+def last_metrics(run):
+    with open(run / "metrics.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        sys.exit(f"{run}/metrics.csv has no rows")
+    return rows[-1]
+
+
+def ship(args, models):
+    run = Path(args.run)
+    config = (run / "config.txt").read_text().splitlines()
+    game = config[0].removeprefix("game=")
+    settings = read_settings(config[1:])
+    defaults = subprocess.run([args.cli, "train", game, "--print-config"], check=True,
+                              capture_output=True, text=True).stdout.splitlines()
+    defaults = read_settings(line.split("#", 1)[0].strip() for line in defaults)
+    changed = [f"{key}={value}" for key, value in settings.items()
+               if defaults.get(key) != value and key != "init"]
+    model = (run / "model.pt").read_bytes()
+    if len(model) > MAX_BYTES:
+        sys.exit(f"{run}/model.pt has {len(model)} bytes; a shipped network has at most {MAX_BYTES}")
+
+    row = last_metrics(run)
+    totals = {"minutes": float(row["seconds"]) / 60, "steps": int(row["step"]),
+              "games": int(row["games"]), "decisions": int(row["decisions"])}
+    earlier = models.get(args.name, {})
+    continued = settings.get("init") == "pretrained" and earlier.get("game") == game
+    sessions = 1
+    if continued:
+        for key in totals:
+            totals[key] += type(totals[key])(earlier[key])
+        sessions += int(earlier.get("sessions", 1))
+    write_atomically(ROOT / "models" / f"{args.name}.pt", model)
+    models[args.name] = {
+        "file": f"{args.name}.pt",
+        "game": game,
+        "settings": " ".join(changed) if changed else "the game's training defaults",
+        "minutes": f"{totals['minutes']:.1f}",
+        "steps": str(totals["steps"]),
+        "games": str(totals["games"]),
+        "decisions": str(totals["decisions"]),
+        "sessions": str(sessions),
+        "trained_on": args.machine,
+        "strength": "not measured yet",
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("name")
+    parser.add_argument("run", nargs="?", help="the training run's directory")
+    parser.add_argument("--strength", help="the measured strength, as docs/strength.md gives it")
+    parser.add_argument("--machine", default="2-vCPU Debian 12 VM, no GPU, 1 LibTorch thread")
+    parser.add_argument("--cli", default=str(ROOT / "build" / "knightgym"))
+    args = parser.parse_args()
+    if (args.run is None) == (args.strength is None):
+        parser.error("give RUN_DIR or --strength")
+    path = ROOT / "models" / "manifest.txt"
+    models = read_manifest(path)
+    if args.run:
+        ship(args, models)
+    elif args.name not in models:
+        sys.exit(f"{path} has no [{args.name}]")
+    else:
+        models[args.name]["strength"] = args.strength
+    write_manifest(path, models)
+    print(f"{path}: [{args.name}] " + ", ".join(f"{k} = {v}" for k, v in models[args.name].items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The shipped networks' part of docs/strength.md, into OUT (default out/strength):
+#   - the targets of issue 19: NAME-target*.json, `knightgym play` matches of the network
+#     against mcts:sims=800 (Knightmate: at 256 simulations against Fairy-Stockfish at 1,
+#     10, 100 and 1,000 nodes);
+#   - NAME-networks.json, a gauntlet of the network at 16, 64 and 256 simulations against
+#     the agents of tools/strength_ladders.sh;
+#   - NAME-time.json, a gauntlet of the training run's snapshots (RUNS/NAME/snapshots, at
+#     64 simulations) against random, greedy and MCTS, for the plot of Elo against
+#     training time (skipped when the run is not there).
+# Files already there are not made again, so a stopped run resumes. TARGET and LADDER are
+# games per match and per pair; the costly matches of Knights Challenge and Knightmate
+# play fewer (see the counts below).
+#   tools/strength_networks.sh [OUT] [RUNS] [TARGET] [LADDER]
+set -euo pipefail
+out=${1:-out/strength}
+runs=${2:-runs}
+target=${3:-400}
+ladder=${4:-40}
+build=${BUILD:-build}
+mkdir -p "$out"
+net=az:model=pretrained
+
+play() {  # FILE GAME AGENTS GAMES
+  [[ -f "$out/$1" ]] && return
+  "$build/knightgym" play "$2" --agents "$3" --games "$4" --batch "$(( $4 < 200 ? $4 : 200 ))" \
+    --seed 1 --json "$out/$1" > "$out/${1%.json}.txt"
+}
+gauntlet() {  # FILE GAME CHALLENGERS AGENTS GAMES
+  [[ -f "$out/$1" ]] && return
+  "$build/knightgym" ladder "$2" --agents "$4" --schedule gauntlet --challengers "$3" \
+    --games "$5" --batch "$5" --seed 1 --json "$out/$1" > /dev/null
+}
+field="random,greedy,mcts:sims=100,mcts:sims=400,mcts:sims=1600"
+nets="$net,sims=16,$net,sims=64,$net,sims=256"
+snapshots() {  # NAME: the run's snapshots as agents at 64 simulations, every other one
+  ls "$runs/$1/snapshots/"*.pt 2>/dev/null | awk 'NR % 2 == 1' |
+    sed 's/^/az:model=/; s/$/,sims=64/' | paste -sd,
+}
+over_time() {  # NAME GAME
+  local agents
+  agents=$(snapshots "$1")
+  [[ -z "$agents" ]] && return
+  local count
+  count=$(tr ',' '\n' <<< "$agents" | grep -c '^az:')
+  gauntlet "$1-time.json" "$2" "$count" "$agents,random,greedy,mcts:sims=100,mcts:sims=400" \
+    "$(( ladder / 2 ))"
+}
+
+for entry in knight_fight:knight_fight tailten:tailten double_duel:double_duel; do
+  name=${entry%%:*} game=${entry#*:}
+  play "$name-target.json" "$game" "$net,sims=64,mcts:sims=800" "$target"
+  gauntlet "$name-networks.json" "$game" 3 "$nets,$field" "$ladder"
+  over_time "$name" "$game"
+done
+
+kc_duel="knights_challenge(mode=duel)"
+kc_ffa4="knights_challenge(mode=ffa4)"
+play knights_challenge_duel-target.json "$kc_duel" "$net,sims=64,mcts:sims=800" \
+  "$(( target / 4 ))"
+play knights_challenge_ffa4-target.json "$kc_ffa4" \
+  "$net,sims=64,mcts:sims=800,mcts:sims=800,mcts:sims=800" "$(( target / 4 ))"
+gauntlet knights_challenge_duel-networks.json "$kc_duel" 3 "$nets,$field" "$(( ladder / 2 ))"
+gauntlet knights_challenge_ffa4-networks.json "$kc_ffa4" 3 "$nets,$field" "$(( ladder / 4 ))"
+over_time knights_challenge_duel "$kc_duel"
+over_time knights_challenge_ffa4 "$kc_ffa4"
+
+play knightmate-target.json knightmate "$net,sims=256,uci:nodes=1" "$target"
+for nodes in 10 100 1000; do
+  play "knightmate-target-$nodes.json" knightmate "$net,sims=256,uci:nodes=$nodes" "$(( target / 4 ))"
+done
+gauntlet knightmate-networks.json knightmate 3 \
+  "$nets,$field,uci:nodes=1,uci:nodes=10,uci:nodes=100,uci:nodes=1000" "$(( ladder / 2 ))"
+over_time knightmate knightmate
+
+PYTHONPATH="$build/python" "${PYTHON:-/usr/bin/python3}" -m knightgym.ladder report \
+  "$out"/*-networks.json "$out"/*-time.json
