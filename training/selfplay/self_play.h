@@ -67,7 +67,6 @@ class SelfPlay {
       if (full_[i]) {
         search.root_values(root_values_.data());
         games_[i].add(states_[i], policy_, root_values_);
-        ++recorded_;
       }
       const Action action =
           gumbel_ || plies_[i] >= sample_plies_ ? search.best_action() : sample_from(policy_);
@@ -87,7 +86,6 @@ class SelfPlay {
   }
 
   int64_t decisions() const { return decisions_; }
-  int64_t recorded() const { return recorded_; }  // decisions searched in full
   int64_t finished_games() const { return finished_; }
   int64_t evaluations() const { return batch_.evaluated(); }
 
@@ -124,7 +122,7 @@ class SelfPlay {
   std::vector<int> simulations_, plies_;
   std::vector<uint8_t> full_;
   std::vector<float> policy_, root_values_;
-  int64_t decisions_ = 0, recorded_ = 0, finished_ = 0;
+  int64_t decisions_ = 0, finished_ = 0;
 };
 
 }  // namespace knightgym
