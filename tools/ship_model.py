@@ -28,23 +28,21 @@ HEADER = """\
 MAX_BYTES = 5_000_000
 
 
-def read_manifest(path):
-    """{name: {key: value}} in the file's order."""
-    models, current = {}, None
-    if not path.exists():
-        return models
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        if text.startswith("[") and text.endswith("]"):
-            current = models.setdefault(text[1:-1].strip(), {})
-        elif "=" in text and current is not None:
-            key, value = (part.strip() for part in text.split("=", 1))
-            current[key] = value
-        else:
-            sys.exit(f"{path}, line {number}: expected [name] or key = value")
-    return models
+def read_manifest(build):
+    """{name: {key: value}} in the file's order, read by knightgym's own reader
+    (agents/pretrained.h), which refuses a malformed manifest naming its line."""
+    sys.path.insert(0, str(build / "python"))
+    from knightgym import agents
+
+    if not (ROOT / "models" / "manifest.txt").exists():
+        return {}
+    agents.set_models_directory(str(ROOT / "models"))
+    try:
+        entries = agents.pretrained()
+    except ValueError as error:
+        sys.exit(str(error))
+    return {entry["name"]: {k: v for k, v in entry.items() if k not in ("name", "path")}
+            for entry in entries}
 
 
 def write_atomically(path, data):
@@ -120,12 +118,14 @@ def main():
     parser.add_argument("run", nargs="?", help="the training run's directory")
     parser.add_argument("--strength", help="the measured strength, as docs/strength.md gives it")
     parser.add_argument("--machine", default="2-vCPU Debian 12 VM, no GPU, 1 LibTorch thread")
-    parser.add_argument("--cli", default=str(ROOT / "build" / "knightgym"))
+    parser.add_argument("--build", default=str(ROOT / "build"),
+                        help="the build whose knightgym program and module are used")
     args = parser.parse_args()
     if (args.run is None) == (args.strength is None):
         parser.error("give RUN_DIR or --strength")
+    args.cli = str(Path(args.build) / "knightgym")
     path = ROOT / "models" / "manifest.txt"
-    models = read_manifest(path)
+    models = read_manifest(Path(args.build))
     if args.run:
         ship(args, models)
     elif args.name not in models:
