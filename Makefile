@@ -1,21 +1,29 @@
 # The two commands of the README: `make run` and `make test`. Both install what is missing
-# (Debian packages only), configure and build in build/, then run.
-PYTHON ?= /usr/bin/python3
+# (Debian packages, then the Python packages Debian lacks into .venv from PyPI),
+# configure and build in build/, then run.
+SYSTEM_PYTHON ?= /usr/bin/python3
+VENV ?= .venv
+PYTHON ?= $(VENV)/bin/python
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 CONFORMANCE_GAMES ?= 1000
 SOAK_GAMES ?= 100000
 
-CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) -DPython_EXECUTABLE=$(PYTHON)
+CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) -DPython_EXECUTABLE=$(SYSTEM_PYTHON)
 PYTEST = PYTHONPATH=$(BUILD)/python $(PYTHON) -m pytest tests/python -q -p no:cacheprovider
 
-.PHONY: all deps configure build run test soak bench sanitize tsan notorch format format-check clean
+.PHONY: all deps venv configure build run test soak bench sanitize tsan notorch format format-check clean
 
 all: build
 
 deps:
 	@tools/install_deps.sh
+
+# Debian's Python with Gymnasium and PettingZoo (tools/python_requirements.txt), seeing
+# Debian's numpy and torch.
+venv: deps
+	@tools/make_venv.sh $(VENV)
 
 configure: deps
 	@$(call CONFIGURE,$(BUILD),Release) $(CMAKE_FLAGS) > /dev/null
@@ -26,14 +34,14 @@ build: configure
 # The main job: train Knight Fight for a few minutes, play it against random and MCTS,
 # write out/report.md with its training curves (tools/main_job.py).
 MAIN_MINUTES ?= 5
-run: build
+run: build venv
 	$(PYTHON) tools/main_job.py --build $(BUILD) --out out --minutes $(MAIN_MINUTES)
 
-test: build format-check
+test: build venv format-check
 	KNIGHTGYM_CONFORMANCE_GAMES=$(CONFORMANCE_GAMES) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	$(PYTEST)
 
-soak: build
+soak: build venv
 	KNIGHTGYM_CONFORMANCE_GAMES=$(SOAK_GAMES) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '[Cc]onformance'
 	KNIGHTGYM_CONFORMANCE_GAMES=$(SOAK_GAMES) $(PYTEST) -k conformance
 
@@ -59,7 +67,7 @@ tsan: deps
 # Everything that needs no network, built without LibTorch (KNIGHTGYM_TORCH=OFF, like
 # KataGo's dummy backend): the C++ tests but the 100-game tournaments ([arena]), and the
 # Python tests, which skip those marked needs_networks.
-notorch: deps
+notorch: deps venv
 	@$(call CONFIGURE,$(BUILD)-notorch,Release) -DKNIGHTGYM_TORCH=OFF > /dev/null
 	cmake --build $(BUILD)-notorch -j $(JOBS)
 	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-notorch/tests/knightgym_tests "~[arena]"

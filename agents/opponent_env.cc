@@ -6,15 +6,23 @@
 namespace knightgym {
 
 std::unique_ptr<AnyOpponentEnv> make_opponent_env(std::shared_ptr<const AnyGame> game,
-                                                  const std::string& opponent_spec, int num_envs,
-                                                  uint64_t seed) {
+                                                  const std::string& opponent_spec,
+                                                  const VectorEnvOptions& options,
+                                                  int learner_seat) {
+  if (options.num_threads != 1)
+    throw std::invalid_argument("an opponent env steps on one thread: num_threads must be 1, got " +
+                                std::to_string(options.num_threads));
   const AgentConfig config = read_agent_config(opponent_spec);
+  const std::shared_ptr<SharedResource> shared =
+      share_for_game(config, game->info(), game->spec());  // a network is loaded once
   std::unique_ptr<AnyOpponentEnv> env;
   Games::visit(*game, [&](const auto& rules) {
     using G = std::decay_t<decltype(rules)>;
-    auto opponent = make_agent(rules, config, share_for_game(config, game->info(), game->spec()),
-                               derive_seed(seed, ~uint64_t{0}));
-    env = std::make_unique<OpponentEnv<G>>(game, rules, std::move(opponent), num_envs, seed);
+    auto make_opponent = [rules, config, shared](uint64_t seed) {
+      return make_agent(rules, config, shared, derive_seed(seed, ~uint64_t{0}));
+    };
+    env = std::make_unique<OpponentEnv<G>>(std::dynamic_pointer_cast<const GameAdapter<G>>(game),
+                                           std::move(make_opponent), options, learner_seat);
   });
   if (!env) throw std::invalid_argument("no opponents for game " + game->spec());
   return env;

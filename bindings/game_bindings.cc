@@ -1,6 +1,9 @@
 // Games: the registry, specs and Game objects.
 #include <pybind11/stl.h>
 
+#include <string>
+#include <vector>
+
 #include "bindings/bindings.h"
 #include "env/registry/registry.h"
 
@@ -20,25 +23,31 @@ py::dict describe(const ParamInfo& param) {
 
 namespace {
 
-py::list games() {
+py::list registered_names() {
   py::list out;
-  for (const GameEntry& entry : registered_games()) {
-    const auto game = entry.load(Spec{std::string(entry.name), {}});
-    py::list params;
-    for (const ParamInfo& param : game->params()) params.append(describe(param));
-    py::dict item;
-    item["name"] = std::string(entry.name);
-    item["summary"] = std::string(entry.summary);
-    item["parameters"] = params;
-    out.append(item);
-  }
+  for (const GameEntry& entry : registered_games()) out.append(std::string(entry.name));
   return out;
+}
+
+py::dict describe_game(const std::string& name) {
+  const auto game = load_game(Spec{name, {}});  // an unknown name throws, listing the games
+  py::list params;
+  for (const ParamInfo& param : game->params()) params.append(describe(param));
+  py::dict item;
+  item["name"] = name;
+  for (const GameEntry& entry : registered_games())
+    if (entry.name == name) item["summary"] = std::string(entry.summary);
+  item["parameters"] = params;
+  return item;
 }
 
 }  // namespace
 
 void init_games(py::module_& m) {
-  m.def("games", &games, "The registered games with their parameters.");
+  m.def("registered_names", &registered_names, "The registered games' names (pyspiel's name).");
+  m.def("games", &registered_names, "The registered games' names (as registered_names).");
+  m.def("describe_game", &describe_game, py::arg("name"),
+        "A registered game's summary and parameters (name, type, default, choices, doc).");
   m.def(
       "parse_spec",
       [](const std::string& text) {
@@ -56,25 +65,63 @@ void init_games(py::module_& m) {
   py::class_<AnyGame, std::shared_ptr<AnyGame>>(m, "Game")
       .def_property_readonly("name", [](const AnyGame& g) { return std::string(g.name()); })
       .def_property_readonly("spec", &AnyGame::spec, "Every parameter spelled out.")
-      .def_property_readonly("num_players", [](const AnyGame& g) { return g.info().num_players; })
       .def_property_readonly("num_actions", [](const AnyGame& g) { return g.info().num_actions; })
       .def_property_readonly("observation_shape",
                              [](const AnyGame& g) {
                                const Shape& s = g.info().observation_shape;
                                return py::make_tuple(s.channels, s.height, s.width);
                              })
-      .def_property_readonly("max_game_length",
-                             [](const AnyGame& g) { return g.info().max_game_length; })
+      .def_property_readonly("observation_bounds",
+                             [](const AnyGame& g) {
+                               return py::make_tuple(g.info().observation_low,
+                                                     g.info().observation_high);
+                             })
       .def_property_readonly("parameters",
                              [](const AnyGame& g) {
                                py::dict out;
                                for (const ParamInfo& p : g.params()) out[py::str(p.name)] = p.value;
                                return out;
                              })
+      // pyspiel's names, as methods.
+      .def("num_players", [](const AnyGame& g) { return g.info().num_players; })
+      .def("num_distinct_actions", [](const AnyGame& g) { return g.info().num_actions; })
+      .def(
+          "max_game_length", [](const AnyGame& g) { return g.info().max_game_length; },
+          "An upper bound on the decisions of one game.")
+      .def("observation_tensor_shape",
+           [](const AnyGame& g) {
+             const Shape& s = g.info().observation_shape;
+             return std::vector<int>{s.channels, s.height, s.width};
+           })
+      .def("observation_tensor_size",
+           [](const AnyGame& g) { return g.info().observation_shape.size(); })
+      .def(
+          "get_type",
+          [](const std::shared_ptr<AnyGame>& g) {
+            return py::module_::import("knightgym.game_type").attr("game_type")(g);
+          },
+          "pyspiel's GameType: knightgym.game_type.GameType.")
+      .def("get_parameters",
+           [](const AnyGame& g) {
+             py::dict out;
+             for (const ParamInfo& p : g.params()) out[py::str(p.name)] = p.value;
+             return out;
+           })
+      // Every game's returns lie in [-1, 1] and sum to zero.
+      .def("min_utility", [](const AnyGame&) { return -1.0; })
+      .def("max_utility", [](const AnyGame&) { return 1.0; })
+      .def("utility_sum", [](const AnyGame&) { return 0.0; })
       .def("new_initial_state", &AnyGame::new_initial_state, py::arg("seed") = 0,
            "A new episode; the seed draws the game's randomness (e.g. Knight Fight's layout).")
       .def("deserialize_state", &AnyGame::deserialize_state, py::arg("text"))
-      .def("__repr__", [](const AnyGame& g) { return "<knightgym.Game " + g.spec() + ">"; });
+      .def("__eq__", [](const AnyGame& a, const AnyGame& b) { return a.spec() == b.spec(); })
+      .def("__hash__", [](const AnyGame& g) { return py::hash(py::str(g.spec())); })
+      .def("__repr__", [](const AnyGame& g) { return "<knightgym.Game " + g.spec() + ">"; })
+      .def(py::pickle([](const AnyGame& g) { return py::make_tuple(g.spec()); },
+                      [](const py::tuple& t) {
+                        return std::const_pointer_cast<AnyGame>(
+                            load_game(t[0].cast<std::string>()));
+                      }));
 
   m.def(
       "load_game",

@@ -3,6 +3,9 @@
 #include <pybind11/stl.h>
 
 #include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "bindings/bindings.h"
 #include "env/registry/registry.h"
@@ -26,13 +29,36 @@ py::array_t<bool> legal_actions_mask(const AnyState& state) {
   return out;
 }
 
+// Action indices are in the frame of the player to move: another player's actions have
+// no names here, as in pyspiel, where only the mover has legal actions.
+void check_is_mover(const AnyState& state, int player) {
+  if (player != state.current_player())
+    throw std::invalid_argument("player " + std::to_string(player) +
+                                " is not to move (current_player() is " +
+                                std::to_string(state.current_player()) + ")");
+}
+
+std::shared_ptr<AnyGame> game_of(const AnyState& s) {
+  return std::const_pointer_cast<AnyGame>(s.game().shared_from_this());
+}
+
 }  // namespace
 
 void init_states(py::module_& m) {
   py::class_<AnyState>(m, "State")
-      .def("current_player", &AnyState::current_player, "The player to move; -1 once over.")
+      .def("current_player", &AnyState::current_player,
+           "The player to move; -4 (pyspiel.PlayerId.TERMINAL) once over.")
       .def("legal_actions", &AnyState::legal_actions)
+      .def(
+          "legal_actions",
+          [](const AnyState& s, int player) {
+            return player == s.current_player() ? s.legal_actions() : std::vector<Action>{};
+          },
+          py::arg("player"), "The player's legal actions: none unless it is to move.")
       .def("legal_actions_mask", &legal_actions_mask, "bool [num_actions], True = legal.")
+      .def("is_chance_node", [](const AnyState&) { return false; })
+      .def("is_simultaneous_node", [](const AnyState&) { return false; })
+      .def("is_player_node", [](const AnyState& s) { return !s.is_terminal(); })
       .def("apply_action", &AnyState::apply_action, py::arg("action"),
            "Plays a legal action; raises ValueError (and changes nothing) otherwise.")
       .def("clone", &AnyState::clone)
@@ -41,16 +67,36 @@ void init_states(py::module_& m) {
       .def("is_terminal", &AnyState::is_terminal, "Over, by the rules or by the length cap.")
       .def("is_truncated", &AnyState::is_truncated, "Over by the length cap.")
       .def("returns", &AnyState::returns, "One value per player (all zero until the end).")
+      .def("rewards", &AnyState::returns,
+           "The last step's rewards: the returns, given at the end only (pyspiel's TERMINAL "
+           "reward model).")
+      .def(
+          "player_return",
+          [](const AnyState& s, int player) {
+            const std::vector<float> returns = s.returns();
+            if (player < 0 || player >= static_cast<int>(returns.size()))
+              throw std::invalid_argument("player " + std::to_string(player) + " is out of range");
+            return returns[player];
+          },
+          py::arg("player"))
       .def("observation_tensor", &observation_tensor, py::arg("player") = py::none(),
            "float32 [C, H, W] from `player`'s side (default: the player to move, or 0 once "
            "the game is over).")
       .def("action_to_string", &AnyState::action_to_string, py::arg("action"))
+      .def(
+          "action_to_string",
+          [](const AnyState& s, int player, Action action) {
+            check_is_mover(s, player);
+            return s.action_to_string(action);
+          },
+          py::arg("player"), py::arg("action"))
       .def("string_to_action", &AnyState::string_to_action, py::arg("text"))
       .def("serialize", &AnyState::serialize)
-      .def("game",
-           [](const AnyState& s) {
-             return std::const_pointer_cast<AnyGame>(s.game().shared_from_this());
-           })
+      .def(
+          "observation_string", [](const AnyState& s, py::object) { return s.to_string(); },
+          py::arg("player") = py::none(), "The board as text (the same for every player).")
+      .def("game", &game_of)
+      .def("get_game", &game_of)
       .def("__str__", &AnyState::to_string)
       .def("__repr__",
            [](const AnyState& s) {

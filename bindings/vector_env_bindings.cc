@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -39,11 +40,10 @@ std::string shape_string(const py::array& array) {
 // The actions as int32 [num_envs]: an int32 array is used in place (the caller holds
 // it), anything else of an integer dtype is copied into `buffer`. Raises TypeError or
 // ValueError. Range and legality are C++'s to check, except for a value that int32
-// cannot hold: that is an error here unless the environment resets on this step (its
-// flag is set) and so ignores its action.
+// cannot hold: that is an error here unless the environment's episode has ended
+// (needs_reset), where the step ignores its action or refuses it with its own message.
 const Action* checked_action_array(const py::handle& actions, int num_envs, int num_actions,
-                                   const uint8_t* terminated, const uint8_t* truncated,
-                                   std::vector<Action>& buffer) {
+                                   const uint8_t* needs_reset, std::vector<Action>& buffer) {
   const py::array array = py::array::ensure(actions);
   if (!array) throw py::type_error("actions must be an array of integers");
   const char kind = array.dtype().kind();
@@ -62,8 +62,7 @@ const Action* checked_action_array(const py::handle& actions, int num_envs, int 
     const int64_t a = wide.at(i);
     const bool fits = a >= std::numeric_limits<Action>::min() &&
                       a <= std::numeric_limits<Action>::max() && !(kind == 'u' && a < 0);
-    const bool resets = terminated[i] || truncated[i];
-    if (!fits && !resets)
+    if (!fits && !needs_reset[i])
       throw py::value_error("env " + std::to_string(i) + ": action " +
                             py::str(array[py::int_(i)]).cast<std::string>() +
                             " is out of range [0, " + std::to_string(num_actions) + ")");
@@ -72,9 +71,34 @@ const Action* checked_action_array(const py::handle& actions, int num_envs, int 
   return buffer.data();
 }
 
+// The chosen environments of a reset as bytes, from a bool (or 0/1 integer) array of
+// shape (num_envs,). Raises TypeError or ValueError.
+void read_reset_mask(const py::handle& mask, int num_envs, std::vector<uint8_t>& out) {
+  const py::array array = py::array::ensure(mask);
+  if (!array) throw py::type_error("the reset mask must be an array of booleans");
+  const char kind = array.dtype().kind();
+  if (kind != 'b' && kind != 'i' && kind != 'u')
+    throw py::type_error("the reset mask must be booleans, got dtype " +
+                         py::str(array.dtype()).cast<std::string>());
+  if (array.ndim() != 1 || array.shape(0) != num_envs)
+    throw py::value_error("the reset mask must have shape (" + std::to_string(num_envs) +
+                          ",), got " + shape_string(array));
+  const auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
+  out.resize(num_envs);
+  for (int i = 0; i < num_envs; ++i) {
+    const int64_t v = wide.at(i);
+    if (v != 0 && v != 1)
+      throw py::value_error("the reset mask must hold 0 or 1, got " + std::to_string(v) +
+                            " at env " + std::to_string(i));
+    out[i] = static_cast<uint8_t>(v);
+  }
+}
+
 // One binding for every batch of environments (AnyEnvBatch: the vector env and the
 // opponent env): reset, step and sample_actions over views made once. `info` holds the
-// one array that differs: who moves (the vector env) or the learner's seat.
+// one array that differs, who moves (the vector env) or the learner's seat, and with
+// same-step auto-reset, where an episode ended on the step, Gymnasium's final_obs and
+// final_info (its returns), each with its "_" mask.
 class PyEnvBatch {
  public:
   PyEnvBatch(std::shared_ptr<AnyEnvBatch> env, const char* info_key, const int32_t* info_data)
@@ -82,34 +106,48 @@ class PyEnvBatch {
     const GameInfo& info = env_->game().info();
     const Shape& shape = info.observation_shape;
     const py::ssize_t n = env_->num_envs();
-    observation_ = view(env_, env_->observations(), {n, shape.channels, shape.height, shape.width},
-                        py::dtype::of<float>());
-    action_mask_ = view(env_, env_->masks(), {n, info.num_actions}, py::dtype::of<bool>());
+    const std::vector<py::ssize_t> observation_shape = {n, shape.channels, shape.height,
+                                                        shape.width};
+    const std::vector<py::ssize_t> mask_shape = {n, info.num_actions};
+    observation_ = view(env_, env_->observations(), observation_shape, py::dtype::of<float>());
+    action_mask_ = view(env_, env_->masks(), mask_shape, py::dtype::of<bool>());
     rewards_ = env_->reward_width() == 1
                    ? view(env_, env_->rewards(), {n}, py::dtype::of<float>())
                    : view(env_, env_->rewards(), {n, env_->reward_width()}, py::dtype::of<float>());
     terminated_ = view(env_, env_->terminated(), {n}, py::dtype::of<bool>());
     truncated_ = view(env_, env_->truncated(), {n}, py::dtype::of<bool>());
     info_array_ = view(env_, info_data, {n}, py::dtype::of<int32_t>());
+    if (env_->autoreset() == Autoreset::kSameStep) {
+      final_observation_ =
+          view(env_, env_->final_observations(), observation_shape, py::dtype::of<float>());
+      final_mask_ = view(env_, env_->final_masks(), mask_shape, py::dtype::of<bool>());
+      has_final_ = view(env_, env_->has_final(), {n}, py::dtype::of<bool>());
+    }
   }
 
-  py::tuple reset(std::optional<uint64_t> seed) {
+  py::tuple reset(std::optional<uint64_t> seed, const py::object& mask) {
+    const uint8_t* chosen = nullptr;
+    if (!mask.is_none()) {
+      read_reset_mask(mask, env_->num_envs(), chosen_);
+      chosen = chosen_.data();
+    }
     {
       py::gil_scoped_release release;
-      env_->reset(seed);
+      env_->reset(seed, chosen);
     }
-    return py::make_tuple(observations(), info());
+    py::dict info;
+    info[info_key_] = info_array_;
+    return py::make_tuple(observations(), info);
   }
 
   py::tuple step(const py::handle& actions) {
-    const Action* data =
-        checked_action_array(actions, env_->num_envs(), env_->game().info().num_actions,
-                             env_->terminated(), env_->truncated(), actions_);
+    const Action* data = checked_action_array(
+        actions, env_->num_envs(), env_->game().info().num_actions, env_->needs_reset(), actions_);
     {
       py::gil_scoped_release release;
       env_->step(data);
     }
-    return py::make_tuple(observations(), rewards_, terminated_, truncated_, info());
+    return py::make_tuple(observations(), rewards_, terminated_, truncated_, step_info());
   }
 
   py::array_t<int32_t> sample_actions() {
@@ -123,7 +161,13 @@ class PyEnvBatch {
   std::shared_ptr<AnyGame> game() const {
     return std::const_pointer_cast<AnyGame>(env_->game().shared_from_this());
   }
+  std::unique_ptr<AnyState> state(int i) const { return env_->state(i); }
   int num_envs() const { return env_->num_envs(); }
+  uint64_t seed() const { return env_->seed(); }
+  std::string autoreset_mode() const { return std::string(autoreset_name(env_->autoreset())); }
+  std::string finished_mask() const {
+    return std::string(finished_mask_name(env_->finished_mask()));
+  }
 
  private:
   py::dict observations() const {
@@ -132,23 +176,48 @@ class PyEnvBatch {
     out["action_mask"] = action_mask_;
     return out;
   }
-  py::dict info() const {
-    py::dict out;
-    out[info_key_] = info_array_;
-    return out;
+
+  py::dict step_info() const {
+    py::dict info;
+    info[info_key_] = info_array_;
+    const uint8_t* has_final = env_->has_final();
+    if (env_->autoreset() == Autoreset::kSameStep &&
+        std::any_of(has_final, has_final + env_->num_envs(), [](uint8_t f) { return f != 0; })) {
+      py::dict final_obs, final_info;
+      final_obs["observation"] = final_observation_;
+      final_obs["action_mask"] = final_mask_;
+      final_info["returns"] = rewards_;
+      final_info["_returns"] = has_final_;
+      info["final_obs"] = final_obs;
+      info["_final_obs"] = has_final_;
+      info["final_info"] = final_info;
+      info["_final_info"] = has_final_;
+    }
+    return info;
   }
 
   std::shared_ptr<AnyEnvBatch> env_;
   const char* info_key_;
   std::vector<Action> actions_;
+  std::vector<uint8_t> chosen_;
   py::array observation_, action_mask_, rewards_, terminated_, truncated_, info_array_;
+  py::array final_observation_, final_mask_, has_final_;  // same-step auto-reset only
 };
+
+// The options every batch is made with, from Python's values; bad names raise ValueError.
+VectorEnvOptions env_options(int num_envs, int num_threads, std::optional<uint64_t> seed,
+                             const std::string& autoreset_mode, const std::string& finished_mask) {
+  return {.num_envs = num_envs,
+          .num_threads = num_threads,
+          .seed = seed,
+          .autoreset = parse_autoreset(autoreset_mode),
+          .finished_mask = parse_finished_mask(finished_mask)};
+}
 
 class PyVectorEnv : public PyEnvBatch {
  public:
-  PyVectorEnv(const std::string& spec, int num_envs, int num_threads, uint64_t seed)
-      : PyVectorEnv(
-            load_game(std::string_view(spec))->make_vector_env({num_envs, num_threads, seed})) {}
+  explicit PyVectorEnv(const std::string& spec, const VectorEnvOptions& options)
+      : PyVectorEnv(load_game(std::string_view(spec))->make_vector_env(options)) {}
 
   const AnyVectorEnv& env() const { return *env_; }
 
@@ -162,18 +231,19 @@ class PyVectorEnv : public PyEnvBatch {
 // The single-agent view: the learner's seat against a C++ agent (agents/opponent_env.h).
 class PyOpponentEnv : public PyEnvBatch {
  public:
-  PyOpponentEnv(const std::string& spec, int num_envs, const std::string& opponent, uint64_t seed)
-      : PyOpponentEnv(make(spec, num_envs, opponent, seed)) {}
+  PyOpponentEnv(const std::string& spec, const std::string& opponent,
+                const VectorEnvOptions& options, int learner_seat)
+      : PyOpponentEnv(make(spec, opponent, options, learner_seat)) {}
 
  private:
   explicit PyOpponentEnv(std::shared_ptr<AnyOpponentEnv> env)
       : PyEnvBatch(env, "seat", env->seats()) {}
 
-  static std::shared_ptr<AnyOpponentEnv> make(const std::string& spec, int num_envs,
-                                              const std::string& opponent, uint64_t seed) {
+  static std::shared_ptr<AnyOpponentEnv> make(const std::string& spec, const std::string& opponent,
+                                              const VectorEnvOptions& options, int learner_seat) {
     std::shared_ptr<const AnyGame> game = load_game(std::string_view(spec));
     py::gil_scoped_release release;  // an az opponent may load a network
-    return make_opponent_env(std::move(game), opponent, num_envs, seed);
+    return make_opponent_env(std::move(game), opponent, options, learner_seat);
   }
 };
 
@@ -181,21 +251,36 @@ class PyOpponentEnv : public PyEnvBatch {
 
 void init_vector_env(py::module_& m) {
   py::class_<PyEnvBatch>(m, "EnvBatch")
-      .def("reset", &PyEnvBatch::reset, py::arg("seed") = py::none())
+      .def("reset", &PyEnvBatch::reset, py::arg("seed") = py::none(), py::arg("mask") = py::none())
       .def("step", &PyEnvBatch::step, py::arg("actions"))
       .def("sample_actions", &PyEnvBatch::sample_actions)
+      .def("state", &PyEnvBatch::state, py::arg("index"))
       .def_property_readonly("game", &PyEnvBatch::game)
-      .def_property_readonly("num_envs", &PyEnvBatch::num_envs);
+      .def_property_readonly("num_envs", &PyEnvBatch::num_envs)
+      .def_property_readonly("seed", &PyEnvBatch::seed)
+      .def_property_readonly("autoreset_mode", &PyEnvBatch::autoreset_mode)
+      .def_property_readonly("finished_mask", &PyEnvBatch::finished_mask);
 
   py::class_<PyOpponentEnv, PyEnvBatch>(m, "OpponentEnv")
-      .def(py::init<const std::string&, int, const std::string&, uint64_t>(), py::arg("spec"),
-           py::arg("num_envs"), py::arg("opponent"), py::arg("seed"));
+      .def(py::init([](const std::string& spec, int num_envs, const std::string& opponent,
+                       std::optional<uint64_t> seed, const std::string& autoreset_mode,
+                       const std::string& finished_mask, std::optional<int> seat) {
+             return std::make_unique<PyOpponentEnv>(
+                 spec, opponent, env_options(num_envs, 1, seed, autoreset_mode, finished_mask),
+                 seat.value_or(-1));
+           }),
+           py::arg("spec"), py::arg("num_envs"), py::arg("opponent"), py::arg("seed"),
+           py::arg("autoreset_mode"), py::arg("finished_mask"), py::arg("seat"));
 
   py::class_<PyVectorEnv, PyEnvBatch>(m, "VectorEnv")
-      .def(py::init<const std::string&, int, int, uint64_t>(), py::arg("spec"), py::arg("num_envs"),
-           py::arg("num_threads"), py::arg("seed"))
-      .def(
-          "state", [](const PyVectorEnv& e, int i) { return e.env().state(i); }, py::arg("index"))
+      .def(py::init([](const std::string& spec, int num_envs, int num_threads,
+                       std::optional<uint64_t> seed, const std::string& autoreset_mode,
+                       const std::string& finished_mask) {
+             return std::make_unique<PyVectorEnv>(
+                 spec, env_options(num_envs, num_threads, seed, autoreset_mode, finished_mask));
+           }),
+           py::arg("spec"), py::arg("num_envs"), py::arg("num_threads"), py::arg("seed"),
+           py::arg("autoreset_mode"), py::arg("finished_mask"))
       .def_property_readonly("num_threads",
                              [](const PyVectorEnv& e) { return e.env().num_threads(); });
 }

@@ -1,23 +1,36 @@
 #!/usr/bin/env python3
-"""Masked PPO (an actor-critic) in PyTorch against built-in C++ opponents.
+"""Masked PPO (an actor-critic) in PyTorch against built-in C++ opponents, CleanRL-style
+on a Gymnasium vector env.
 
-    PYTHONPATH=build/python python3 examples/ppo.py --game tailten --minutes 3
+    PYTHONPATH=build/python .venv/bin/python examples/ppo.py --game tailten --minutes 3
 
-The environment is knightgym's single-agent view, knightgym.make(GAME, num_envs=N,
-opponent=SPEC): the learner plays one seat (rotated across envs) and the opponent, a C++
-agent, all the others. Illegal actions are masked out of the policy. Every few
-iterations the greedy policy plays `--eval-episodes` games against `random` and the
-learner's score (wins + draws / 2) is printed.
+The environments come from gymnasium.make_vec("knightgym/Tailten-v0", num_envs=N,
+vectorization_mode="vector_entry_point", opponent=SPEC), which is knightgym's own C++
+batch: the learner plays one seat (rotated across envs) and the opponent, a C++ agent,
+all the others. Illegal actions are masked out of the policy; a finished game's mask is
+all ones, so no row of the masked softmax is empty. Every few iterations the greedy
+policy plays `--eval-episodes` games against `random` and the learner's score (wins +
+draws / 2) is printed.
 """
 
 import argparse
 import time
 
+import gymnasium
 import numpy as np
 import torch
 from torch import nn
 
 import knightgym
+import knightgym.gymnasium
+
+
+def make_envs(spec, num_envs, opponent):
+    """gymnasium.make_vec of the spec's game id, its parameters as keyword arguments."""
+    name, params = knightgym._knightgym.parse_spec(spec)
+    return gymnasium.make_vec(knightgym.gymnasium.env_id(name), num_envs=num_envs,
+                              vectorization_mode="vector_entry_point", opponent=opponent,
+                              **dict(params))
 
 
 class ActorCritic(nn.Module):
@@ -47,38 +60,38 @@ class ActorCritic(nn.Module):
         if self.cells:
             cell_logits = self.cell_policy(features).flatten(1)
             logits = torch.cat([logits[:, :self.cells] + cell_logits, logits[:, self.cells:]], 1)
-        # Rows with no legal action (a finished game, whose action is ignored) stay uniform.
-        masks = masks | ~masks.any(dim=1, keepdim=True)
         logits = logits.masked_fill(~masks, -1e9)
         return torch.distributions.Categorical(logits=logits), self.value(x).squeeze(1)
 
 
 def collect(env, model, obs, steps):
-    """`steps` steps in every env. A step after an episode's end only resets the env, so
-    its transition is marked invalid and left out of the losses."""
+    """`steps` steps in every env. A step after an episode's end only resets the env
+    (Gymnasium's next-step autoreset), so its transition is marked invalid and left out
+    of the losses. The game's length cap comes as terminated: a scored end, not a time
+    limit to bootstrap across."""
     n = env.num_envs
     buffer = {k: [] for k in ("obs", "mask", "action", "logp", "value", "reward", "done", "valid")}
     valid = np.ones(n, dtype=bool)
     finished = []
     for _ in range(steps):
-        o = torch.from_numpy(np.copy(obs["observation"]))
-        m = torch.from_numpy(np.copy(obs["action_mask"]))
+        o = torch.from_numpy(obs["observation"])  # a copy: the env copies by default
+        m = torch.from_numpy(obs["action_mask"].astype(bool))
         with torch.no_grad():
             dist, value = model(o, m)
             action = dist.sample()
-        obs, rewards, terminated, truncated, _ = env.step(action.numpy().astype(np.int32))
+        obs, rewards, terminated, truncated, _ = env.step(action.numpy())
         done = terminated | truncated
         for key, item in (("obs", o), ("mask", m), ("action", action), ("value", value),
                           ("logp", dist.log_prob(action)),
-                          ("reward", torch.from_numpy(np.copy(rewards))),
-                          ("done", torch.from_numpy(np.copy(done))),
+                          ("reward", torch.from_numpy(rewards)),
+                          ("done", torch.from_numpy(done)),
                           ("valid", torch.from_numpy(valid.copy()))):
             buffer[key].append(item)
         finished.extend(rewards[done & valid].tolist())
         valid = ~done
     with torch.no_grad():
-        _, last_value = model(torch.from_numpy(np.copy(obs["observation"])),
-                              torch.from_numpy(np.copy(obs["action_mask"])))
+        _, last_value = model(torch.from_numpy(obs["observation"]),
+                              torch.from_numpy(obs["action_mask"].astype(bool)))
     return {k: torch.stack(v) for k, v in buffer.items()}, last_value, obs, finished
 
 
@@ -120,16 +133,15 @@ def update(model, optimizer, batch, adv, returns, args):
 
 def evaluate(model, game, episodes, seed):
     """The greedy policy's score against random: (wins + draws / 2) / episodes."""
-    env = knightgym.make(game, num_envs=min(episodes, 64), opponent="random", seed=seed)
-    obs, _ = env.reset()
+    env = make_envs(game, min(episodes, 64), "random")
+    obs, _ = env.reset(seed=seed)
     results, counted = [], np.zeros(env.num_envs, dtype=int)
     valid = np.ones(env.num_envs, dtype=bool)
     while len(results) < episodes:
         with torch.no_grad():
-            dist, _ = model(torch.from_numpy(np.copy(obs["observation"])),
-                            torch.from_numpy(np.copy(obs["action_mask"])))
-        obs, rewards, terminated, truncated, _ = env.step(
-            dist.probs.argmax(1).numpy().astype(np.int32))
+            dist, _ = model(torch.from_numpy(obs["observation"]),
+                            torch.from_numpy(obs["action_mask"].astype(bool)))
+        obs, rewards, terminated, truncated, _ = env.step(dist.probs.argmax(1).numpy())
         done = terminated | truncated
         for i in np.flatnonzero(done & valid):
             if counted[i] < episodes // env.num_envs + 1:
@@ -163,10 +175,11 @@ def main(argv=None):
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    env = knightgym.make(args.game, num_envs=args.envs, opponent=args.opponent, seed=args.seed)
-    model = ActorCritic(env.observation_shape, env.num_actions)
+    env = make_envs(args.game, args.envs, args.opponent)
+    model = ActorCritic(env.single_observation_space["observation"].shape,
+                        env.single_action_space.n)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
-    obs, _ = env.reset()
+    obs, _ = env.reset(seed=args.seed)
     start = time.monotonic()
     history = []
     score = evaluate(model, args.game, args.eval_episodes, args.seed + 1)

@@ -8,7 +8,7 @@ packages=(
   python3 python3-dev python3-numpy python3-pytest python3-setuptools python3-pip
   pybind11-dev python3-pybind11 catch2 libeigen3-dev
   libtorch-dev python3-torch python3-matplotlib python3-tqdm
-  fairy-stockfish clang-format time
+  python3-venv fairy-stockfish clang-format time
 )
 
 missing=()

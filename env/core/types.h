@@ -11,8 +11,9 @@ using Action = int32_t;
 // returns and values hold this many.
 inline constexpr int kMaxPlayers = 4;
 
-// current_player() of a finished state.
-inline constexpr int kTerminalPlayer = -1;
+// current_player() of a finished state: OpenSpiel's kTerminalPlayerId (its -1 is the
+// chance player, which no game here has).
+inline constexpr int kTerminalPlayer = -4;
 
 struct Shape {
   int channels = 0, height = 0, width = 0;
@@ -26,6 +27,8 @@ struct GameInfo {
   int num_actions = 0;
   Shape observation_shape;
   int max_game_length = 0;  // upper bound on decisions in one episode
+  // Every observation value lies in [observation_low, observation_high] (Gymnasium's Box).
+  float observation_low = 0, observation_high = 1;
 };
 
 }  // namespace knightgym

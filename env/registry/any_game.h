@@ -50,8 +50,12 @@ class AnyEnvBatch {
   virtual ~AnyEnvBatch() = default;
   virtual const AnyGame& game() const = 0;
   virtual int num_envs() const = 0;
-  // Starts a new episode everywhere; a seed re-derives every random stream.
-  virtual void reset(std::optional<uint64_t> seed) = 0;
+  virtual uint64_t seed() const = 0;  // the seed the streams were last derived from
+  virtual Autoreset autoreset() const = 0;
+  virtual FinishedMask finished_mask() const = 0;
+  // Starts a new episode in the chosen environments (chosen[i] != 0, nullptr: all); a
+  // seed re-derives their random streams (env/vector/env_batch.h: prepare_reset).
+  virtual void reset(std::optional<uint64_t> seed, const uint8_t* chosen) = 0;
   // Throws std::invalid_argument naming the first environment whose action is out of
   // range or illegal; then nothing has changed.
   virtual void step(const Action* actions) = 0;
@@ -63,14 +67,20 @@ class AnyEnvBatch {
   virtual int reward_width() const = 0;      // every player's return, or one seat's (1)
   virtual const uint8_t* terminated() const = 0;
   virtual const uint8_t* truncated() const = 0;
+  virtual const uint8_t* needs_reset() const = 0;
+  // Same-step auto-reset only (else empty): the final observations and masks of the
+  // episodes that ended on this step, where has_final is set.
+  virtual const float* final_observations() const = 0;
+  virtual const uint8_t* final_masks() const = 0;
+  virtual const uint8_t* has_final() const = 0;
+  // Environment i's current state, as a single state (a copy); throws for a bad i.
+  virtual std::unique_ptr<AnyState> state(int i) const = 0;
 };
 
 class AnyVectorEnv : public AnyEnvBatch {
  public:
   virtual int num_threads() const = 0;
   virtual const int32_t* current_player() const = 0;
-  // Environment i's current state, as a single state (a copy).
-  virtual std::unique_ptr<AnyState> state(int i) const = 0;
 };
 
 // A game with its parameters.

@@ -98,7 +98,12 @@ class VectorEnvAdapter final : public AnyVectorEnv {
   const AnyGame& game() const override { return *game_; }
   int num_envs() const override { return env_.num_envs(); }
   int num_threads() const override { return env_.num_threads(); }
-  void reset(std::optional<uint64_t> seed) override { env_.reset(seed); }
+  uint64_t seed() const override { return env_.seed(); }
+  Autoreset autoreset() const override { return env_.autoreset(); }
+  FinishedMask finished_mask() const override { return env_.finished_mask(); }
+  void reset(std::optional<uint64_t> seed, const uint8_t* chosen) override {
+    env_.reset(seed, chosen);
+  }
   void step(const Action* actions) override { env_.step(actions); }
   void sample_actions(Action* out) override { env_.sample_actions(out); }
   const float* observations() const override { return env_.observations(); }
@@ -107,12 +112,13 @@ class VectorEnvAdapter final : public AnyVectorEnv {
   const uint8_t* terminated() const override { return env_.terminated(); }
   int reward_width() const override { return env_.info().num_players; }
   const uint8_t* truncated() const override { return env_.truncated(); }
+  const uint8_t* needs_reset() const override { return env_.needs_reset(); }
+  const float* final_observations() const override { return env_.final_observations(); }
+  const uint8_t* final_masks() const override { return env_.final_masks(); }
+  const uint8_t* has_final() const override { return env_.has_final(); }
   const int32_t* current_player() const override { return env_.current_player(); }
   std::unique_ptr<AnyState> state(int i) const override {
-    if (i < 0 || i >= env_.num_envs())
-      throw std::invalid_argument("env index " + std::to_string(i) + " is out of range [0, " +
-                                  std::to_string(env_.num_envs()) + ")");
-    return std::make_unique<StateAdapter<G>>(game_, env_.state(i));
+    return std::make_unique<StateAdapter<G>>(game_, env_.checked_state(i));
   }
 
  private:

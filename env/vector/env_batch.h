@@ -1,15 +1,27 @@
 // EnvBatch<G>: what every batch of environments of one game holds, shared by VectorEnv
 // (every seat, env/vector/vector_env.h) and OpponentEnv (one learner seat against an
 // agent, agents/opponent_env.h): the states, each environment's two random streams, the
-// flags of next-step auto-reset, and the contiguous output buffers (row i belongs to
-// environment i):
-//   observations  float32 [N, C, H, W]  from the side the owner names
-//   masks         uint8   [N, A]        1 = legal; all zero for a finished episode
-//   rewards       float32 [N, W]        on the step that ends an episode, else 0: every
-//                                       player's return (W = players) or the observer's
-//                                       (W = 1)
-//   terminated    uint8   [N]           the episode ended by the rules on this step
-//   truncated     uint8   [N]           the episode ended by the length cap on this step
+// auto-reset flags (env/vector/vector_env_options.h has the modes), and the contiguous
+// output buffers (row i belongs to environment i):
+//   observations        float32 [N, C, H, W]  from the side the owner names
+//   masks               uint8   [N, A]        1 = legal; for a finished episode all ones
+//                                             or all zeros (FinishedMask)
+//   rewards             float32 [N, W]        on the step that ends an episode, else 0:
+//                                             every player's return (W = players) or the
+//                                             observer's (W = 1)
+//   terminated          uint8   [N]           the episode ended by the rules on this step
+//   truncated           uint8   [N]           the episode ended by the length cap on this step
+//   needs_reset         uint8   [N]           the episode has ended and no new one has
+//                                             started: the next step ignores the action
+//                                             (next-step) or refuses one (disabled)
+// and with same-step auto-reset, for the environments whose episode ended on this step
+// and started anew (has_final):
+//   final_observations  float32 [N, C, H, W]  the ended episode's last observation
+//   final_masks         uint8   [N, A]        and its mask
+//   has_final           uint8   [N]
+//
+// A step goes, per environment: begin_step (may the action be applied?), the moves,
+// write_outputs, then restart_if_over and, where it restarted, write_observation.
 //
 // Determinism: environment i draws its episodes from derive_seed(seed, 2i) and its
 // sampled actions from derive_seed(seed, 2i + 1), and nothing is shared between
@@ -19,14 +31,18 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "env/core/game.h"
 #include "env/core/sample.h"
 #include "env/vector/aligned_array.h"
 #include "env/vector/check_actions.h"
+#include "env/vector/vector_env_options.h"
 
 namespace knightgym {
 
@@ -38,53 +54,100 @@ class EnvBatch {
   // Every player's return per environment (the vector env), or the observer's only.
   enum class Rewards { kEveryPlayer, kObserver };
 
-  EnvBatch(const G& game, int num_envs, Rewards rewards)
+  // The environments' streams are derived from options.seed (or a fresh seed); the owner
+  // starts the first episodes (start_episode, write_outputs).
+  EnvBatch(const G& game, const VectorEnvOptions& options, Rewards rewards)
       : game_(game),
         info_(game.info()),
-        num_envs_(checked_num_envs(num_envs)),
+        num_envs_(checked_num_envs(options.num_envs)),
         reward_width_(rewards == Rewards::kEveryPlayer ? info_.num_players : 1),
+        autoreset_(options.autoreset),
+        finished_mask_(options.finished_mask),
         states_(num_envs_),
         episode_rngs_(num_envs_),
         action_rngs_(num_envs_),
-        needs_reset_(num_envs_),
-        observations_(static_cast<size_t>(num_envs_) * info_.observation_shape.size()),
-        masks_(static_cast<size_t>(num_envs_) * info_.num_actions),
-        rewards_(static_cast<size_t>(num_envs_) * reward_width_),
-        terminated_(num_envs_),
-        truncated_(num_envs_) {
+        observations_(rows(info_.observation_shape.size())),
+        masks_(rows(info_.num_actions)),
+        rewards_(rows(reward_width_)),
+        terminated_(rows(1)),
+        truncated_(rows(1)),
+        needs_reset_(rows(1)),
+        final_observations_(same_step() ? rows(info_.observation_shape.size()) : 0),
+        final_masks_(same_step() ? rows(info_.num_actions) : 0),
+        has_final_(rows(1)) {
     check_playable(game);
+    seed_ = options.seed ? *options.seed : fresh_seed();
+    for (int i = 0; i < num_envs_; ++i) reseed(i);
   }
 
   const G& game() const { return game_; }
   const GameInfo& info() const { return info_; }
   int num_envs() const { return num_envs_; }
+  Autoreset autoreset() const { return autoreset_; }
+  FinishedMask finished_mask() const { return finished_mask_; }
+  uint64_t seed() const { return seed_; }  // the seed the streams were last derived from
   State& state(int i) { return states_[i]; }
   const State& state(int i) const { return states_[i]; }
-  // The last step ended environment i's episode: the next step starts a new one.
-  bool needs_reset(int i) const { return needs_reset_[i]; }
-
-  // Derives every environment's two streams afresh from `seed`.
-  void reseed(uint64_t seed) {
-    for (int i = 0; i < num_envs_; ++i) {
-      episode_rngs_[i].reseed(derive_seed(seed, 2 * static_cast<uint64_t>(i)));
-      action_rngs_[i].reseed(derive_seed(seed, 2 * static_cast<uint64_t>(i) + 1));
-    }
+  // Environment i's state for a caller outside; throws std::invalid_argument for a bad i.
+  const State& checked_state(int i) const {
+    if (i < 0 || i >= num_envs_)
+      throw std::invalid_argument("env index " + std::to_string(i) + " is out of range [0, " +
+                                  std::to_string(num_envs_) + ")");
+    return states_[i];
   }
 
-  // Throws std::invalid_argument naming the first environment whose action is out of
-  // range or illegal, skipping those that reset on this step; then nothing has changed.
-  void check(const Action* actions) const {
+  // Called by a reset of the chosen environments (nullptr: all) before it starts their
+  // episodes; says whether it should. With a seed, their streams are derived afresh from
+  // it (environment i's as a reset of all would derive them). The first reset after
+  // construction without a seed keeps the episodes the construction started, so that
+  // make-then-reset begins every stream with its first episode, as in Gymnasium.
+  bool prepare_reset(std::optional<uint64_t> seed, const uint8_t* chosen) {
+    const bool fresh = std::exchange(fresh_, false);
+    if (seed) {
+      seed_ = *seed;
+      for (int i = 0; i < num_envs_; ++i)
+        if (!chosen || chosen[i]) reseed(i);
+      return true;
+    }
+    return !fresh;
+  }
+
+  // The first thing a step does: throws std::invalid_argument naming the first
+  // environment whose action is out of range or illegal, or that has ended with
+  // auto-reset disabled, skipping those whose action the step ignores; then nothing has
+  // changed.
+  void check_step(const Action* actions) {
+    if (autoreset_ == Autoreset::kDisabled) {
+      for (int i = 0; i < num_envs_; ++i)
+        if (needs_reset_[i])
+          throw std::invalid_argument("env " + std::to_string(i) +
+                                      ": its episode is over and auto-reset is disabled; reset "
+                                      "it first (a reset with a mask of the envs to reset)");
+    }
     check_actions(game_, states_.data(), masks_.data(), needs_reset_.data(), num_envs_, actions);
+    fresh_ = false;
+  }
+
+  // The start of a step in environment i: whether its action is applied. Not where the
+  // episode has ended: with next-step auto-reset a new one starts here; with same-step
+  // (only when an opponent ended a new episode before the learner's first decision)
+  // write_outputs reports that end on this step and restart_if_over starts the next.
+  bool begin_step(int i) {
+    has_final_[i] = 0;
+    if (!needs_reset_[i]) return true;
+    if (autoreset_ == Autoreset::kNextStep) start_episode(i);
+    return false;
   }
 
   // A new episode in environment i, from its episode stream; write_outputs follows.
   void start_episode(int i) {
     Rng rng(episode_rngs_[i].next());
     game_.init(states_[i], rng);
+    has_final_[i] = 0;
   }
 
   // A uniformly random legal action for environment i from its action stream; 0 where
-  // the next step resets.
+  // the episode has ended.
   Action sample_action(int i) {
     return needs_reset_[i] ? 0 : sample_legal_action(game_, states_[i], action_rngs_[i]);
   }
@@ -94,7 +157,6 @@ class EnvBatch {
   void write_outputs(int i, int observer) {
     const State& s = states_[i];
     const bool over = game_.terminal(s);
-    needs_reset_[i] = over;
     terminated_[i] = over && !game_.truncated(s);
     truncated_[i] = game_.truncated(s);
     float* rewards = &rewards_[static_cast<size_t>(i) * reward_width_];
@@ -107,9 +169,36 @@ class EnvBatch {
       game_.returns(s, returns.data());
       rewards[0] = returns[observer];
     }
+    write_observation(i, observer);
+  }
+
+  // Same-step auto-reset: if environment i's episode is over, keeps its observation and
+  // mask as the final ones, marks it (has_final) and starts a new episode, leaving the
+  // rewards and flags of the one that ended. Returns whether it did; write_observation
+  // for the new episode follows.
+  bool restart_if_over(int i) {
+    if (autoreset_ != Autoreset::kSameStep || !needs_reset_[i]) return false;
+    const size_t obs = info_.observation_shape.size();
+    const size_t actions = info_.num_actions;
+    std::memcpy(&final_observations_[i * obs], &observations_[i * obs], obs * sizeof(float));
+    std::memcpy(&final_masks_[i * actions], &masks_[i * actions], actions);
+    start_episode(i);
+    has_final_[i] = 1;
+    return true;
+  }
+
+  // Environment i's observation by `observer` and its mask, and whether it needs a reset.
+  void write_observation(int i, int observer) {
+    const State& s = states_[i];
+    const bool over = game_.terminal(s);
+    needs_reset_[i] = over;
     game_.observe(s, observer,
                   &observations_[static_cast<size_t>(i) * info_.observation_shape.size()]);
-    game_.legal_mask(s, &masks_[static_cast<size_t>(i) * info_.num_actions]);
+    uint8_t* mask = &masks_[static_cast<size_t>(i) * info_.num_actions];
+    if (over && finished_mask_ == FinishedMask::kAllOnes)
+      std::fill_n(mask, info_.num_actions, uint8_t{1});
+    else
+      game_.legal_mask(s, mask);
   }
 
   const float* observations() const { return observations_.data(); }
@@ -117,6 +206,10 @@ class EnvBatch {
   const float* rewards() const { return rewards_.data(); }
   const uint8_t* terminated() const { return terminated_.data(); }
   const uint8_t* truncated() const { return truncated_.data(); }
+  const uint8_t* needs_reset() const { return needs_reset_.data(); }
+  const float* final_observations() const { return final_observations_.data(); }
+  const uint8_t* final_masks() const { return final_masks_.data(); }
+  const uint8_t* has_final() const { return has_final_.data(); }
 
  private:
   static int checked_num_envs(int num_envs) {
@@ -140,17 +233,30 @@ class EnvBatch {
                                   "cannot play it");
   }
 
+  size_t rows(size_t width) const { return static_cast<size_t>(num_envs_) * width; }
+  bool same_step() const { return autoreset_ == Autoreset::kSameStep; }
+
+  void reseed(int i) {
+    episode_rngs_[i].reseed(derive_seed(seed_, 2 * static_cast<uint64_t>(i)));
+    action_rngs_[i].reseed(derive_seed(seed_, 2 * static_cast<uint64_t>(i) + 1));
+  }
+
   const G game_;
   const GameInfo info_;
   const int num_envs_;
   const int reward_width_;
+  const Autoreset autoreset_;
+  const FinishedMask finished_mask_;
+  uint64_t seed_ = 0;
+  bool fresh_ = true;  // no step or reset since construction
   std::vector<State> states_;
   std::vector<Rng> episode_rngs_, action_rngs_;
-  std::vector<uint8_t> needs_reset_;
   AlignedArray<float> observations_;
   AlignedArray<uint8_t> masks_;
   AlignedArray<float> rewards_;
-  AlignedArray<uint8_t> terminated_, truncated_;
+  AlignedArray<uint8_t> terminated_, truncated_, needs_reset_;
+  AlignedArray<float> final_observations_;
+  AlignedArray<uint8_t> final_masks_, has_final_;
 };
 
 }  // namespace knightgym

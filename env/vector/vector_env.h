@@ -2,15 +2,13 @@
 // pool, every seat played by the caller. The states, streams and buffers are the
 // EnvBatch's (env/vector/env_batch.h); here the rewards hold every player's return and
 // one more buffer says who moves:
-//   current_player int32 [N]   player to move, -1 when the episode has ended
+//   current_player int32 [N]   player to move, kTerminalPlayer (-4) when the episode has ended
 // Observations are from the side of the player to move; a finished episode is observed
 // by the player who ended it.
 //
-// Auto-reset, next-step semantics (as Gymnasium's vector envs and EnvPool): the step that
-// ends an episode returns its final observation; the next step ignores that environment's
-// action, starts a new episode and returns its first observation with zero rewards and
-// both flags clear. Buffers are valid until the next step or reset; nothing is allocated
-// per step.
+// Auto-reset (env/vector/vector_env_options.h): next-step by default, as Gymnasium's
+// vector envs and EnvPool; same-step and disabled on request. Buffers are valid until
+// the next step or reset; nothing is allocated per step.
 #pragma once
 
 #include <algorithm>
@@ -30,40 +28,52 @@ class VectorEnv {
   using State = typename G::State;
 
   VectorEnv(const G& game, const VectorEnvOptions& options)
-      : batch_(game, options.num_envs, EnvBatch<G>::Rewards::kEveryPlayer),
+      : batch_(game, options, EnvBatch<G>::Rewards::kEveryPlayer),
         pool_(std::min(options.num_threads, batch_.num_envs())),
         current_player_(batch_.num_envs()) {
-    reset(options.seed);
+    for_each_env([this](int i) { start_episode(i); });
   }
 
   const G& game() const { return batch_.game(); }
   const GameInfo& info() const { return batch_.info(); }
   int num_envs() const { return batch_.num_envs(); }
   int num_threads() const { return pool_.size(); }
+  uint64_t seed() const { return batch_.seed(); }
+  Autoreset autoreset() const { return batch_.autoreset(); }
+  FinishedMask finished_mask() const { return batch_.finished_mask(); }
   const State& state(int i) const { return batch_.state(i); }
+  const State& checked_state(int i) const { return batch_.checked_state(i); }
 
-  // Starts a new episode in every environment. With a seed, every random stream is
-  // derived afresh from it; without one, the streams continue.
-  void reset(std::optional<uint64_t> seed = std::nullopt) {
-    if (seed) batch_.reseed(*seed);
-    for_each_env([this](int i) { start_episode(i); });
+  // Starts a new episode in the chosen environments (chosen[i] != 0; nullptr: all); the
+  // others are left as they are. With a seed, the chosen environments' streams are
+  // derived afresh from it; without one, they continue, except that the first reset after
+  // construction keeps the first episodes (EnvBatch::prepare_reset).
+  void reset(std::optional<uint64_t> seed = std::nullopt, const uint8_t* chosen = nullptr) {
+    if (!batch_.prepare_reset(seed, chosen)) return;
+    for_each_env([this, chosen](int i) {
+      if (!chosen || chosen[i]) start_episode(i);
+    });
   }
 
   // Applies actions[i] to environment i. Throws std::invalid_argument naming the first
-  // environment whose action is out of range or illegal; then nothing has changed.
+  // environment whose action is out of range or illegal (or that is over, with auto-reset
+  // disabled); then nothing has changed.
   void step(const Action* actions) {
-    batch_.check(actions);
+    batch_.check_step(actions);
     for_each_env([this, actions](int i) {
-      if (batch_.needs_reset(i)) {
-        start_episode(i);
-        return;
-      }
       State& s = batch_.state(i);
       const int mover = game().current_player(s);
-      game().apply(s, actions[i]);
-      const int next = game().current_player(s);
-      batch_.write_outputs(i, next == kTerminalPlayer ? mover : next);
-      current_player_[i] = next;
+      int observer;
+      if (batch_.begin_step(i)) {
+        game().apply(s, actions[i]);
+        // A finished episode is observed by the player who ended it.
+        observer = game().terminal(s) ? mover : game().current_player(s);
+      } else {
+        observer = game().current_player(s);  // a new episode (next-step auto-reset)
+      }
+      batch_.write_outputs(i, observer);
+      if (batch_.restart_if_over(i)) batch_.write_observation(i, game().current_player(s));
+      current_player_[i] = game().current_player(s);
     });
   }
 
@@ -78,6 +88,10 @@ class VectorEnv {
   const float* rewards() const { return batch_.rewards(); }
   const uint8_t* terminated() const { return batch_.terminated(); }
   const uint8_t* truncated() const { return batch_.truncated(); }
+  const uint8_t* needs_reset() const { return batch_.needs_reset(); }
+  const float* final_observations() const { return batch_.final_observations(); }
+  const uint8_t* final_masks() const { return batch_.final_masks(); }
+  const uint8_t* has_final() const { return batch_.has_final(); }
   const int32_t* current_player() const { return current_player_.data(); }
 
  private:

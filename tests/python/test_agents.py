@@ -8,7 +8,7 @@ import pytest
 import knightgym
 from knightgym import agents
 
-GAMES = [entry["name"] for entry in knightgym.games()]  # every registered game
+GAMES = knightgym.games()  # every registered game's name
 # Small searches: these tests check the bindings, not the strength of play.
 NO_NETWORK = ["random", "greedy", "mcts:sims=8", "az:sims=8,search=gumbel",
               "az:sims=8,search=puct"]

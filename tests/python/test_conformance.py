@@ -31,7 +31,7 @@ def play_random_game(game, seed):
     rng = random.Random(seed)
     state = game.new_initial_state(seed=seed)
     history = []
-    while not state.is_terminal() and len(history) <= game.max_game_length:
+    while not state.is_terminal() and len(history) <= game.max_game_length():
         action = rng.choice(state.legal_actions())
         history.append((state.clone(), action))
         state.apply_action(action)
@@ -68,15 +68,15 @@ def assert_same_state(actual, expected, game):
     assert actual.is_truncated() == expected.is_truncated()
     assert actual.returns() == expected.returns()
     assert np.array_equal(actual.legal_actions_mask(), expected.legal_actions_mask())
-    for player in range(game.num_players):
+    for player in range(game.num_players()):
         assert np.array_equal(actual.observation_tensor(player),
                               expected.observation_tensor(player))
 
 
 def test_every_registered_game_has_a_conformance_spec(conformance_specs):
     listed = {knightgym.load_game(spec).name for spec in conformance_specs}
-    for entry in knightgym.games():
-        assert entry["name"] in listed
+    for name in knightgym.games():
+        assert name in listed
 
 
 def test_legal_mask_matches_legal_actions(random_games, game):
@@ -92,10 +92,10 @@ def test_legal_mask_matches_legal_actions(random_games, game):
 def test_player_to_move_until_the_end_and_none_after(random_games, game):
     for state in all_states(random_games):
         if state.is_terminal():
-            assert state.current_player() == -1, state.serialize()
+            assert state.current_player() == -4, state.serialize()
             assert state.legal_actions() == [], state.serialize()
         else:
-            assert 0 <= state.current_player() < game.num_players, state.serialize()
+            assert 0 <= state.current_player() < game.num_players(), state.serialize()
             assert state.legal_actions(), state.serialize()
             assert not state.is_truncated(), state.serialize()
 
@@ -104,7 +104,7 @@ def test_games_end_within_max_game_length(random_games, game):
     for history in random_games:
         final, _ = history[-1]
         assert final.is_terminal(), final.serialize()
-        assert len(history) - 1 <= game.max_game_length
+        assert len(history) - 1 <= game.max_game_length()
 
 
 def test_clone_then_apply_matches_apply(random_games, game):
@@ -132,7 +132,7 @@ def test_action_strings_round_trip_for_legal_actions(random_games):
 
 def test_observations_have_the_game_shape_and_finite_values(random_games, game):
     for state in all_states(random_games):
-        for player in range(game.num_players):
+        for player in range(game.num_players()):
             observation = state.observation_tensor(player)
             assert observation.dtype == np.float32
             assert observation.shape == game.observation_shape
@@ -148,10 +148,10 @@ def test_default_observer_is_the_player_to_move_or_player_0_at_the_end(random_ga
 def test_returns_are_zero_during_play_and_zero_sum(random_games, game):
     for state in all_states(random_games):
         returns = state.returns()
-        assert len(returns) == game.num_players
+        assert len(returns) == game.num_players()
         assert sum(returns) == pytest.approx(0.0, abs=1e-6), state.serialize()
         if not state.is_terminal():
-            assert returns == [0.0] * game.num_players, state.serialize()
+            assert returns == [0.0] * game.num_players(), state.serialize()
 
 
 def test_knight_fight_games_end_in_a_win_a_loss_or_a_draw(random_games, game):
@@ -166,7 +166,10 @@ def expect_env_row(outputs, i, state, observer, rewards):
     """Row i of a step's (or reset's) outputs shows `state` seen by `observer`."""
     obs, step_rewards, terminated, truncated, info = outputs
     assert np.array_equal(obs["observation"][i], state.observation_tensor(observer)), i
-    assert np.array_equal(obs["action_mask"][i], state.legal_actions_mask()), i
+    # A finished episode's mask is all True (finished_mask="all"), the rules' all False.
+    mask = np.ones_like(obs["action_mask"][i]) if state.is_terminal() else \
+        state.legal_actions_mask()
+    assert np.array_equal(obs["action_mask"][i], mask), i
     assert info["current_player"][i] == state.current_player(), i
     if step_rewards is not None:
         assert step_rewards[i].tolist() == rewards, i
@@ -185,7 +188,7 @@ def test_vector_env_matches_single_states(conformance_spec, game):
 
     ended = np.zeros(env.num_envs, dtype=bool)
     episodes_ended = 0
-    for step in range(VECTOR_STEPS + game.max_game_length):
+    for step in range(VECTOR_STEPS + game.max_game_length()):
         if step >= VECTOR_STEPS and episodes_ended:
             break
         actions = env.sample_actions()

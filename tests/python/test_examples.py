@@ -4,6 +4,8 @@ import importlib.util
 import math
 import pathlib
 
+import pytest
+
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent.parent / "examples"
 
 
@@ -36,3 +38,11 @@ def test_ppo_advantages_stop_at_episode_ends():
     assert torch.allclose(returns[1], torch.tensor([1.0]))
     assert torch.allclose(returns[0], torch.tensor([1.0]))
     assert torch.allclose(returns[2], torch.tensor([0.4]))
+
+
+def test_the_pettingzoo_loop_plays_two_agents_in_a_four_player_game():
+    example = load("pettingzoo_aec")
+    means = example.main(["--games", "2", "--agents", "greedy,random"])
+    assert set(means) == {"greedy", "random"}
+    assert means["greedy"] + means["random"] == pytest.approx(0, abs=1e-6)  # zero-sum
+    assert means["greedy"] > means["random"]

@@ -181,7 +181,7 @@ def test_max_turns_truncates_and_the_higher_score_wins():
     state = play(identity_game(max_turns=2).new_initial_state(), "c1", "a10")
     assert state.is_terminal()
     assert state.is_truncated()
-    assert state.current_player() == -1
+    assert state.current_player() == -4
     assert state.legal_actions() == []
     assert state.returns() == [-1.0, 1.0]
     assert "Black wins (truncated)" in str(state)
@@ -235,20 +235,21 @@ def test_the_game_describes_itself(game):
     assert game.name == "knight_fight"
     assert game.spec == ("knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,"
                          "layout=identity)")
-    assert game.num_players == 2
+    assert game.num_players() == 2
     assert game.num_actions == 101
     assert game.observation_shape == (10, 10, 10)
-    assert game.max_game_length == 400
+    assert game.max_game_length() == 400
     assert game.parameters == {"double_erase": "optional", "mirror_on_moves": "true",
                                "max_turns": "200", "layout": "identity"}
 
 
 def test_max_game_length_is_two_decisions_per_ply():
-    assert knightgym.load_game("knight_fight(max_turns=12)").max_game_length == 24
+    assert knightgym.load_game("knight_fight(max_turns=12)").max_game_length() == 24
 
 
-def test_games_lists_knight_fight_with_its_four_parameters():
-    (entry,) = [g for g in knightgym.games() if g["name"] == "knight_fight"]
+def test_describe_game_gives_knight_fights_four_parameters():
+    entry = knightgym.describe_game("knight_fight")
+    assert entry["name"] == "knight_fight"
     assert entry["summary"]
     params = {p["name"]: p for p in entry["parameters"]}
     assert list(params) == ["double_erase", "mirror_on_moves", "max_turns", "layout"]

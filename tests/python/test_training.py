@@ -56,7 +56,7 @@ def test_exported_model_loads_in_python_and_maps_observations(run_dir):
     with torch.no_grad():
         logits, values = model(batch)
     assert logits.shape == (5, game.num_actions)
-    assert values.shape == (5, game.num_players)
+    assert values.shape == (5, game.num_players())
     assert torch.all(values.abs() <= 1)
     assert torch.isfinite(logits).all()
     # The best network so far is the same kind of file.

@@ -48,7 +48,8 @@ The networks shipped for every game (models/), played without a path::
 import os
 import sys
 
-from knightgym._knightgym import Game, State, games, load_game
+from knightgym._knightgym import (Game, State, describe_game, games, load_game,
+                                  registered_names)
 from knightgym import _knightgym
 from knightgym._knightgym import agents
 from knightgym.vector_env import OpponentEnv, VectorEnv, make, make_spec
@@ -69,5 +70,5 @@ _models = os.path.join(os.path.dirname(__file__), "models")
 if os.path.isfile(os.path.join(_models, "manifest.txt")):
     agents.set_models_directory(_models)
 
-__all__ = ["Game", "OpponentEnv", "State", "VectorEnv", "agents", "games", "load_game", "make",
-           "make_spec", *_knightgym.game_extras]
+__all__ = ["Game", "OpponentEnv", "State", "VectorEnv", "agents", "describe_game", "games",
+           "load_game", "make", "make_spec", "registered_names", *_knightgym.game_extras]

@@ -90,7 +90,15 @@ class KnightFight {
   const Params& params() const { return params_; }
 
   GameInfo info() const {
-    return {kNumPlayers, kNumActions, {kNumPlanes, kSize, kSize}, 2 * params_.max_turns};
+    // The score difference plane is the one outside [0, 1]: at most every number, 00 to
+    // 99, won by one side, / 100.
+    constexpr float kMaxScoreDifference = 49.5f;
+    return {.num_players = kNumPlayers,
+            .num_actions = kNumActions,
+            .observation_shape = {kNumPlanes, kSize, kSize},
+            .max_game_length = 2 * params_.max_turns,
+            .observation_low = -kMaxScoreDifference,
+            .observation_high = kMaxScoreDifference};
   }
 
   void init(State& state, Rng& rng) const;

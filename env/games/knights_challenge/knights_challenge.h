@@ -108,10 +108,13 @@ class KnightsChallenge {
 
   GameInfo info() const {
     const int squares = geometry_.grid().size();
-    return {num_players_,
-            squares * knights_challenge::kNumLeaps,
-            {kNumPlanes, params_.board_size, params_.board_size},
-            params_.max_turns};
+    // The capture planes count knights / 8, and a colour may capture the other three's.
+    constexpr float kMostCaptures = kNumColours - 1;
+    return {.num_players = num_players_,
+            .num_actions = squares * knights_challenge::kNumLeaps,
+            .observation_shape = {kNumPlanes, params_.board_size, params_.board_size},
+            .max_game_length = params_.max_turns,
+            .observation_high = kMostCaptures};
   }
 
   void init(State& s, Rng& rng) const;

@@ -2,7 +2,6 @@
 // tests/conformance_specs.txt, checking the contract at every step.
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <cmath>
 #include <numeric>
 #include <set>
 
@@ -47,6 +46,7 @@ void check_state(const AnyGame& game, const AnyState& state) {
   const std::vector<float> returns = state.returns();
   REQUIRE(returns.size() == static_cast<size_t>(info.num_players));
   REQUIRE(std::accumulate(returns.begin(), returns.end(), 0.0f) == Approx(0.0f).margin(1e-6));
+  REQUIRE(std::all_of(returns.begin(), returns.end(), [](float r) { return r >= -1 && r <= 1; }));
   if (state.is_terminal()) {
     REQUIRE(state.current_player() == kTerminalPlayer);
     REQUIRE(legal.empty());
@@ -59,7 +59,9 @@ void check_state(const AnyGame& game, const AnyState& state) {
   }
   for (int p = 0; p < info.num_players; ++p) {
     const std::vector<float> obs = observation(state, p);
-    REQUIRE(std::all_of(obs.begin(), obs.end(), [](float x) { return std::isfinite(x); }));
+    REQUIRE(std::all_of(obs.begin(), obs.end(), [&info](float x) {
+      return x >= info.observation_low && x <= info.observation_high;  // false for NaN
+    }));
   }
 
   const auto copy = game.deserialize_state(state.serialize());

@@ -73,7 +73,7 @@ std::string difference(const Snapshot& a, const Snapshot& b) {
 std::vector<Snapshot> trajectory(const std::string& spec, int threads) {
   const auto env = load_game(spec)->make_vector_env({kEnvs, threads, kSeed + 1});
   REQUIRE(env->num_threads() == threads);
-  env->reset(kSeed);
+  env->reset(kSeed, nullptr);
   std::vector<Action> actions(kEnvs);
   std::vector<Snapshot> out{snapshot(*env)};
   for (int t = 0; t < kSteps; ++t) {

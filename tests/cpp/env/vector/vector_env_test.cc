@@ -1,5 +1,6 @@
 // The vector env against single states, its auto-reset, determinism across thread
 // counts, and the errors that leave it unchanged.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <vector>
@@ -87,6 +88,7 @@ TEST_CASE("the vector env steps exactly like single states", "[vector_env]") {
         REQUIRE(env->current_player()[i] == singles[i]->current_player());
         singles[i]->observe(observer, observation.data());
         singles[i]->legal_mask(mask.data());
+        if (ended[i]) std::fill(mask.begin(), mask.end(), 1);  // FinishedMask::kAllOnes
         REQUIRE(std::memcmp(observation.data(), env->observations() + i * observation.size(),
                             observation.size() * sizeof(float)) == 0);
         REQUIRE(std::memcmp(mask.data(), env->masks() + i * mask.size(), mask.size()) == 0);
@@ -103,11 +105,20 @@ TEST_CASE("trajectories depend on the seed, never on the thread count", "[vector
 TEST_CASE("reset with a seed replays, reset without one continues", "[vector_env]") {
   const auto env = load_game("knight_fight")->make_vector_env({4, 2, 7});
   const Snapshot start = snapshot(*env);
-  env->reset(7);
+  env->reset(7, nullptr);
   CHECK(snapshot(*env) == start);
-  env->reset(std::nullopt);
+  env->reset(std::nullopt, nullptr);
   CHECK_FALSE(snapshot(*env) == start);
-  env->reset(8);
+  env->reset(8, nullptr);
+  CHECK_FALSE(snapshot(*env) == start);
+}
+
+TEST_CASE("the first reset after construction keeps the first episodes", "[vector_env]") {
+  const auto env = load_game("knight_fight")->make_vector_env({4, 2, 7});
+  const Snapshot start = snapshot(*env);
+  env->reset(std::nullopt, nullptr);  // make, then reset: every stream's first episode
+  CHECK(snapshot(*env) == start);
+  env->reset(std::nullopt, nullptr);  // and the next reset its second
   CHECK_FALSE(snapshot(*env) == start);
 }
 
@@ -133,7 +144,8 @@ TEST_CASE("an illegal or out-of-range action throws naming the env and changes n
 }
 
 TEST_CASE("a finished episode resets on the next step whatever its action", "[vector_env]") {
-  const auto env = load_game("knight_fight(max_turns=2)")->make_vector_env({2, 1, 3});
+  const auto env = load_game("knight_fight(max_turns=2)")
+                       ->make_vector_env({2, 1, 3, Autoreset::kNextStep, FinishedMask::kAllZeros});
   std::vector<Action> actions(2);
   for (int step = 0; step < 2; ++step) {
     env->sample_actions(actions.data());

@@ -1,0 +1,271 @@
+"""Gymnasium's interfaces over knightgym's C++ environments (see docs/api.md, Gymnasium).
+
+Importing this module registers, for every game, an id whose keyword arguments are the
+game's parameters and the opponent's agent spec::
+
+    import gymnasium, knightgym.gymnasium
+    env = gymnasium.make("knightgym/Tailten-v0", opponent="mcts:sims=50", ringforts=12)
+    envs = gymnasium.make_vec("knightgym/KnightFight-v0", num_envs=64,
+                              vectorization_mode="vector_entry_point", opponent="greedy")
+
+`make` gives a `KnightgymEnv` (one game, the learner in one seat against a C++ agent);
+`make_vec` with `vector_entry_point` gives a `KnightgymVectorEnv`, knightgym's own C++
+batch (an OpponentEnv), not N Python environments.
+
+Conventions, shared by both:
+- observations are {"observation": float32 [C, H, W], "action_mask": int8 [A]}, the
+  mask also by `action_masks()` as bool (sb3-contrib's MaskablePPO reads that);
+- the game's length cap (`max_turns`) is one of its rules, scored like any other end
+  and visible in the observation's progress plane: it ends an episode with terminated
+  True (and info["max_turns_reached"] True), never with truncated, which would tell an
+  agent to bootstrap from a state that has no future;
+- arrays are copies unless the env is made with copy=False, when they are read-only
+  views that the next step overwrites.
+"""
+
+import numpy as np
+
+import gymnasium
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from knightgym.vector_env import OpponentEnv, make_spec
+
+# Registered id names and the games they make.
+GAMES = {
+    "KnightFight": "knight_fight",
+    "Knightmate": "knightmate",
+    "DoubleDuel": "double_duel",
+    "KnightsChallenge": "knights_challenge",
+    "Tailten": "tailten",
+}
+
+# The return an illegal action scores in KnightgymEnv (illegal_action="lose"): the
+# lowest any game gives.
+ILLEGAL_ACTION_RETURN = -1.0
+
+_AUTORESET_NAMES = {
+    AutoresetMode.NEXT_STEP: "next_step",
+    AutoresetMode.SAME_STEP: "same_step",
+    AutoresetMode.DISABLED: "disabled",
+}
+
+
+def env_id(game):
+    """The registered id of the game named `game` ("tailten": "knightgym/Tailten-v0")."""
+    for name, registered in GAMES.items():
+        if registered == game:
+            return f"knightgym/{name}-v0"
+    raise ValueError(f"no Gymnasium id for game {game!r}; the games are {sorted(GAMES.values())}")
+
+
+def observation_space(game):
+    """The space of one environment's observation of `game` (a knightgym.Game)."""
+    low, high = game.observation_bounds
+    return spaces.Dict({
+        "observation": spaces.Box(low, high, shape=game.observation_shape, dtype=np.float32),
+        "action_mask": spaces.MultiBinary(game.num_actions),
+    })
+
+
+def _autoreset_mode(mode):
+    """AutoresetMode from the enum, its value ("NextStep") or knightgym's name."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    for enum, name in _AUTORESET_NAMES.items():
+        if mode in (enum.value, name):
+            return enum
+    raise ValueError(f"autoreset_mode must be an AutoresetMode or one of "
+                     f"{', '.join(_AUTORESET_NAMES.values())}, got {mode!r}")
+
+
+def _observation(obs, copy, index=None):
+    """Gymnasium's form of knightgym's obs dict (of row `index`, or all rows)."""
+    observation, mask = obs["observation"], obs["action_mask"].view(np.int8)
+    if index is not None:
+        observation, mask = observation[index], mask[index]
+    if copy:
+        return {"observation": observation.copy(), "action_mask": mask.copy()}
+    return {"observation": observation, "action_mask": mask}
+
+
+class KnightgymEnv(gymnasium.Env):
+    """One game of `game` (a spec, with `params` added) in which the learner plays `seat`
+    and the agent `opponent` (any agent spec) plays every other seat, in C++.
+
+    Rewards are the learner's return when the game ends, else 0. An action the mask
+    forbids ends the episode as a loss (reward -1, terminated, info["illegal_action"]),
+    as PettingZoo's TerminateIllegalWrapper does, so that code which samples the action
+    space without the mask (Gymnasium's env checker) runs; illegal_action="raise" makes
+    it a ValueError that changes nothing instead.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, game="knight_fight", opponent="random", seat=0, render_mode=None,
+                 copy=True, illegal_action="lose", **params):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
+                             f"None, got {render_mode!r}")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        self._env = OpponentEnv(make_spec(game, **params), 1, opponent, None, "disabled", "all",
+                                seat)
+        self.game = self._env.game
+        self.game_spec = self._env.spec
+        self.opponent = opponent
+        self.seat = seat
+        self.render_mode = render_mode
+        self._copy = copy
+        self._illegal_action = illegal_action
+        self.observation_space = observation_space(self.game)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self._obs = None
+        self._over = False
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self._obs, info = self._env.reset(seed=seed)
+        self._over = False
+        if self.render_mode == "human":
+            print(self.render_text())
+        return _observation(self._obs, self._copy, 0), {"seat": int(info["seat"][0])}
+
+    def step(self, action):
+        if self._obs is None:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
+        if self._over:
+            raise ValueError("the episode is over: call reset() first")
+        action = int(action)
+        legal = 0 <= action < self.game.num_actions and self._obs["action_mask"][0, action]
+        if not legal and self._illegal_action == "lose":
+            self._over = True
+            observation = _observation(self._obs, True, 0)
+            observation["action_mask"][:] = 1  # a finished episode's mask
+            info = {"seat": self.seat, "illegal_action": True, "max_turns_reached": False}
+            return observation, ILLEGAL_ACTION_RETURN, True, False, info
+        self._obs, rewards, terminated, truncated, info = self._env.step(
+            np.array([action], dtype=np.int32))
+        self._over = bool(terminated[0] or truncated[0])
+        info = {"seat": int(info["seat"][0]), "illegal_action": False,
+                "max_turns_reached": bool(truncated[0])}
+        if self.render_mode == "human":
+            print(self.render_text())
+        return _observation(self._obs, self._copy, 0), float(rewards[0]), self._over, False, info
+
+    def action_masks(self):
+        """The legal actions, bool [A] (sb3-contrib's convention)."""
+        return self._obs["action_mask"][0].copy()
+
+    def state(self):
+        """A copy of the current state, as a knightgym State."""
+        return self._env.state(0)
+
+    def render_text(self):
+        return str(self._env.state(0))
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self.render_text()
+        if self.render_mode == "human":
+            print(self.render_text())
+        return None
+
+    def close(self):
+        self._env = None
+        super().close()
+
+
+class KnightgymVectorEnv(gymnasium.vector.VectorEnv):
+    """`num_envs` games of `game` in one C++ batch (knightgym.OpponentEnv): the learner
+    plays seat i mod num_players of environment i (or `seat` in all), `opponent` the
+    others. Actions are int [num_envs]; an illegal one raises ValueError naming the env
+    and changes nothing (use the mask: obs["action_mask"]).
+
+    autoreset_mode is Gymnasium's (an AutoresetMode, its value or knightgym's name), in
+    metadata["autoreset_mode"]; with SAME_STEP, info holds final_obs and final_info
+    (its "returns"), with "_final_obs" and "_final_info" masks; with DISABLED,
+    reset(options={"reset_mask": mask}) restarts the environments where mask is True.
+    A seed given to reset seeds every environment (each stream derived from it); a list
+    of seeds is refused.
+    """
+
+    def __init__(self, game="knight_fight", num_envs=1, opponent="random", seat=None,
+                 autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None, copy=True,
+                 finished_mask="all", **params):
+        mode = _autoreset_mode(autoreset_mode)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
+        self._env = OpponentEnv(make_spec(game, **params), num_envs, opponent, None,
+                                _AUTORESET_NAMES[mode], finished_mask, seat)
+        self.game = self._env.game
+        self.game_spec = self._env.spec
+        self.opponent = opponent
+        self.num_envs = num_envs
+        self.render_mode = render_mode
+        self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi"]}
+        self._copy = copy
+        self.single_observation_space = observation_space(self.game)
+        self.single_action_space = spaces.Discrete(self.game.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._obs = None
+
+    def reset(self, *, seed=None, options=None):
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise ValueError("seed: one integer seeds every environment (each one's streams "
+                             f"are derived from it), got {seed!r}")
+        super().reset(seed=seed)
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        if options:
+            raise ValueError(f"unknown reset options: {sorted(options)} (known: reset_mask)")
+        self._obs, info = self._env.reset(seed=seed, mask=mask)
+        return _observation(self._obs, self._copy), self._info(info)
+
+    def step(self, actions):
+        self._obs, rewards, terminated, truncated, info = self._env.step(actions)
+        out = self._info(info)
+        out["max_turns_reached"] = truncated.copy()
+        if "final_obs" in info:
+            for key in ("_final_obs", "_final_info"):
+                out[key] = info[key].copy()
+            out["final_obs"] = _observation(info["final_obs"], True)
+            out["final_info"] = {"returns": info["final_info"]["returns"].copy(),
+                                 "_returns": info["_final_info"].copy()}
+        rewards = rewards.copy() if self._copy else rewards
+        return _observation(self._obs, self._copy), rewards, terminated | truncated, \
+            np.zeros(self.num_envs, dtype=bool), out
+
+    def action_masks(self):
+        """The masks of the last observations, bool [num_envs, A]."""
+        return self._obs["action_mask"].copy()
+
+    def render(self):
+        if self.render_mode != "ansi":
+            return None
+        return tuple(str(self._env.state(i)) for i in range(self.num_envs))
+
+    def close_extras(self, **kwargs):
+        self._env = None
+
+    @staticmethod
+    def _info(info):
+        return {"seat": info["seat"].copy()}
+
+
+def register_envs():
+    """Registers knightgym/NAME-v0 for every game (done on import; safe to repeat)."""
+    for game in GAMES.values():
+        if env_id(game) in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=env_id(game),
+            entry_point="knightgym.gymnasium:KnightgymEnv",
+            vector_entry_point="knightgym.gymnasium:KnightgymVectorEnv",
+            kwargs={"game": game},
+        )
+
+
+register_envs()

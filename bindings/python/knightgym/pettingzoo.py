@@ -1,0 +1,125 @@
+"""PettingZoo's AEC interface over any knightgym game (see docs/api.md, PettingZoo).
+
+    from knightgym.pettingzoo import env
+    game = env("knights_challenge(mode=team4)")
+    game.reset(seed=0)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, info = game.last()
+        action = None if termination or truncation else policy(observation)
+        game.step(action)
+
+Agents are "player_0" to "player_{n-1}", in the game's seat order; agent_selection is
+whoever decides next, so a player who decides several times in a row (Knight Fight's
+erase, Double-Duel's steps) is selected again, and a colour the rules skip is not
+selected. Teams share their return. Observations are {"observation": float32 [C, H, W]
+from the agent's side, "action_mask": int8 [A]}, the mask all zeros for an agent that is
+not to move. The game's length cap (`max_turns`) is one of its rules: reaching it ends
+the game with terminations True and infos[agent]["max_turns_reached"] True; truncations
+stay False.
+
+`raw_env` raises ValueError for an illegal action and changes nothing; `env` wraps it as
+PettingZoo's classic games are: an illegal action ends the game, the offender scoring
+-1 (TerminateIllegalWrapper), and acting out of turn or out of range is an error. There
+is no Parallel view: every game here is turn-based, and a Parallel step would have to
+invent moves for the players not on turn.
+"""
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from knightgym import load_game
+from knightgym.gymnasium import observation_space
+from knightgym.vector_env import make_spec
+
+ILLEGAL_ACTION_RETURN = -1.0
+
+
+def env(spec="knight_fight", render_mode=None, **params):
+    """The AEC env of `spec`, wrapped as PettingZoo's classic games are."""
+    wrapped = raw_env(spec, render_mode=render_mode, **params)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_ACTION_RETURN)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
+    """The AEC env of the game `spec`, with `params` added to the spec."""
+
+    def __init__(self, spec="knight_fight", render_mode=None, **params):
+        super().__init__()
+        self.game = load_game(make_spec(spec, **params))
+        if render_mode is not None and render_mode not in ("ansi", "human"):
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.metadata = {"name": f"knightgym_{self.game.name}_v0",
+                         "render_modes": ["ansi", "human"], "is_parallelizable": False}
+        self.possible_agents = [f"player_{p}" for p in range(self.game.num_players())]
+        self.observation_spaces = {a: observation_space(self.game) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.game.num_actions)
+                              for a in self.possible_agents}
+        self._rng = None
+        self._state = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        """A new game whose randomness (Knight Fight's layout) comes from a stream seeded
+        by `seed`; without one the stream goes on (or starts from fresh entropy)."""
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        self._state = self.game.new_initial_state(seed=int(self._rng.integers(2**63)))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self._state.current_player()]
+
+    def observe(self, agent):
+        player = self.possible_agents.index(agent)
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if not self._state.is_terminal() and player == self._state.current_player():
+            mask[:] = self._state.legal_actions_mask()
+        return {"observation": self._state.observation_tensor(player), "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._state.apply_action(int(action))  # ValueError naming an illegal action
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if self._state.is_terminal():
+            capped = self._state.is_truncated()
+            for a, value in zip(self.possible_agents, self._state.returns()):
+                self.rewards[a] = float(value)
+                self.terminations[a] = True
+                self.infos[a] = {"max_turns_reached": capped}
+            self._deads_step_first()
+        else:
+            self.agent_selection = self.possible_agents[self._state.current_player()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def game_state(self):
+        """A copy of the current state, as a knightgym State."""
+        return self._state.clone()
+
+    def render(self):
+        text = str(self._state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        self._state = None

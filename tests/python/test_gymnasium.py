@@ -1,0 +1,189 @@
+"""knightgym.gymnasium: the registered ids, Gymnasium's env checker on every conformance
+spec, the vector env from make_vec with its autoreset modes, copies, masks, the length
+cap as a scored end, and illegal actions."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.vector import AutoresetMode  # noqa: E402
+
+import knightgym  # noqa: E402
+import knightgym.gymnasium as kg  # noqa: E402
+
+IDS = {game: f"knightgym/{name}-v0" for name, game in kg.GAMES.items()}
+
+
+def make_from_spec(spec, **kwargs):
+    """gymnasium.make of the spec's game id, its parameters as keyword arguments."""
+    name, params = knightgym._knightgym.parse_spec(spec)
+    return gymnasium.make(IDS[name], **dict(params), **kwargs)
+
+
+def test_every_game_is_registered():
+    for env_id in IDS.values():
+        assert env_id in gymnasium.registry
+    assert sorted(IDS) == sorted(knightgym.games())
+
+
+def test_gymnasiums_env_checker_passes(conformance_spec):
+    env = make_from_spec(conformance_spec, opponent="random")
+    assert env.unwrapped.game_spec == knightgym.load_game(conformance_spec).spec
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning of the checker is a failure here
+        check_env(env.unwrapped, skip_render_check=False)
+
+
+def test_spaces_describe_the_game():
+    env = gymnasium.make("knightgym/KnightFight-v0")
+    game = knightgym.load_game("knight_fight")
+    assert env.action_space == gymnasium.spaces.Discrete(game.num_actions)
+    box = env.observation_space["observation"]
+    assert box.shape == game.observation_shape
+    assert (box.low.min(), box.high.max()) == game.observation_bounds == (-49.5, 49.5)
+    assert env.observation_space["action_mask"] == gymnasium.spaces.MultiBinary(101)
+    obs, info = env.reset(seed=1)
+    assert obs in env.observation_space
+    assert obs["action_mask"].dtype == np.int8
+    assert np.array_equal(env.unwrapped.action_masks(), obs["action_mask"].astype(bool))
+    action = env.action_space.sample(mask=obs["action_mask"])  # int8, as Gymnasium wants
+    assert obs["action_mask"][action]
+    assert info == {"seat": 0}
+
+
+def test_the_length_cap_is_a_scored_end_not_a_time_limit():
+    env = gymnasium.make("knightgym/KnightFight-v0", max_turns=4, opponent="random")
+    obs, _ = env.reset(seed=2)
+    for _ in range(10):
+        obs, reward, terminated, truncated, info = env.step(
+            env.action_space.sample(mask=obs["action_mask"]))
+        assert truncated is False
+        if terminated:
+            break
+    assert terminated and info["max_turns_reached"]
+    assert reward == env.unwrapped.state().returns()[0]
+    assert env.unwrapped.state().is_truncated()
+
+
+def test_an_illegal_action_loses_by_default_and_raises_on_request():
+    env = gymnasium.make("knightgym/KnightFight-v0", layout="identity")
+    obs, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    with pytest.raises(ValueError, match="the episode is over: call reset"):
+        env.unwrapped.step(0)
+
+    strict = gymnasium.make("knightgym/KnightFight-v0", layout="identity",
+                            illegal_action="raise").unwrapped
+    strict.reset(seed=0)
+    before = strict.state().serialize()
+    with pytest.raises(ValueError, match=r"env 0: action \d+ \(\w+\) is not legal"):
+        strict.step(illegal)
+    assert strict.state().serialize() == before
+
+
+def test_seat_and_opponent_reach_the_env():
+    env = gymnasium.make("knightgym/Tailten-v0", opponent="greedy", seat=1).unwrapped
+    _, info = env.reset(seed=0)
+    assert info == {"seat": 1}
+    assert env.opponent == "greedy"
+    assert env.state().current_player() == 1  # the greedy opponent has moved first
+    with pytest.raises(ValueError, match="mtcs"):
+        gymnasium.make("knightgym/Tailten-v0", opponent="mtcs")
+    with pytest.raises(ValueError, match="learner seat 2 is out of range"):
+        gymnasium.make("knightgym/Tailten-v0", seat=2)
+
+
+def test_arrays_are_copies_unless_asked_not_to_be():
+    env = gymnasium.make("knightgym/KnightFight-v0").unwrapped
+    first, _ = env.reset(seed=3)
+    kept = first["observation"].copy()
+    env.step(int(np.flatnonzero(first["action_mask"])[0]))
+    assert np.array_equal(first["observation"], kept)
+    assert first["observation"].flags.writeable
+
+    views = gymnasium.make("knightgym/KnightFight-v0", copy=False).unwrapped
+    obs, _ = views.reset(seed=3)
+    assert not obs["observation"].flags.writeable
+    kept = obs["observation"].copy()
+    views.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert not np.array_equal(obs["observation"], kept)  # overwritten in place
+
+
+def test_render_ansi_draws_the_board():
+    env = gymnasium.make("knightgym/KnightFight-v0", render_mode="ansi")
+    env.reset(seed=0)
+    assert env.render() == str(env.unwrapped.state())
+
+
+def make_vec(game="knightgym/KnightFight-v0", num_envs=6, **kwargs):
+    return gymnasium.make_vec(game, num_envs=num_envs, vectorization_mode="vector_entry_point",
+                              **kwargs)
+
+
+def test_make_vec_gives_the_cpp_vector_env():
+    envs = make_vec(opponent="greedy", max_turns=30)
+    assert isinstance(envs.unwrapped, kg.KnightgymVectorEnv)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    assert envs.unwrapped.game_spec.endswith("max_turns=30,layout=random)")
+    assert envs.action_space == gymnasium.spaces.MultiDiscrete([101] * 6)
+    obs, info = envs.reset(seed=4)
+    assert obs in envs.observation_space
+    assert info["seat"].tolist() == [0, 1, 0, 1, 0, 1]
+    for _ in range(40):
+        actions = np.array([envs.single_action_space.sample(mask=m)
+                            for m in obs["action_mask"]])
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+        assert obs in envs.observation_space
+        assert not truncated.any()
+        assert np.array_equal(info["max_turns_reached"] & ~terminated,
+                              np.zeros(6, dtype=bool))
+        assert np.array_equal(envs.unwrapped.action_masks(), obs["action_mask"].astype(bool))
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+def test_make_vec_takes_every_autoreset_mode(mode):
+    envs = make_vec(max_turns=3, autoreset_mode=mode)
+    assert envs.metadata["autoreset_mode"] == mode
+    obs, _ = envs.reset(seed=5)
+    ended_once = False
+    for _ in range(4):
+        obs, rewards, terminated, truncated, info = envs.step(
+            np.array([envs.single_action_space.sample(mask=m) for m in obs["action_mask"]]))
+        if terminated.any():
+            ended_once = True
+            if mode == AutoresetMode.SAME_STEP:
+                assert np.array_equal(info["_final_obs"], terminated)
+                assert info["final_obs"]["observation"].shape == (6, 10, 10, 10)
+                assert np.array_equal(info["final_info"]["returns"][terminated],
+                                      rewards[terminated])
+            if mode == AutoresetMode.DISABLED:
+                obs, _ = envs.reset(options={"reset_mask": terminated})
+    assert ended_once
+
+
+def test_episode_statistics_wrapper_counts_the_episodes():
+    envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(make_vec(max_turns=3))
+    obs, _ = envs.reset(seed=6)
+    episodes = 0
+    for _ in range(20):
+        obs, _, _, _, info = envs.step(
+            np.array([envs.single_action_space.sample(mask=m) for m in obs["action_mask"]]))
+        if "episode" in info:
+            episodes += int(info["_episode"].sum())
+            assert (info["episode"]["l"][info["_episode"]] > 0).all()
+    assert episodes >= 6
+
+
+def test_bad_vector_arguments_are_named():
+    with pytest.raises(ValueError, match="autoreset_mode must be an AutoresetMode or one of"):
+        make_vec(autoreset_mode="sometimes")
+    envs = make_vec()
+    with pytest.raises(ValueError, match="one integer seeds every environment"):
+        envs.reset(seed=[1, 2, 3, 4, 5, 6])
+    with pytest.raises(ValueError, match="unknown reset options"):
+        envs.reset(options={"mask": np.ones(6, dtype=bool)})
