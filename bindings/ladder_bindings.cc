@@ -1,9 +1,12 @@
-// knightgym._knightgym.run_ladder: the rating ladder of training/ladder/ for
-// knightgym.ladder, which returns its JSON as a dict. The run releases the GIL.
+// knightgym._knightgym.run_ladder and fit_ladder: the rating ladder of training/ladder/
+// and its Elo fit, for knightgym.ladder, which returns the ladder's JSON as a dict. The
+// run releases the GIL.
 #include <pybind11/stl.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -57,6 +60,38 @@ void init_ladder(py::module_& m) {
       py::arg("batch"), py::arg("seed"), py::arg("anchor"), py::arg("prior_draws"),
       py::arg("challengers"),
       "Runs a rating ladder; returns its JSON text. Use knightgym.ladder.run.");
+
+  m.def(
+      "fit_ladder",
+      [](int agents, const std::vector<std::tuple<int, int, int64_t, int64_t, int64_t>>& pairs,
+         int anchor, double prior_draws) {
+        if (agents < 2) throw std::invalid_argument("fit_ladder: at least two agents are needed");
+        if (anchor < 0 || anchor >= agents)
+          throw std::invalid_argument("fit_ladder: anchor " + std::to_string(anchor) +
+                                      " is out of range");
+        std::vector<LadderPair> fitted;
+        for (const auto& [first, second, wins, draws, losses] : pairs) {
+          if (first < 0 || first >= agents || second < 0 || second >= agents || first == second)
+            throw std::invalid_argument("fit_ladder: a pair of agents " + std::to_string(first) +
+                                        " and " + std::to_string(second) + " of " +
+                                        std::to_string(agents));
+          if (wins < 0 || draws < 0 || losses < 0)
+            throw std::invalid_argument("fit_ladder: negative counts in a pair");
+          LadderPair pair{first, second, {}};
+          pair.first_score.wins = wins;
+          pair.first_score.draws = draws;
+          pair.first_score.losses = losses;
+          pair.first_score.games = wins + draws + losses;
+          fitted.push_back(pair);
+        }
+        std::vector<py::tuple> out;
+        for (const LadderRating& r : fit_ladder(agents, fitted, anchor, prior_draws))
+          out.push_back(py::make_tuple(r.elo, r.half_width, r.games, r.score));
+        return out;
+      },
+      py::arg("agents"), py::arg("pairs"), py::arg("anchor"), py::arg("prior_draws"),
+      "Bradley-Terry Elo of agents 0..agents-1 from pairs (first, second, first's wins, "
+      "draws, losses): [(elo, half_width, games, score)]. Use knightgym.ladder.merge.");
 }
 
 }  // namespace knightgym::python

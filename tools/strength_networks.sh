@@ -5,9 +5,12 @@
 #     10, 100 and 1,000 nodes);
 #   - NAME-networks.json, a gauntlet of the network at 16, 64 and 256 simulations against
 #     the agents of tools/strength_ladders.sh;
-#   - NAME-time.json, a gauntlet of the training run's snapshots (RUNS/NAME/snapshots, at
-#     64 simulations) against random, greedy and MCTS, for the plot of Elo against
-#     training time (skipped when the run is not there).
+#   - NAME-time.json, a gauntlet of up to six of the training run's snapshots
+#     (RUNS/NAME/snapshots, evenly spaced, at 64 simulations) against random, greedy and
+#     MCTS, for the plot of Elo against training time (skipped when the run is not there);
+#   - merged/NAME-networks.json and merged/NAME-time.json, each gauntlet merged with its
+#     game's round robin of tools/strength_ladders.sh (NAME.json in OUT, needed), the
+#     tables of the first and OUT/elo_over_time.png of the second.
 # Files already there are not made again, so a stopped run resumes. TARGET and LADDER are
 # games per match and per pair; the costly matches of Knights Challenge and Knightmate
 # play fewer (see the counts below).
@@ -16,9 +19,9 @@ set -euo pipefail
 out=${1:-out/strength}
 runs=${2:-runs}
 target=${3:-400}
-ladder=${4:-40}
+ladder=${4:-20}
 build=${BUILD:-build}
-mkdir -p "$out"
+mkdir -p "$out/merged"
 net=az:model=pretrained
 
 play() {  # FILE GAME AGENTS GAMES
@@ -33,25 +36,27 @@ gauntlet() {  # FILE GAME CHALLENGERS AGENTS GAMES
 }
 field="random,greedy,mcts:sims=100,mcts:sims=400,mcts:sims=1600"
 nets="$net,sims=16,$net,sims=64,$net,sims=256"
-snapshots() {  # NAME: the run's snapshots as agents at 64 simulations, every other one
-  ls "$runs/$1/snapshots/"*.pt 2>/dev/null | awk 'NR % 2 == 1' |
-    sed 's/^/az:model=/; s/$/,sims=64/' | paste -sd,
+snapshots() {  # NAME: up to six of the run's snapshots, every k-th from the first, as agents
+  local files
+  files=$(ls "$runs/$1/snapshots/"*.pt 2>/dev/null) || return 0
+  local every=$(( ($(wc -l <<< "$files") + 5) / 6 ))
+  awk -v k="$every" 'NR % k == 1 % k' <<< "$files" | sed 's/^/az:model=/; s/$/,sims=64/' |
+    paste -sd,
 }
-over_time() {  # NAME GAME
+over_time() {  # NAME GAME GAMES
   local agents
   agents=$(snapshots "$1")
   [[ -z "$agents" ]] && return
   local count
   count=$(tr ',' '\n' <<< "$agents" | grep -c '^az:')
-  gauntlet "$1-time.json" "$2" "$count" "$agents,random,greedy,mcts:sims=100,mcts:sims=400" \
-    "$(( ladder / 2 ))"
+  gauntlet "$1-time.json" "$2" "$count" "$agents,random,greedy,mcts:sims=100,mcts:sims=400" "$3"
 }
 
 for entry in knight_fight:knight_fight tailten:tailten double_duel:double_duel; do
   name=${entry%%:*} game=${entry#*:}
   play "$name-target.json" "$game" "$net,sims=64,mcts:sims=800" "$target"
   gauntlet "$name-networks.json" "$game" 3 "$nets,$field" "$ladder"
-  over_time "$name" "$game"
+  over_time "$name" "$game" "$(( ladder / 2 ))"
 done
 
 kc_duel="knights_challenge(mode=duel)"
@@ -60,10 +65,10 @@ play knights_challenge_duel-target.json "$kc_duel" "$net,sims=64,mcts:sims=800" 
   "$(( target / 4 ))"
 play knights_challenge_ffa4-target.json "$kc_ffa4" \
   "$net,sims=64,mcts:sims=800,mcts:sims=800,mcts:sims=800" "$(( target / 4 ))"
-gauntlet knights_challenge_duel-networks.json "$kc_duel" 3 "$nets,$field" "$(( ladder / 2 ))"
+gauntlet knights_challenge_duel-networks.json "$kc_duel" 3 "$nets,$field" "$ladder"
 gauntlet knights_challenge_ffa4-networks.json "$kc_ffa4" 3 "$nets,$field" "$(( ladder / 4 ))"
-over_time knights_challenge_duel "$kc_duel"
-over_time knights_challenge_ffa4 "$kc_ffa4"
+over_time knights_challenge_duel "$kc_duel" "$(( ladder / 4 ))"
+over_time knights_challenge_ffa4 "$kc_ffa4" "$(( ladder / 4 ))"
 
 play knightmate-target.json knightmate "$net,sims=256,uci:nodes=1" "$target"
 for nodes in 10 100 1000; do
@@ -71,7 +76,20 @@ for nodes in 10 100 1000; do
 done
 gauntlet knightmate-networks.json knightmate 3 \
   "$nets,$field,uci:nodes=1,uci:nodes=10,uci:nodes=100,uci:nodes=1000" "$(( ladder / 2 ))"
-over_time knightmate knightmate
+over_time knightmate knightmate "$(( ladder / 2 ))"
 
-PYTHONPATH="$build/python" "${PYTHON:-/usr/bin/python3}" -m knightgym.ladder report \
-  "$out"/*-networks.json "$out"/*-time.json
+# Each gauntlet merged with its game's round robin (tools/strength_ladders.sh, NAME.json),
+# so that the networks and snapshots are rated on the round robin's scale; then the
+# tables and the plot of Elo against training time.
+ladder_py() { PYTHONPATH="$build/python" "${PYTHON:-/usr/bin/python3}" -m knightgym.ladder "$@"; }
+for gauntlet in "$out"/*-networks.json "$out"/*-time.json; do
+  name=$(basename "$gauntlet" .json)
+  game=${name%-*}
+  if [[ ! -f "$out/$game.json" ]]; then
+    echo "$gauntlet: no round robin $out/$game.json to merge it with" >&2
+    exit 1
+  fi
+  ladder_py merge "$out/merged/$name.json" "$out/$game.json" "$gauntlet"
+done
+ladder_py report "$out"/merged/*-networks.json
+ladder_py time-plot "$out/elo_over_time.png" "$out"/merged/*-time.json

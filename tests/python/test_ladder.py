@@ -74,3 +74,45 @@ def test_snapshots_give_elo_over_training_time(tmp_path):
     knightgym.ladder.plot_elo_over_time([result, result], str(png))
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert [p.name for p in tmp_path.iterdir()] == ["time.png"]  # no temporary left
+
+
+def ladder_of(game, schedule, pairs):
+    """A ladder result as `run` gives it, from (first, second, wins, draws, losses)."""
+    names = list(dict.fromkeys(name for p in pairs for name in p[:2]))
+    return {
+        "game": game, "schedule": schedule, "games_per_pair": 10, "seed": 1,
+        "prior_draws": 2.0, "anchor": "random", "seconds": 1.0,
+        "ratings": [{"name": n, "spec": f"{n},canonical", "elo": 0, "half_width": 0,
+                     "games": 0, "score": 0} for n in names],
+        "pairs": [{"first": a, "second": b, "games": w + d + l, "first_wins": w, "draws": d,
+                   "first_losses": l} for a, b, w, d, l in pairs],
+    }
+
+
+def test_merged_ladders_fit_all_their_pairs_at_once():
+    field = [("random", "greedy", 1, 0, 9), ("random", "mcts", 0, 0, 10),
+             ("greedy", "mcts", 3, 1, 6)]
+    gauntlet = [("net", "random", 10, 0, 0), ("net", "greedy", 8, 0, 2),
+                ("net", "mcts", 6, 0, 4)]
+    merged = knightgym.ladder.merge([ladder_of("tailten", "roundrobin", field),
+                                     ladder_of("tailten", "gauntlet", gauntlet)])
+    whole = knightgym.ladder.merge([ladder_of("tailten", "roundrobin", field + gauntlet)])
+    elo = {r["name"]: r["elo"] for r in merged["ratings"]}
+    assert elo == pytest.approx({r["name"]: r["elo"] for r in whole["ratings"]})
+    assert elo["random"] == 0 and elo["greedy"] < elo["mcts"] < elo["net"]
+    assert {r["name"]: r["games"] for r in merged["ratings"]} == {
+        "random": 30, "greedy": 30, "mcts": 30, "net": 30}
+    assert len(merged["pairs"]) == 6
+    assert "2 ladders merged" in knightgym.ladder.markdown(merged)
+    # Alone, the gauntlet cannot order the field: it sees each field agent once.
+    alone = knightgym.ladder.merge([ladder_of("tailten", "gauntlet", gauntlet)])
+    assert {r["name"]: r["elo"] for r in alone["ratings"]} != pytest.approx(elo)
+
+
+def test_merge_refuses_other_games_and_a_missing_anchor():
+    pairs = [("random", "greedy", 1, 0, 9)]
+    with pytest.raises(ValueError, match="different games"):
+        knightgym.ladder.merge([ladder_of("tailten", "roundrobin", pairs),
+                                ladder_of("knight_fight", "roundrobin", pairs)])
+    with pytest.raises(ValueError, match="the anchor 'uniform' is in none of the ladders"):
+        knightgym.ladder.merge([ladder_of("tailten", "roundrobin", pairs)], anchor="uniform")

@@ -21,7 +21,7 @@ import re
 
 from knightgym import _knightgym
 
-__all__ = ["elo_over_time", "markdown", "plot_elo_over_time", "run"]
+__all__ = ["elo_over_time", "markdown", "merge", "plot_elo_over_time", "run"]
 
 _SNAPSHOT = re.compile(r"model=[^,]*seconds-(\d+)\.pt")
 
@@ -38,14 +38,60 @@ def run(game, agents, games=100, schedule="roundrobin", threads=1, batch=0, seed
     network agents share batches (leave threads at 1); anchor: the spec rated 0 (default
     random if listed, else the first agent); prior_draws: virtual draws per pair, which
     keep a clean sweep's rating finite; challengers: in a gauntlet, the first agents,
-    each of whom plays every other agent (the rest do not play each other). Bad options raise ValueError naming them before
-    any game is played. The result depends on the seed only, not on threads.
+    each of whom plays every other agent (the rest do not play each other). Bad options
+    raise ValueError naming them before any game is played. The result depends on the
+    seed only, not on threads.
     """
     specs = agents if isinstance(agents, str) else [str(a) for a in agents]
     text = _knightgym.run_ladder(game, specs, int(games), str(schedule), int(threads),
                                  int(batch), int(seed), anchor, float(prior_draws),
                                  int(challengers))
     return json.loads(text)
+
+
+def merge(results, anchor="random", prior_draws=None):
+    """One ladder from several of one game (dicts or JSON files): every pair each played,
+    with Elo fitted to them all, agents matched by their canonical spec. A gauntlet of
+    new agents merged with the round robin of the agents it met places the new ones on
+    the round robin's scale, where the gauntlet alone, whose field agents met nobody
+    else, would squeeze it. `anchor` (a name or spec) is rated 0; prior_draws defaults to
+    the first ladder's. Raises ValueError for ladders of different games or a missing
+    anchor."""
+    results = [_load(r) for r in results]
+    if not results:
+        raise ValueError("merge: no ladders given")
+    games = {r["game"] for r in results}
+    if len(games) > 1:
+        raise ValueError(f"merge: the ladders are of different games: {sorted(games)}")
+    specs, names = [], {}
+    for result in results:
+        for rating in result["ratings"]:
+            if rating["spec"] not in names:
+                specs.append(rating["spec"])
+                names[rating["spec"]] = rating["name"]
+    index = {spec: i for i, spec in enumerate(specs)}
+    pairs = []
+    for result in results:
+        spec_of = {r["name"]: r["spec"] for r in result["ratings"]}
+        for p in result["pairs"]:
+            pairs.append((index[spec_of[p["first"]]], index[spec_of[p["second"]]],
+                          p["first_wins"], p["draws"], p["first_losses"]))
+    anchors = [i for i, spec in enumerate(specs) if anchor in (spec, names[spec])]
+    if not anchors:
+        raise ValueError(f"merge: the anchor {anchor!r} is in none of the ladders")
+    prior = results[0]["prior_draws"] if prior_draws is None else prior_draws
+    fitted = _knightgym.fit_ladder(len(specs), pairs, anchors[0], float(prior))
+    return {
+        "game": results[0]["game"], "schedule": "merged", "ladders": len(results),
+        "games_per_pair": "/".join(str(g) for g in
+                                   sorted({r["games_per_pair"] for r in results})),
+        "seed": results[0]["seed"], "prior_draws": prior, "anchor": names[specs[anchors[0]]],
+        "seconds": sum(r["seconds"] for r in results),
+        "ratings": [{"name": names[spec], "spec": spec, "elo": elo, "half_width": half,
+                     "games": games, "score": score}
+                    for spec, (elo, half, games, score) in zip(specs, fitted)],
+        "pairs": [p for r in results for p in r["pairs"]],
+    }
 
 
 def markdown(result):
@@ -121,6 +167,8 @@ def plot_elo_over_time(results, png):
 
 
 def _schedule(result):
+    if result["schedule"] == "merged":
+        return f"{result['ladders']} ladders merged"
     challengers = result.get("challengers", 1)
     if result["schedule"] == "gauntlet" and challengers > 1:
         return f"gauntlet of {challengers} challengers"
@@ -134,13 +182,21 @@ def _mode(spec):
 
 def _main(argv):
     """python -m knightgym.ladder report FILE.json...: each ladder as Markdown;
+    python -m knightgym.ladder merge OUT.json FILE.json...: one ladder of them all;
     python -m knightgym.ladder time-plot PNG FILE.json...: Elo against training time."""
     if len(argv) >= 2 and argv[0] == "report":
         print("\n".join(markdown(path) for path in argv[1:]), end="")
+    elif len(argv) >= 3 and argv[0] == "merge":
+        text = json.dumps(merge(argv[2:]), indent=1)
+        temporary = f"{argv[1]}.tmp{os.getpid()}"
+        with open(temporary, "w") as out:
+            out.write(text + "\n")
+        os.replace(temporary, argv[1])
     elif len(argv) >= 3 and argv[0] == "time-plot":
         plot_elo_over_time(argv[2:], argv[1])
     else:
         raise SystemExit("usage: python -m knightgym.ladder report LADDER.json...\n"
+                         "       python -m knightgym.ladder merge OUT.json LADDER.json...\n"
                          "       python -m knightgym.ladder time-plot PNG LADDER.json...")
 
 
