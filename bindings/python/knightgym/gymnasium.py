@@ -122,11 +122,13 @@ class KnightgymEnv(gymnasium.Env):
         self.observation_space = observation_space(self.game)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._obs = None
+        self._obs_seat = None
         self._over = False
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         self._obs, info = self._env.reset(seed=seed)
+        self._obs_seat = info["seat"][0]
         self._over = False
         if self.render_mode == "human":
             print(self.render_text())
@@ -143,7 +145,8 @@ class KnightgymEnv(gymnasium.Env):
             self._over = True
             observation = _observation(self._obs, True, 0)
             observation["action_mask"][:] = 1  # a finished episode's mask
-            info = {"seat": self.seat, "illegal_action": True, "max_turns_reached": False}
+            info = {"seat": int(self._obs_seat), "illegal_action": True,
+                    "max_turns_reached": False}
             return observation, ILLEGAL_ACTION_RETURN, True, False, info
         self._obs, rewards, terminated, truncated, info = self._env.step(
             np.array([action], dtype=np.int32))
