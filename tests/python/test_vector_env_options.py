@@ -16,6 +16,17 @@ def make(kind, spec="knight_fight(max_turns=6)", **options):
     return knightgym.make(spec, num_envs=NUM_ENVS, num_threads=2, **options)
 
 
+def step_until_an_end(env, steps):
+    """Steps with sampled actions until some episode ends; that step's outputs and the
+    envs that ended."""
+    for _ in range(steps):
+        outputs = env.step(env.sample_actions())
+        ended = outputs[2] | outputs[3]
+        if ended.any():
+            return outputs, ended
+    pytest.fail(f"no episode ended in {steps} steps")
+
+
 def copies(outputs):
     obs, rewards, terminated, truncated, info = outputs
     return ({k: v.copy() for k, v in obs.items()}, rewards.copy(), terminated.copy(),
@@ -92,13 +103,8 @@ def test_same_step_matches_a_step_by_step_replay_in_one_environment():
 @pytest.mark.parametrize("kind", ["vector", "opponent"])
 def test_disabled_auto_reset_waits_for_a_reset_of_the_ended_envs(kind):
     env = make(kind, seed=5, autoreset_mode="disabled")
-    obs, _ = env.reset()
-    for _ in range(20):
-        obs, rewards, terminated, truncated, _ = env.step(env.sample_actions())
-        ended = terminated | truncated
-        if ended.any():
-            break
-    assert ended.any()
+    env.reset()
+    (obs, rewards, _, _, _), ended = step_until_an_end(env, 20)
     kept = [array.copy() for array in (obs["observation"], obs["action_mask"], rewards)]
     with pytest.raises(ValueError, match="its episode is over and auto-reset is disabled"):
         env.step(env.sample_actions())
@@ -146,12 +152,7 @@ def test_a_bad_reset_mask_is_refused_and_changes_nothing(mask, error, message):
 def test_a_finished_episodes_mask(kind, finished_mask, expected):
     env = make(kind, spec="knight_fight(max_turns=2)", seed=1, finished_mask=finished_mask)
     env.reset()
-    for _ in range(3):
-        obs, _, terminated, truncated, _ = env.step(env.sample_actions())
-        ended = terminated | truncated
-        if ended.any():
-            break
-    assert ended.any()
+    (obs, _, _, _, _), ended = step_until_an_end(env, 3)
     assert (obs["action_mask"][ended] == expected).all()
     assert obs["action_mask"][~ended].any(axis=1).all()
 
