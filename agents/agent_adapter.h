@@ -35,6 +35,9 @@ class AgentAdapter final : public AnyAgent {
 
   SearchReport last_report() const override { return agent_->last_report(); }
 
+  // The typed agent, for loops over typed states (training/arena/batched_match.h).
+  Agent<G>& typed_agent() { return *agent_; }
+
  private:
   const typename G::State& typed(const AnyState& state) const {
     const auto* adapter = dynamic_cast<const StateAdapter<G>*>(&state);

@@ -1,6 +1,8 @@
 // knightgym._knightgym.run_balance: the balance run of training/balance/ for
-// knightgym.balance, which parses its JSON and writes balance.md and the plots from it.
-// The run releases the GIL.
+// knightgym.balance, which parses its JSON and writes balance.md and the plots from it;
+// and BalanceChunkPlayer, which plays a run's chunks in a Ray task on any machine
+// (knightgym.balance_ray). Both release the GIL while games are played.
+#include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
 #include <cstdio>
@@ -11,46 +13,91 @@
 
 #include "agents/agent_kinds.h"
 #include "bindings/bindings.h"
+#include "training/balance/chunk_player.h"
 #include "training/balance/progress_printer.h"
 #include "training/balance/report.h"
 
 namespace py = pybind11;
 
 namespace knightgym::python {
+namespace {
+
+// Thrown through the C++ run when a Python error (Ctrl-C, or one raised in a runner) is
+// set; the binding raises that error once the run has unwound.
+struct PythonError {};
+
+using AgentSpecs = std::variant<std::string, std::vector<std::string>>;
+
+BalanceOptions balance_options(const std::string& game, const std::vector<std::string>& sweeps,
+                               const AgentSpecs& agents, int64_t games, int threads, uint64_t seed,
+                               const std::optional<std::string>& sprt, int64_t check_every,
+                               int64_t batch) {
+  BalanceOptions options;
+  options.game = game;
+  for (const std::string& sweep : sweeps) options.sweeps.push_back(parse_sweep(sweep));
+  // One text "mcts:sims=16,mcts:sims=64" as on the command line, or a list.
+  options.agents = std::holds_alternative<std::string>(agents)
+                       ? split_agent_specs(std::get<std::string>(agents))
+                       : std::get<std::vector<std::string>>(agents);
+  options.games = games;
+  options.threads = threads;
+  options.seed = seed;
+  if (sprt) options.sprt = parse_sprt(*sprt);
+  options.check_every = check_every;
+  options.batch = batch;
+  return options;
+}
+
+// A Python runner(rule_set, first, count, consume) as a ChunkRunner: it hands each
+// chunk's serialized tally to consume(bytes), in chunk order. Called without the GIL.
+ChunkRunner python_runner(const py::function& runner) {
+  return [runner](int rule_set, int64_t first, int64_t count,
+                  const std::function<void(const RuleSetTally&)>& consume) {
+    py::gil_scoped_acquire acquire;
+    try {
+      const py::cpp_function take([&](const py::bytes& text) {
+        try {
+          consume(RuleSetTally::parse(std::string(text)));
+        } catch (const PythonError&) {
+          throw py::error_already_set();  // back into the runner's Python frames
+        }
+      });
+      runner(rule_set, first, count, take);
+    } catch (py::error_already_set& error) {
+      error.restore();
+      throw PythonError{};
+    }
+  };
+}
+
+}  // namespace
 
 void init_balance(py::module_& m) {
   m.def(
       "run_balance",
-      [](const std::string& game, const std::vector<std::string>& sweeps,
-         const std::variant<std::string, std::vector<std::string>>& agents, int64_t games,
-         int threads, uint64_t seed, const std::optional<std::string>& sprt, int64_t check_every,
-         const std::optional<std::string>& out, bool progress) {
-        BalanceOptions options;
-        options.game = game;
-        for (const std::string& sweep : sweeps) options.sweeps.push_back(parse_sweep(sweep));
-        // One text "mcts:sims=16,mcts:sims=64" as on the command line, or a list.
-        options.agents = std::holds_alternative<std::string>(agents)
-                             ? split_agent_specs(std::get<std::string>(agents))
-                             : std::get<std::vector<std::string>>(agents);
-        options.games = games;
-        options.threads = threads;
-        options.seed = seed;
-        if (sprt) options.sprt = parse_sprt(*sprt);
-        options.check_every = check_every;
+      [](const std::string& game, const std::vector<std::string>& sweeps, const AgentSpecs& agents,
+         int64_t games, int threads, uint64_t seed, const std::optional<std::string>& sprt,
+         int64_t check_every, int64_t batch, const std::optional<std::string>& out, bool progress,
+         const std::optional<py::function>& runner) {
+        const BalanceOptions options =
+            balance_options(game, sweeps, agents, games, threads, seed, sprt, check_every, batch);
+        const ChunkRunner chunk_runner = runner ? python_runner(*runner) : ChunkRunner{};
         // Ctrl-C: the progress callback finds the signal and stops the run, which ends
         // with KeyboardInterrupt and writes nothing.
-        struct Interrupted {};
         std::optional<BalanceResult> result;
         {
           py::gil_scoped_release release;
           BalanceProgressPrinter printer(stderr);
           try {
-            result = run_balance(options, [&](const BalanceProgress& p) {
-              if (progress) printer(p);
-              py::gil_scoped_acquire acquire;
-              if (PyErr_CheckSignals() != 0) throw Interrupted{};
-            });
-          } catch (const Interrupted&) {
+            result = run_balance(
+                options,
+                [&](const BalanceProgress& p) {
+                  if (progress) printer(p);
+                  py::gil_scoped_acquire acquire;
+                  if (PyErr_CheckSignals() != 0) throw PythonError{};
+                },
+                chunk_runner);
+          } catch (const PythonError&) {
           }
           if (progress) printer.finish();
           if (result && out) write_balance_json(*out, *result);
@@ -59,9 +106,42 @@ void init_balance(py::module_& m) {
         return balance_json(*result);
       },
       py::arg("game"), py::arg("sweeps"), py::arg("agents"), py::arg("games"), py::arg("threads"),
-      py::arg("seed"), py::arg("sprt"), py::arg("check_every"), py::arg("out"), py::arg("progress"),
+      py::arg("seed"), py::arg("sprt"), py::arg("check_every"), py::arg("batch"), py::arg("out"),
+      py::arg("progress"), py::arg("runner") = py::none(),
       "Runs a balance evaluation; returns the text of balance.json and writes it into `out` "
-      "when given. Use knightgym.balance.evaluate.");
+      "when given. runner(rule_set, first, count, consume), when given, plays the chunks "
+      "and hands each one's serialized tally to consume in order. Use "
+      "knightgym.balance.evaluate.");
+
+  py::class_<ChunkPlayer>(m, "BalanceChunkPlayer",
+                          "Plays chunks of a balance run's games: every rule set and agent "
+                          "loaded once, for the Ray tasks of knightgym.balance_ray.")
+      .def(py::init([](const std::string& game, const std::vector<std::string>& sweeps,
+                       const AgentSpecs& agents, int64_t games, int threads, uint64_t seed,
+                       const std::optional<std::string>& sprt, int64_t check_every, int64_t batch) {
+             return ChunkPlayer(balance_options(game, sweeps, agents, games, threads, seed, sprt,
+                                                check_every, batch));
+           }),
+           py::arg("game"), py::arg("sweeps"), py::arg("agents"), py::arg("games"),
+           py::arg("threads"), py::arg("seed"), py::arg("sprt"), py::arg("check_every"),
+           py::arg("batch"))
+      .def_property_readonly("chunks", [](const ChunkPlayer& p) { return p.layout().chunks; })
+      .def_property_readonly("rule_sets",
+                             [](const ChunkPlayer& p) { return static_cast<int>(p.grid().size()); })
+      .def(
+          "play",
+          [](const ChunkPlayer& player, int rule_set, int64_t first, int64_t count) {
+            std::vector<std::string> texts;
+            {
+              py::gil_scoped_release release;
+              for (int64_t chunk = first; chunk < first + count; ++chunk)
+                texts.push_back(player.play(rule_set, chunk).serialize());
+            }
+            std::vector<py::bytes> tallies(texts.begin(), texts.end());
+            return tallies;
+          },
+          py::arg("rule_set"), py::arg("first"), py::arg("count"),
+          "The serialized tallies of chunks [first, first + count) of rule set `rule_set`.");
 }
 
 }  // namespace knightgym::python

@@ -1,7 +1,9 @@
 // knightgym balance: seat-rotated tournaments over a grid of rule sets, with seat win
 // rates, the first seat's advantage, balance and an optional sequential test. C++ writes
 // the figures, DIR/balance.json; knightgym.balance in Python then writes DIR/balance.md
-// and the plots from that file (`python -m knightgym.balance report DIR`).
+// and the plots from that file (`python -m knightgym.balance report DIR`). With --ray
+// ADDRESS the whole run goes to knightgym.balance.evaluate in the project's .venv
+// (`python -m knightgym.balance run OPTIONS_JSON`), which plays it on the Ray cluster.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -13,6 +15,7 @@
 #include "programs/cli/python_package.h"
 #include "training/balance/progress_printer.h"
 #include "training/balance/report.h"
+#include "util/json_writer.h"
 #include "util/python_process.h"
 
 namespace knightgym::cli {
@@ -54,30 +57,59 @@ int write_report(const std::string& directory, bool plots) {
   return 1;
 }
 
+// The run handed whole to knightgym.balance.evaluate(..., ray_address=...): the options
+// go as the JSON of its keyword arguments.
+int run_on_ray(const BalanceOptions& options, const std::vector<std::string>& sweeps,
+               const std::string& sprt, const std::string& address, const std::string& out,
+               bool plots) {
+  const std::string python = venv_python();
+  if (python.empty())
+    throw std::invalid_argument("--ray needs the Python module, which this build lacks");
+  JsonWriter json;
+  json.begin_object().key("game").value(options.game).key("agents").array(options.agents);
+  json.key("games").value(options.games).key("sweep").array(sweeps);
+  json.key("threads").value(options.threads);
+  json.key("seed").value(static_cast<int64_t>(options.seed)).key("sprt");
+  if (options.sprt)
+    json.value(sprt);
+  else
+    json.null();
+  json.key("check_every").value(options.check_every).key("batch").value(options.batch);
+  json.key("ray_address").value(address).key("out").value(out).key("plots").value(plots);
+  json.end_object();
+  return run_python_module(python, python_package_dir(), "knightgym.balance", {"run", json.text()});
+}
+
 }  // namespace
 
 int balance_command(Args& args) {
   if (args.positional().size() != 1)
     throw std::invalid_argument(
         "usage: knightgym balance GAME[(params)] [--sweep KEY=V1,V2,...]... --agents "
-        "SPEC[,SPEC] [--games N] [--threads T] [--seed S] [--sprt a1=X,...] "
-        "[--check-every N] --out DIR [--no-plots]");
+        "SPEC[,SPEC] [--games N] [--threads T] [--batch B] [--seed S] [--sprt a1=X,...] "
+        "[--check-every N] [--ray ADDRESS] --out DIR [--no-plots]");
   BalanceOptions options;
   options.game = args.positional()[0];
-  for (const std::string& sweep : args.get_strings("sweep"))
-    options.sweeps.push_back(parse_sweep(sweep));
+  const std::vector<std::string> sweeps = args.get_strings("sweep");
+  for (const std::string& sweep : sweeps) options.sweeps.push_back(parse_sweep(sweep));
   const std::string agents = args.get_string("agents", "");
   if (agents.empty()) throw std::invalid_argument("--agents SPEC[,SPEC...] is required");
   options.agents = split_agent_specs(agents);
   options.games = args.get_int("games", 1000, 1);
   options.threads = static_cast<int>(args.get_int("threads", 1, 1));
+  options.batch = args.get_int("batch", 0, 0);
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
-  if (args.has("sprt")) options.sprt = parse_sprt(args.get_string("sprt", ""));
+  const std::string sprt = args.get_string("sprt", "");
+  if (args.has("sprt")) options.sprt = parse_sprt(sprt);
   options.check_every = args.get_int("check-every", 100, 1);
   const std::string out = args.get_string("out", "");
   if (out.empty()) throw std::invalid_argument("--out DIR is required");
   const bool plots = !args.get_switch("no-plots");
+  const std::string ray = args.get_string("ray", "");
+  if (args.has("ray") && ray.empty())
+    throw std::invalid_argument("--ray ADDRESS: an empty address");
   args.finish();
+  if (!ray.empty()) return run_on_ray(options, sweeps, sprt, ray, out, plots);
 
   BalanceProgressPrinter printer(stderr);
   const BalanceResult result =

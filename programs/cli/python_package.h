@@ -11,6 +11,10 @@ namespace knightgym::cli {
 // (configured with KNIGHTGYM_PYTHON=OFF).
 std::string built_python();
 
+// The project's .venv interpreter, which also sees the PyPI packages (Ray), when it
+// exists; else built_python().
+std::string venv_python();
+
 // DIR/python for this program at DIR/knightgym (build/python), found from the program's
 // own path so that a moved build directory still finds its package.
 std::string python_package_dir();

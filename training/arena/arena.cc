@@ -13,11 +13,9 @@
 #include "util/statistics.h"
 
 namespace knightgym {
-namespace {
-
-GameRecord play_one(const AnyGame& game,
-                    const std::vector<std::shared_ptr<const AgentFactory>>& agents, int64_t index,
-                    uint64_t seed) {
+GameRecord play_game(const AnyGame& game,
+                     const std::vector<std::shared_ptr<const AgentFactory>>& agents, int64_t index,
+                     uint64_t seed) {
   const int players = game.info().num_players;
   const int k = static_cast<int>(agents.size());
   GameRecord record;
@@ -37,8 +35,6 @@ GameRecord play_one(const AnyGame& game,
   return record;
 }
 
-}  // namespace
-
 std::vector<GameRecord> play_arena(const AnyGame& game,
                                    const std::vector<std::shared_ptr<const AgentFactory>>& agents,
                                    const ArenaOptions& options,
@@ -52,7 +48,7 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
   const auto worker = [&] {
     for (int64_t i; (i = next.fetch_add(1)) < options.games;) {
       try {
-        records[i] = play_one(game, agents, options.first + i, options.seed);
+        records[i] = play_game(game, agents, options.first + i, options.seed);
       } catch (...) {
         std::lock_guard lock(mutex);
         if (!failure) failure = std::current_exception();
@@ -67,7 +63,7 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
   };
   if (options.threads <= 1) {
     for (int64_t i = 0; i < options.games; ++i) {
-      records[i] = play_one(game, agents, options.first + i, options.seed);
+      records[i] = play_game(game, agents, options.first + i, options.seed);
       if (progress) progress(i + 1);
     }
     return records;

@@ -32,6 +32,12 @@ struct ArenaOptions {
   int64_t first = 0;
 };
 
+// Game `index` of a series: agent (seat + index) mod k in each seat, each seeded from
+// the seed, the index and the seat, from the start of block index / k.
+GameRecord play_game(const AnyGame& game,
+                     const std::vector<std::shared_ptr<const AgentFactory>>& agents, int64_t index,
+                     uint64_t seed);
+
 // Plays the games; progress(finished) is called from the calling thread as games end.
 // An exception from progress stops the run (after the games under way) and is rethrown.
 std::vector<GameRecord> play_arena(const AnyGame& game,
@@ -46,6 +52,15 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
 std::vector<GameRecord> play_arena_in_batches(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
     const ArenaOptions& options, int64_t batch, const std::function<void(int64_t)>& progress = {});
+
+// Games [first, first + games) of a series played together on the calling thread, as
+// play_arena_in_batches plays each batch, but with agents made for these games alone
+// (seeded from the seed and `first`): a series cut into such batches gives the same
+// games whichever thread or machine plays each batch. `first` and `games` are whole
+// blocks (multiples of the number of agents).
+std::vector<GameRecord> play_games_together(
+    const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
+    int64_t first, int64_t games, uint64_t seed);
 
 // An agent's results: per game, the mean of its seats' returns; a win above 0, a loss
 // below. score = (mean result + 1) / 2 in [0, 1], with the normal 95% half-width. firsts:

@@ -6,6 +6,8 @@
 
 #include "env/core/params.h"
 #include "env/registry/registry.h"
+#include "training/balance/chunk_player.h"
+#include "util/ordered_parallel.h"
 #include "util/timing.h"
 
 namespace knightgym {
@@ -94,70 +96,65 @@ std::vector<RuleSet> expand_grid(const std::string& game, const std::vector<Swee
 }
 
 BalanceResult run_balance(const BalanceOptions& options,
-                          const std::function<void(const BalanceProgress&)>& progress) {
+                          const std::function<void(const BalanceProgress&)>& progress,
+                          const ChunkRunner& runner) {
   const auto start = SteadyClock::now();
-  const int k = static_cast<int>(options.agents.size());
-  if (k == 0) throw std::invalid_argument("balance: at least one agent is needed");
-  if (options.games < 1 || options.games % k != 0)
-    throw std::invalid_argument("balance: games (" + std::to_string(options.games) +
-                                ") must be a positive multiple of the number of agents (" +
-                                std::to_string(k) + "), so each plays every seat equally");
-  if (options.threads < 1) throw std::invalid_argument("balance: threads must be at least 1");
-  if (options.check_every < 1)
-    throw std::invalid_argument("balance: check_every must be at least 1");
-  if (options.sprt) check_sprt_settings(*options.sprt);
-
+  const ChunkPlayer player(options);
+  const ChunkLayout& layout = player.layout();
+  const std::vector<RuleSet>& grid = player.grid();
   BalanceResult result;
   result.options = options;
-  const std::vector<RuleSet> grid = expand_grid(options.game, options.sweeps);
-  // Every agent spec is checked against every rule set before the first game.
-  std::vector<std::vector<std::shared_ptr<const AgentFactory>>> factories;
-  for (const RuleSet& rules : grid) {
-    const auto game = load_game(rules.spec);
-    factories.emplace_back();
-    for (const std::string& spec : options.agents)
-      factories.back().push_back(std::make_shared<const AgentFactory>(spec, game));
-  }
-  for (const auto& factory : factories.front())
-    result.agent_specs.push_back(factory->config().spec);
+  result.agent_specs = player.agent_specs();
+  result.chunk_games = layout.chunk_games;
 
-  // Looks fall on whole blocks.
-  const int64_t look = (options.check_every + k - 1) / k * k;
   BalanceProgress status{0, static_cast<int>(grid.size()), 0,
                          options.games * static_cast<int64_t>(grid.size())};
+  const auto report = [&] {
+    if (progress) progress(status);
+  };
+  // The chunks on this process's threads, at most a few per thread ahead of the fold.
+  const ChunkRunner on_threads = [&](int rule_set, int64_t first, int64_t count,
+                                     const std::function<void(const RuleSetTally&)>& consume) {
+    ordered_parallel(
+        count, options.threads, 4 * static_cast<int64_t>(options.threads),
+        [&](int64_t i, const std::atomic<bool>& stop) {
+          return player.play(rule_set, first + i, &stop);
+        },
+        consume, report);
+  };
+  const ChunkRunner& play = runner ? runner : on_threads;
+
   for (size_t r = 0; r < grid.size(); ++r) {
     const auto rule_start = SteadyClock::now();
-    const AnyGame& game = factories[r].front()->game();
     RuleSetResult rule_set{grid[r], {}, {}, 0};
-    std::vector<GameRecord> records;
-    double sum = 0, sum_squares = 0;
+    RuleSetTally tally(player.players(static_cast<int>(r)),
+                       static_cast<int>(options.agents.size()));
     status.rule_set = static_cast<int>(r);
-    while (static_cast<int64_t>(records.size()) < options.games) {
-      ArenaOptions arena;
-      arena.first = static_cast<int64_t>(records.size());
-      arena.games =
-          options.sprt ? std::min(look, options.games - arena.first) : options.games - arena.first;
-      arena.threads = options.threads;
-      arena.seed = options.seed;
-      const int64_t before = status.games_done;
-      const auto chunk = play_arena(game, factories[r], arena, [&](int64_t finished) {
-        status.games_done = before + finished;
-        if (progress) progress(status);
+    for (int64_t next = 0; next < layout.chunks;) {
+      const int64_t count =
+          options.sprt ? std::min(layout.look_chunks, layout.chunks - next) : layout.chunks - next;
+      int64_t expected = next;
+      play(static_cast<int>(r), next, count, [&](const RuleSetTally& chunk) {
+        if (expected++ >= next + count)
+          throw std::logic_error("balance: a runner handed back more chunks than asked for");
+        tally.merge(chunk);
+        status.games_done += chunk.games;
+        report();
       });
-      records.insert(records.end(), chunk.begin(), chunk.end());
+      if (expected != next + count)
+        throw std::runtime_error("balance: the runner handed back " +
+                                 std::to_string(expected - next) + " of " + std::to_string(count) +
+                                 " chunks");
+      next += count;
       if (!options.sprt) continue;
-      for (const double block : block_advantages(records, k, arena.first)) {
-        sum += block;
-        sum_squares += block * block;
-      }
-      const SprtState state =
-          sprt_state(*options.sprt, static_cast<int64_t>(records.size()) / k, sum, sum_squares);
+      const SprtState state = sprt_state(*options.sprt, tally.blocks, tally.block_advantage.sum,
+                                         tally.block_advantage.squares);
       rule_set.sprt = SprtOutcome{*options.sprt, state};
       if (state.decision != SprtDecision::kContinue) break;
     }
     // A rule set the test stopped early hands its unplayed games to the plan.
-    status.games_planned -= options.games - static_cast<int64_t>(records.size());
-    rule_set.figures = measure_rule_set(records, game.info().num_players, k);
+    status.games_planned -= options.games - tally.games;
+    rule_set.figures = measure(tally);
     rule_set.seconds = seconds_since(rule_start);
     result.rule_sets.push_back(std::move(rule_set));
   }

@@ -5,8 +5,11 @@
 // Every rule set plays the same numbered games with the same seeds (game g seats agent
 // (seat + g) mod k, and each block of k games starts from one position drawn from the
 // seed and g / k), so the Knight Fight variants of a sweep start from the same layouts.
-// Results depend on the seed only, not on the thread count; the sequential test looks
-// after every `check_every` games, a fixed schedule.
+// The games are played in chunks (chunk_player.h), each tallied on its own and folded
+// in order, so a run keeps no record per game and its results depend on the options
+// alone: not on the thread count, nor on which machines played which chunks (a
+// ChunkRunner). The sequential test looks after every `check_every` games, rounded up
+// to whole chunks: a fixed schedule.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +21,7 @@
 
 #include "training/balance/figures.h"
 #include "training/balance/statistics.h"
+#include "training/balance/tally.h"
 
 namespace knightgym {
 
@@ -48,10 +52,19 @@ struct BalanceOptions {
   std::vector<std::string> agents;  // agent specs; one plays every seat
   int64_t games = 1000;             // per rule set; with a sequential test, the most
   int threads = 1;
+  // 0: each game on its own. B > 0: chunks of B games played together on one thread,
+  // every agent deciding for all of them at once (one network batch per round of
+  // simulations); B is a multiple of the number of agents.
+  int64_t batch = 0;
   uint64_t seed = 0;
   std::optional<SprtSettings> sprt;
   int64_t check_every = 100;  // games between the sequential test's looks
 };
+
+// Plays chunks [first, first + count) of rule set `rule_set` (chunk_player.h) and hands
+// their tallies to `consume` in chunk order. An exception from `consume` stops the run.
+using ChunkRunner = std::function<void(int rule_set, int64_t first, int64_t count,
+                                       const std::function<void(const RuleSetTally&)>& consume)>;
 
 struct SprtOutcome {
   SprtSettings settings;
@@ -68,6 +81,7 @@ struct RuleSetResult {
 struct BalanceResult {
   BalanceOptions options;
   std::vector<std::string> agent_specs;  // in full, with every default
+  int64_t chunk_games = 0;
   std::vector<RuleSetResult> rule_sets;
   // comparisons[i]: rule set i's advantage minus rule set 0's (none for rule set 0).
   std::vector<Difference> comparisons;
@@ -82,7 +96,9 @@ struct BalanceProgress {
 };
 
 // Throws std::invalid_argument for bad options (naming them) before any game is played.
+// Without a runner the chunks are played on `threads` threads of this process.
 BalanceResult run_balance(const BalanceOptions& options,
-                          const std::function<void(const BalanceProgress&)>& progress = {});
+                          const std::function<void(const BalanceProgress&)>& progress = {},
+                          const ChunkRunner& runner = {});
 
 }  // namespace knightgym

@@ -1,5 +1,5 @@
-// The figures of one rule set, from its games: per-seat outcomes and ranks, the first
-// seat's advantage, balance, draws and truncations, game lengths, and the agents' scores
+// The figures of one rule set, from the tally of its games (tally.h): per-seat outcomes and ranks,
+// the first seat's advantage, balance, draws and truncations, game lengths, and the agents' scores
 // and Bradley-Terry ratings.
 //
 // Outcomes of a seat in one game: a draw when every seat's return is equal, a win when
@@ -17,10 +17,11 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
-#include "training/arena/arena.h"
 #include "training/balance/statistics.h"
+#include "training/balance/tally.h"
 
 namespace knightgym {
 
@@ -65,14 +66,11 @@ struct RuleSetFigures {
   std::optional<std::array<int64_t, 5>> pentanomial;
 };
 
-// `records` in game order, whole blocks of `num_agents` games.
+// Throws std::invalid_argument for a tally of no games.
+RuleSetFigures measure(const RuleSetTally& tally);
+
+// The figures of `records` in game order, whole blocks of `num_agents` games.
 RuleSetFigures measure_rule_set(const std::vector<GameRecord>& records, int players,
                                 int num_agents);
-
-// The first seat's advantage in a game (r_0 - mean of all returns).
-double first_seat_advantage(const GameRecord& record);
-// Its mean over each whole block of `block_games` games, from records[first] on.
-std::vector<double> block_advantages(const std::vector<GameRecord>& records, int block_games,
-                                     size_t first = 0);
 
 }  // namespace knightgym

@@ -37,6 +37,20 @@ MeanEstimate estimate_mean(std::span<const double> samples) {
   return estimate;
 }
 
+MeanEstimate estimate_mean(const MomentSums& sums) {
+  MeanEstimate estimate;
+  estimate.samples = sums.count;
+  if (sums.count == 0) return estimate;
+  const double n = static_cast<double>(sums.count);
+  estimate.mean = sums.sum / n;
+  if (sums.count < 2) return estimate;
+  // Rounding can leave a hair below zero when every sample is equal.
+  const double squares = std::max(0.0, sums.squares - sums.sum * estimate.mean);
+  estimate.sd = std::sqrt(squares / (n - 1));
+  estimate.std_error = estimate.sd / std::sqrt(n);
+  return estimate;
+}
+
 Difference difference(const MeanEstimate& a, const MeanEstimate& b) {
   Difference d;
   d.value = a.mean - b.mean;

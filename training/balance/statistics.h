@@ -31,6 +31,27 @@ struct MeanEstimate {
 
 MeanEstimate estimate_mean(std::span<const double> samples);
 
+// The running sums of samples, which merge: a mean estimated from a stream of any length
+// in constant memory.
+struct MomentSums {
+  int64_t count = 0;
+  double sum = 0, squares = 0;
+
+  void add(double x) {
+    ++count;
+    sum += x;
+    squares += x * x;
+  }
+  void merge(const MomentSums& other) {
+    count += other.count;
+    sum += other.sum;
+    squares += other.squares;
+  }
+  bool operator==(const MomentSums&) const = default;
+};
+
+MeanEstimate estimate_mean(const MomentSums& sums);
+
 // The difference a - b of two independent estimates, its 95% interval, and whether
 // that interval leaves out 0.
 struct Difference {

@@ -59,7 +59,7 @@ def _sprt_text(sprt):
 
 
 def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, sprt=None,
-             check_every=100, out=None, progress=True, plots=True):
+             check_every=100, out=None, progress=True, plots=True, batch=0, ray_address=None):
     """Plays and measures every rule set of the grid; returns balance.json as a dict.
 
     game: a spec ("knight_fight(max_turns=100)"); agents: a spec or a list of specs, each
@@ -67,13 +67,30 @@ def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, spr
     use; a multiple of the number of agents); sweep: {key: [values]} over any game
     parameters (a grid, the last key varying fastest); sprt: None, "a0=0,a1=0.05,
     alpha=0.05,beta=0.05" or a dict of those; out: a folder for balance.json,
-    balance.md and, with plots=True, the PNG plots. Bad options raise ValueError naming
-    them before any game is played. The result depends on the seed only.
+    balance.md and, with plots=True, the PNG plots; batch: 0 to play each game on its
+    own, or B to play B games together (a multiple of the number of agents), every agent
+    deciding for all of them at once (one network batch per round of simulations);
+    ray_address: None to play on `threads` threads here, or a Ray cluster's address
+    ("HOST:PORT", "auto", "ray://HOST:PORT") to play the games as tasks there
+    (knightgym.balance_ray). Bad options raise ValueError naming them before any game is
+    played, and an address with no cluster raises ConnectionError; neither writes
+    anything. The result depends on the options alone (the seed, and the batch), not on
+    the threads or the machines.
     """
     specs = agents if isinstance(agents, str) else [str(a) for a in agents]
-    text = _knightgym.run_balance(
-        game, _sweep_texts(sweep), specs, int(games), int(threads), int(seed), _sprt_text(sprt),
-        int(check_every), None if out is None else os.fspath(out), bool(progress))
+    options = dict(game=game, sweeps=_sweep_texts(sweep), agents=specs, games=int(games),
+                   threads=int(threads), seed=int(seed), sprt=_sprt_text(sprt),
+                   check_every=int(check_every), batch=int(batch))
+    destination = None if out is None else os.fspath(out)
+    if ray_address is None:
+        text = _knightgym.run_balance(**options, out=destination, progress=bool(progress))
+    else:
+        # The options are checked here first: a typo fails before any connection.
+        _knightgym.BalanceChunkPlayer(**options)
+        from knightgym.balance_ray import RayRunner
+        with RayRunner(ray_address, options) as runner:
+            text = _knightgym.run_balance(**options, out=destination, progress=bool(progress),
+                                          runner=runner)
     result = json.loads(text)
     if out is not None:
         report(result, out, plots=False)
@@ -194,18 +211,37 @@ def plot(result, out):
     return paths
 
 
-def _main(argv):
-    """`python -m knightgym.balance report DIR [--no-plots]`: what `knightgym balance`
-    runs after writing DIR/balance.json."""
-    if len(argv) not in (2, 3) or argv[0] != "report" or argv[2:] not in ([], ["--no-plots"]):
-        print("usage: python -m knightgym.balance report DIR [--no-plots]", file=sys.stderr)
-        return 2
-    directory = argv[1]
-    paths = report(directory, directory, plots=len(argv) == 2)
+def _print_report(paths):
     with open(paths[0]) as f:
         print(f.read())
     for path in paths:
         print(f"wrote {path}")
+
+
+def _main(argv):
+    """`python -m knightgym.balance report DIR [--no-plots]`: what `knightgym balance`
+    runs after writing DIR/balance.json. `python -m knightgym.balance run OPTIONS_JSON`:
+    what `knightgym balance --ray ADDRESS` runs, the whole run from the JSON of
+    evaluate()'s keyword arguments."""
+    if len(argv) == 2 and argv[0] == "run":
+        options = json.loads(argv[1])
+        out = options["out"]
+        try:
+            evaluate(**options)
+        except (ValueError, ConnectionError) as error:
+            print(f"knightgym balance: {error}", file=sys.stderr)
+            return 1
+        names = ["balance.md"]
+        if options.get("plots", True):
+            names += ["seat_win_rates.png", "first_seat_advantage.png", "game_lengths.png"]
+        _print_report([os.path.join(out, name) for name in names + ["balance.json"]])
+        return 0
+    if len(argv) not in (2, 3) or argv[0] != "report" or argv[2:] not in ([], ["--no-plots"]):
+        print("usage: python -m knightgym.balance report DIR [--no-plots]\n"
+              "       python -m knightgym.balance run OPTIONS_JSON", file=sys.stderr)
+        return 2
+    directory = argv[1]
+    _print_report(report(directory, directory, plots=len(argv) == 2))
     return 0
 
 

@@ -1,0 +1,154 @@
+"""Balance runs on a Ray cluster: what `knightgym.balance.evaluate(..., ray_address=...)`
+and `knightgym balance ... --ray ADDRESS` use.
+
+The C++ run (training/balance/) cuts every rule set's games into numbered chunks and
+folds their tallies in chunk order; here each Ray task plays a few consecutive chunks
+with `_knightgym.BalanceChunkPlayer` and returns their tallies, serialized exactly. A
+chunk's tally depends on the options and its number alone, so the figures equal a
+one-machine run's to the last bit, however the chunks are shared out. A task whose
+worker or node dies is run again by Ray (`max_retries`), so no game is lost; an error
+raised by the games themselves is not retried but stops the run.
+
+Every node needs the same knightgym build at the same path (the driver's package
+directory goes to the workers as PYTHONPATH), started from the same Python: see
+docs/balance.md, "On a Ray cluster".
+"""
+
+import collections
+import logging
+import os
+import re
+import socket
+import time
+
+from knightgym import _knightgym
+
+__all__ = ["RayRunner", "check_address"]
+
+# Tasks aim at this many seconds of games: long enough that Ray's overhead per task
+# (a few milliseconds) is small, short enough that a lost worker costs little.
+TASK_SECONDS = 2.0
+MOST_CHUNKS_PER_TASK = 64  # keeps a task's tallies under Ray's 100 KB inline limit
+# Tasks in flight per CPU of the cluster.
+TASKS_PER_CPU = 2
+CONNECT_TIMEOUT = 5.0
+
+_ADDRESS = re.compile(r"^(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(?P<port>\d{1,5})$")
+
+# In a worker process: the chunk player of the run whose options it last saw, so its
+# agents (a network) load once per process, not once per task.
+_cached_player = (None, None)
+
+
+def _player(options):
+    global _cached_player
+    key = repr(sorted(options.items()))
+    if _cached_player[0] != key:
+        _cached_player = (key, _knightgym.BalanceChunkPlayer(**options))
+    return _cached_player[1]
+
+
+def play_chunks(options, rule_set, first, count):
+    """The Ray task: the serialized tallies of chunks [first, first + count) and the
+    seconds they took."""
+    start = time.monotonic()
+    tallies = _player(options).play(rule_set, first, count)
+    return tallies, time.monotonic() - start
+
+
+def check_address(address):
+    """Refuses an address that names no reachable Ray head, quickly and by name:
+    `ray.init` itself retries a dead address for minutes. "auto" (the cluster this
+    machine joined with `ray start`) and "ray://" client addresses go to Ray as they are."""
+    if not isinstance(address, str) or not address:
+        raise ValueError(f"ray_address must be 'HOST:PORT', 'auto' or 'ray://HOST:PORT', "
+                         f"got {address!r}")
+    if address == "auto" or address.startswith("ray://"):
+        return
+    match = _ADDRESS.match(address)
+    if not match or not 0 < int(match["port"]) < 65536:
+        raise ValueError(f"ray_address {address!r}: expected HOST:PORT (the head's GCS address, "
+                         f"as `ray start --head` prints it), 'auto' or 'ray://HOST:PORT'")
+    host, port = match["host"].strip("[]"), int(match["port"])
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
+            pass
+    except OSError as error:
+        raise ConnectionError(f"no Ray cluster answers at {address}: {error.strerror or error}. "
+                              f"Start one with `ray start --head` (see docs/balance.md)") from None
+
+
+class RayRunner:
+    """A runner for `_knightgym.run_balance`: plays chunks as Ray tasks, at most
+    TASKS_PER_CPU per CPU of the cluster in flight, and hands the tallies on in chunk
+    order. Connects on construction (unless Ray is already connected) and disconnects in
+    close()."""
+
+    def __init__(self, address, options):
+        import ray
+
+        check_address(address)
+        self._ray = ray
+        self._owns_connection = not ray.is_initialized()
+        if self._owns_connection:
+            # `ray start --head` turns token authentication on when this machine holds
+            # a token (~/.ray/auth_token); a driver must then send it, which Ray leaves
+            # to RAY_AUTH_MODE.
+            if "RAY_AUTH_MODE" not in os.environ and os.path.exists(
+                    os.path.expanduser("~/.ray/auth_token")):
+                os.environ["RAY_AUTH_MODE"] = "token"
+            package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            path = os.pathsep.join(p for p in (package_parent, os.environ.get("PYTHONPATH"))
+                                   if p)
+            try:
+                ray.init(address=address, runtime_env={"env_vars": {"PYTHONPATH": path}},
+                         log_to_driver=False, logging_level=logging.WARNING)
+            except (ConnectionError, RuntimeError, ValueError,
+                    ray.exceptions.AuthenticationError) as error:
+                raise ConnectionError(f"Ray cluster at {address}: {error}") from None
+        self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self._options = options
+        self._task = ray.remote(num_cpus=1, max_retries=8, retry_exceptions=False)(play_chunks)
+        self._seconds_per_chunk = None
+
+    def close(self):
+        if self._owns_connection and self._ray.is_initialized():
+            self._ray.shutdown()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _chunks_per_task(self):
+        if not self._seconds_per_chunk:
+            return 1
+        return max(1, min(MOST_CHUNKS_PER_TASK, round(TASK_SECONDS / self._seconds_per_chunk)))
+
+    def __call__(self, rule_set, first, count, consume):
+        ray = self._ray
+        pending = collections.deque()
+        next_chunk, end = first, first + count
+        try:
+            while next_chunk < end or pending:
+                while next_chunk < end and len(pending) < TASKS_PER_CPU * self.cpus:
+                    size = min(self._chunks_per_task(), end - next_chunk)
+                    pending.append((self._task.remote(self._options, rule_set, next_chunk, size),
+                                    size))
+                    next_chunk += size
+                ref, size = pending[0]
+                # Short waits keep Ctrl-C prompt.
+                if not ray.wait([ref], timeout=0.5)[0]:
+                    continue
+                pending.popleft()
+                tallies, seconds = ray.get(ref)
+                per_chunk = seconds / size
+                self._seconds_per_chunk = (per_chunk if self._seconds_per_chunk is None
+                                           else 0.7 * self._seconds_per_chunk + 0.3 * per_chunk)
+                for tally in tallies:
+                    consume(tally)
+        finally:
+            for ref, _ in pending:
+                ray.cancel(ref, force=True)
+

@@ -1,0 +1,205 @@
+// Tallies: chunk by chunk equals all at once, a tally crosses processes exactly, and a
+// malformed tally is refused by name. Runs cut into chunks: the chunks played anywhere
+// and in any order (a runner standing in for Ray, which has its own Python test) give the
+// run's figures to the last bit, and --batch gives the same games on any thread count.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+
+#include "training/balance/balance.h"
+#include "training/balance/chunk_player.h"
+#include "training/balance/report.h"
+
+using namespace knightgym;
+
+namespace {
+
+GameRecord record(std::vector<float> returns, std::vector<int> agents, int decisions,
+                  bool truncated = false) {
+  GameRecord r;
+  r.returns = std::move(returns);
+  r.agent_of_seat = std::move(agents);
+  r.decisions = decisions;
+  r.truncated = truncated;
+  return r;
+}
+
+// Seeded blocks of two 2-player games between two agents, with thirds in the returns so
+// that the floating-point sums round.
+std::vector<GameRecord> random_blocks(int blocks, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<GameRecord> records;
+  for (int b = 0; b < blocks; ++b)
+    for (int g = 0; g < 2; ++g) {
+      const float r = static_cast<float>(static_cast<int>(rng() % 7) - 3) / 3;
+      records.push_back(
+          record({r, -r}, {g, 1 - g}, static_cast<int>(rng() % 90) + 5, rng() % 10 == 0));
+    }
+  return records;
+}
+
+RuleSetTally tally_of(const std::vector<GameRecord>& records, size_t first, size_t last) {
+  RuleSetTally tally(2, 2);
+  for (size_t g = first; g < last; g += 2)
+    tally.add_block(std::span<const GameRecord>(records).subspan(g, 2));
+  return tally;
+}
+
+// balance.json without what may differ between runs of the same games: the timings and
+// the thread count.
+std::string without_timings(std::string json) {
+  for (const char* key : {"\"seconds\": ", "\"threads\": "})
+    for (size_t at; (at = json.find(key)) != std::string::npos;)
+      json.erase(at, json.find_first_of(",}", at) - at);
+  return json;
+}
+
+}  // namespace
+
+TEST_CASE("a tally of chunks folded in order is the tally of all the games", "[balance]") {
+  const auto records = random_blocks(300, 5);
+  const RuleSetTally all = tally_of(records, 0, records.size());
+  RuleSetTally folded(2, 2);
+  for (size_t first = 0; first < records.size(); first += 40)
+    folded.merge(tally_of(records, first, std::min(records.size(), first + 40)));
+  // Counts agree exactly, sums to rounding; the figures agree too.
+  CHECK(folded.games == all.games);
+  CHECK(folded.lengths == all.lengths);
+  CHECK(folded.pentanomial == all.pentanomial);
+  CHECK(folded.seats[0].ranks == all.seats[0].ranks);
+  CHECK(folded.block_advantage.sum == Approx(all.block_advantage.sum));
+  const RuleSetFigures a = measure(all), b = measure(folded);
+  CHECK(a.advantage.mean == Approx(b.advantage.mean));
+  CHECK(a.advantage.sd == Approx(b.advantage.sd));
+  CHECK(a.length.percentiles == b.length.percentiles);
+  CHECK(a.agents[0].elo == Approx(b.agents[0].elo));
+  // The same figures as from the records themselves.
+  const RuleSetFigures c = measure_rule_set(records, 2, 2);
+  CHECK(c.advantage.mean == Approx(a.advantage.mean));
+  CHECK(c.length.histogram == a.length.histogram);
+
+  // Merging refuses a tally of another shape.
+  CHECK_THROWS_WITH(folded.merge(RuleSetTally(3, 1)), Catch::Contains("3 players"));
+}
+
+TEST_CASE("length percentiles from the histogram are numpy's", "[balance]") {
+  // numpy.percentile([5, 5, 9, 20, 21, 40], [5, 25, 50, 75, 95]).
+  std::vector<GameRecord> records;
+  for (const int length : {20, 5, 40, 9, 21, 5}) records.push_back(record({1, -1}, {0, 0}, length));
+  const RuleSetFigures f = measure_rule_set(records, 2, 1);
+  CHECK(f.length.percentiles[0] == Approx(5.0));
+  CHECK(f.length.percentiles[1] == Approx(6.0));
+  CHECK(f.length.percentiles[2] == Approx(14.5));
+  CHECK(f.length.percentiles[3] == Approx(20.75));
+  CHECK(f.length.percentiles[4] == Approx(35.25));
+  CHECK(f.length.min == 5);
+  CHECK(f.length.max == 40);
+  CHECK(f.length.decisions.mean == Approx(100.0 / 6));
+}
+
+TEST_CASE("a tally crosses a process exactly, and a malformed one is refused", "[balance]") {
+  const auto records = random_blocks(50, 11);
+  const RuleSetTally tally = tally_of(records, 0, records.size());
+  const std::string text = tally.serialize();
+  CHECK(RuleSetTally::parse(text) == tally);  // to the last bit: hexadecimal floats
+  CHECK(RuleSetTally::parse(RuleSetTally(4, 1).serialize()) == RuleSetTally(4, 1));
+
+  CHECK_THROWS_WITH(RuleSetTally::parse(""), Catch::Contains("ends before the header"));
+  CHECK_THROWS_WITH(RuleSetTally::parse("tally 1"), Catch::Contains("knightgym-tally-1"));
+  CHECK_THROWS_WITH(RuleSetTally::parse(text.substr(0, text.size() / 2)),
+                    Catch::Contains("ends before"));
+  CHECK_THROWS_WITH(RuleSetTally::parse(text + " 7"), Catch::Contains("text follows"));
+  CHECK_THROWS_WITH(RuleSetTally::parse("knightgym-tally-1 99999 1"),
+                    Catch::Contains("players '99999'"));
+  // One game more than the blocks hold.
+  std::string inconsistent = text;
+  const size_t games = inconsistent.find(" 100 50 ");
+  REQUIRE(games != std::string::npos);
+  inconsistent.replace(games, 8, " 101 50 ");
+  CHECK_THROWS_WITH(RuleSetTally::parse(inconsistent), Catch::Contains("blocks times agents"));
+
+  // A bad block changes nothing.
+  RuleSetTally before = tally;
+  CHECK_THROWS_WITH(before.add_block(std::span<const GameRecord>(records).subspan(0, 1)),
+                    Catch::Contains("a block of 1 games"));
+  const std::vector<GameRecord> three_seats{record({1, 0, -1}, {0, 1, 0}, 5),
+                                            record({1, 0, -1}, {1, 0, 1}, 5)};
+  CHECK_THROWS_WITH(before.add_block(three_seats), Catch::Contains("3 returns for 2 players"));
+  CHECK(before == tally);
+}
+
+TEST_CASE("a run's chunks played anywhere, in any order, give the same figures", "[balance]") {
+  BalanceOptions options;
+  options.game = "knight_fight(max_turns=40)";
+  options.sweeps = {parse_sweep("double_erase=optional,off")};
+  options.agents = {"mcts:sims=4", "random"};
+  options.games = 130;
+  options.seed = 9;
+  options.threads = 2;
+  const BalanceResult local = run_balance(options);
+  CHECK(local.chunk_games == 20);
+  CHECK(local.rule_sets[1].figures.games == 130);
+
+  // Another player (another process, as a Ray worker is) plays each window of chunks
+  // backwards; the tallies cross as text.
+  const ChunkPlayer elsewhere(options);
+  int64_t played = 0;
+  const ChunkRunner backwards = [&](int rule_set, int64_t first, int64_t count,
+                                    const std::function<void(const RuleSetTally&)>& consume) {
+    std::vector<std::string> texts(count);
+    for (int64_t i = count - 1; i >= 0; --i)
+      texts[i] = elsewhere.play(rule_set, first + i).serialize();
+    for (const std::string& text : texts) consume(RuleSetTally::parse(text));
+    played += count;
+  };
+  options.threads = 1;
+  const BalanceResult remote = run_balance(options, {}, backwards);
+  CHECK(played == 2 * 7);
+  CHECK(without_timings(balance_json(remote)) == without_timings(balance_json(local)));
+
+  // A runner that hands back too few chunks is an error, not a short result.
+  const ChunkRunner short_runner = [&](int rule_set, int64_t first, int64_t,
+                                       const std::function<void(const RuleSetTally&)>& consume) {
+    consume(elsewhere.play(rule_set, first));
+  };
+  CHECK_THROWS_WITH(run_balance(options, {}, short_runner), Catch::Contains("1 of 7 chunks"));
+}
+
+TEST_CASE("batched chunks: the same games on any thread count, bad batches refused", "[balance]") {
+  BalanceOptions options;
+  options.game = "tailten";
+  options.agents = {"mcts:sims=8", "mcts:sims=2"};
+  options.games = 48;
+  options.batch = 16;
+  options.seed = 4;
+  options.sprt = SprtSettings{};
+  options.check_every = 20;  // looks after every 2 chunks of 16
+  options.threads = 1;
+  const BalanceResult one = run_balance(options);
+  options.threads = 2;
+  const BalanceResult two = run_balance(options);
+  const RuleSetFigures& a = one.rule_sets[0].figures;
+  const RuleSetFigures& b = two.rule_sets[0].figures;
+  CHECK(one.chunk_games == 16);
+  CHECK(a.games == 48);
+  CHECK(a.advantage.mean == b.advantage.mean);
+  CHECK(a.length.histogram == b.length.histogram);
+  CHECK(a.agents[0].score.mean == b.agents[0].score.mean);
+  CHECK(a.agents[0].score.mean > 0.5);  // the stronger search wins, batched as alone
+
+  options.batch = 15;
+  CHECK_THROWS_WITH(run_balance(options), Catch::Contains("batch (15) must be 0 or a positive "
+                                                          "multiple of the number of agents (2)"));
+  options.batch = -2;
+  CHECK_THROWS_WITH(run_balance(options), Catch::Contains("batch (-2)"));
+  const ChunkPlayer player([&] {
+    BalanceOptions good = options;
+    good.batch = 16;
+    return good;
+  }());
+  CHECK(player.layout().chunks == 3);
+  CHECK_THROWS_WITH(player.play(0, 3), Catch::Contains("no chunk 3 of rule set 0"));
+  CHECK_THROWS_WITH(player.play(1, 0), Catch::Contains("no chunk 0 of rule set 1"));
+}
