@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <variant>
@@ -77,13 +78,15 @@ void init_balance(py::module_& m) {
       "run_balance",
       [](const std::string& game, const std::vector<std::string>& sweeps, const AgentSpecs& agents,
          int64_t games, int threads, uint64_t seed, const std::optional<std::string>& sprt,
-         int64_t check_every, int64_t batch, const std::optional<std::string>& out, bool progress,
-         const std::optional<py::function>& runner) {
-        const BalanceOptions options =
+         int64_t check_every, int64_t batch, const std::optional<std::string>& out, bool resume,
+         bool progress, const std::optional<py::function>& runner) {
+        BalanceOptions options =
             balance_options(game, sweeps, agents, games, threads, seed, sprt, check_every, batch);
+        if (out) options.checkpoint = progress_path(*out);
+        options.resume = resume;
         const ChunkRunner chunk_runner = runner ? python_runner(*runner) : ChunkRunner{};
         // Ctrl-C: the progress callback finds the signal and stops the run, which ends
-        // with KeyboardInterrupt and writes nothing.
+        // with KeyboardInterrupt, writing no balance.json (the progress file stays).
         std::optional<BalanceResult> result;
         {
           py::gil_scoped_release release;
@@ -100,16 +103,21 @@ void init_balance(py::module_& m) {
           } catch (const PythonError&) {
           }
           if (progress) printer.finish();
-          if (result && out) write_balance_json(*out, *result);
+          if (result && out) {
+            write_balance_json(*out, *result);
+            std::filesystem::remove(options.checkpoint);
+          }
         }
         if (!result) throw py::error_already_set();
         return balance_json(*result);
       },
       py::arg("game"), py::arg("sweeps"), py::arg("agents"), py::arg("games"), py::arg("threads"),
       py::arg("seed"), py::arg("sprt"), py::arg("check_every"), py::arg("batch"), py::arg("out"),
-      py::arg("progress"), py::arg("runner") = py::none(),
+      py::arg("resume"), py::arg("progress"), py::arg("runner") = py::none(),
       "Runs a balance evaluation; returns the text of balance.json and writes it into `out` "
-      "when given. runner(rule_set, first, count, consume), when given, plays the chunks "
+      "when given, keeping the run's progress in out/balance.progress until then (resume: "
+      "go on from that file). runner(rule_set, first, count, consume), when given, plays the "
+      "chunks "
       "and hands each one's serialized tally to consume in order. Use "
       "knightgym.balance.evaluate.");
 

@@ -5,6 +5,7 @@
 // ADDRESS the whole run goes to knightgym.balance.evaluate in the project's .venv
 // (`python -m knightgym.balance run OPTIONS_JSON`), which plays it on the Ray cluster.
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -76,6 +77,7 @@ int run_on_ray(const BalanceOptions& options, const std::vector<std::string>& sw
     json.null();
   json.key("check_every").value(options.check_every).key("batch").value(options.batch);
   json.key("ray_address").value(address).key("out").value(out).key("plots").value(plots);
+  json.key("resume").value(options.resume);
   json.end_object();
   return run_python_module(python, python_package_dir(), "knightgym.balance", {"run", json.text()});
 }
@@ -87,7 +89,7 @@ int balance_command(Args& args) {
     throw std::invalid_argument(
         "usage: knightgym balance GAME[(params)] [--sweep KEY=V1,V2,...]... --agents "
         "SPEC[,SPEC] [--games N] [--threads T] [--batch B] [--seed S] [--sprt a1=X,...] "
-        "[--check-every N] [--ray ADDRESS] --out DIR [--no-plots]");
+        "[--check-every N] [--ray ADDRESS] --out DIR [--resume] [--no-plots]");
   BalanceOptions options;
   options.game = args.positional()[0];
   const std::vector<std::string> sweeps = args.get_strings("sweep");
@@ -105,17 +107,20 @@ int balance_command(Args& args) {
   const std::string out = args.get_string("out", "");
   if (out.empty()) throw std::invalid_argument("--out DIR is required");
   const bool plots = !args.get_switch("no-plots");
+  options.resume = args.get_switch("resume");
   const std::string ray = args.get_string("ray", "");
   if (args.has("ray") && ray.empty())
     throw std::invalid_argument("--ray ADDRESS: an empty address");
   args.finish();
   if (!ray.empty()) return run_on_ray(options, sweeps, sprt, ray, out, plots);
 
+  options.checkpoint = progress_path(out);
   BalanceProgressPrinter printer(stderr);
   const BalanceResult result =
       run_balance(options, [&](const BalanceProgress& progress) { printer(progress); });
   printer.finish();
   write_balance_json(out, result);
+  std::filesystem::remove(options.checkpoint);
   std::printf("wrote %s/balance.json\n", out.c_str());
   return write_report(out, plots);
 }

@@ -39,8 +39,8 @@ constexpr const char* kUsage =
     "        [--config FILE] [--print-config]\n"
     "                                    AlphaZero-style training; see docs/training.md\n"
     "  balance GAME [--sweep KEY=V1,V2,...]... --agents SPEC[,SPEC] [--games N]\n"
-    "          [--threads T] [--seed S] [--sprt a0=A,a1=B,alpha=X,beta=Y] [--check-every N]\n"
-    "          --out DIR [--no-plots]\n"
+    "          [--threads T] [--batch B] [--seed S] [--sprt a0=A,a1=B,alpha=X,beta=Y]\n"
+    "          [--check-every N] [--ray ADDRESS] --out DIR [--resume] [--no-plots]\n"
     "                                    seat balance of rule sets; see docs/balance.md\n";
 
 }  // namespace
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     const std::set<std::string> switches =
         command == "list"      ? std::set<std::string>{"agents"}
         : command == "train"   ? std::set<std::string>{"resume", "print-config"}
-        : command == "balance" ? std::set<std::string>{"no-plots"}
+        : command == "balance" ? std::set<std::string>{"no-plots", "resume"}
                                : std::set<std::string>{"divide"};
     Args args(argc, argv, 2, switches);
     if (command == "list") return list_command(args);

@@ -1,5 +1,5 @@
 // Real files on disk for the tests: a fresh directory under the system's temporary
-// directory, and reading a file back whole or by lines.
+// directory, writing a file, and reading one back whole or by lines.
 #pragma once
 
 #include <unistd.h>
@@ -41,6 +41,10 @@ inline std::string temporary_dir(const std::string& name) {
 inline std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
 }
 
 inline std::vector<std::string> lines_of(const std::string& path) {

@@ -335,3 +335,48 @@ def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path):
     assert child.returncode != 0
     assert "KeyboardInterrupt" in stderr and "in evaluate" in stderr
     assert not out.exists()
+
+
+def test_a_killed_run_resumes_where_it_stopped(tmp_path):
+    # Two rule sets: the run is killed (SIGKILL, no chance to tidy up) once the first one
+    # is saved, then resumed; balance.json equals an unbroken run's but for timings.
+    args = ["knight_fight", "--agents", "mcts:sims=16", "--games", "3000", "--seed", "4",
+            "--sweep", "mirror_on_moves=true,false", "--no-plots"]
+    stopped = tmp_path / "stopped"
+    progress = stopped / "balance.progress"
+    child = subprocess.Popen([str(CLI), "balance", *args, "--out", str(stopped)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while not progress.exists() and child.poll() is None:
+        time.sleep(0.005)
+    child.kill()
+    child.wait()
+    assert progress.exists() and not (stopped / "balance.json").exists()
+    saved = progress.read_text()
+    refused = subprocess.run([str(CLI), "balance", *args, "--out", str(stopped)],
+                             capture_output=True, text=True)
+    assert refused.returncode == 1
+    assert "holds an unfinished run: resume it (--resume)" in refused.stderr
+    assert progress.read_text() == saved
+
+    subprocess.run([str(CLI), "balance", *args, "--out", str(stopped), "--resume"],
+                   check=True, capture_output=True)
+    assert not progress.exists()  # the run finished, and its progress file went
+    unbroken = knightgym.balance.evaluate(
+        "knight_fight", agents="mcts:sims=16", games=3000, seed=4,
+        sweep={"mirror_on_moves": [True, False]}, out=tmp_path / "unbroken", progress=False,
+        plots=False, resume=True)  # resume with no progress file: a fresh run
+    resumed = json.loads((stopped / "balance.json").read_text())
+
+    def without_timings(result):
+        result = {k: v for k, v in result.items() if k != "seconds"}
+        result["rule_sets"] = [{k: v for k, v in s.items() if k != "seconds"}
+                               for s in result["rule_sets"]]
+        return result
+
+    assert without_timings(resumed) == without_timings(unbroken)
+    # Other options do not resume another run's progress.
+    progress.write_text(saved)
+    with pytest.raises(ValueError, match="a run with other options"):
+        knightgym.balance.evaluate("knight_fight", agents="mcts:sims=16", games=3000, seed=5,
+                                   sweep={"mirror_on_moves": [True, False]}, out=stopped,
+                                   progress=False, resume=True)

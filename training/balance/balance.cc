@@ -1,11 +1,13 @@
 #include "training/balance/balance.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
 #include "env/core/params.h"
 #include "env/registry/registry.h"
+#include "training/balance/checkpoint.h"
 #include "training/balance/chunk_player.h"
 #include "util/ordered_parallel.h"
 #include "util/timing.h"
@@ -107,6 +109,18 @@ BalanceResult run_balance(const BalanceOptions& options,
   result.agent_specs = player.agent_specs();
   result.chunk_games = layout.chunk_games;
 
+  const std::string identity = checkpoint_identity(options, result.agent_specs, layout.chunk_games);
+  std::vector<SavedRuleSet> saved;
+  if (!options.checkpoint.empty() && std::filesystem::exists(options.checkpoint)) {
+    if (!options.resume)
+      throw std::invalid_argument(options.checkpoint +
+                                  " holds an unfinished run: resume it (--resume), or delete "
+                                  "the file to start afresh");
+    saved = load_checkpoint(options.checkpoint, identity);
+    if (saved.size() > grid.size())
+      throw std::invalid_argument(options.checkpoint + ": more rule sets than the grid's");
+  }
+
   BalanceProgress status{0, static_cast<int>(grid.size()), 0,
                          options.games * static_cast<int64_t>(grid.size())};
   const auto report = [&] {
@@ -124,20 +138,51 @@ BalanceResult run_balance(const BalanceOptions& options,
   };
   const ChunkRunner& play = runner ? runner : on_threads;
 
+  // Chunks go to the runner in windows of about a minute, so that the progress is saved
+  // that often; the windows end at the sequential test's looks. Results do not depend
+  // on them.
+  constexpr double kWindowSeconds = 60;
+  int64_t window = options.threads;
+  auto last_save = SteadyClock::now();
+  double earlier_seconds = 0;
   for (size_t r = 0; r < grid.size(); ++r) {
     const auto rule_start = SteadyClock::now();
     RuleSetResult rule_set{grid[r], {}, {}, 0};
-    RuleSetTally tally(player.players(static_cast<int>(r)),
-                       static_cast<int>(options.agents.size()));
+    const int players = player.players(static_cast<int>(r));
+    const int k = static_cast<int>(options.agents.size());
+    if (r == saved.size()) saved.push_back({0, 0, RuleSetTally(players, k)});
+    SavedRuleSet& done = saved[r];
+    if (done.chunks_done > layout.chunks || done.tally.players != players ||
+        done.tally.block_games != k)
+      throw std::invalid_argument(options.checkpoint + ": rule set " + std::to_string(r) +
+                                  " does not fit the run");
     status.rule_set = static_cast<int>(r);
-    for (int64_t next = 0; next < layout.chunks;) {
-      const int64_t count =
-          options.sprt ? std::min(layout.look_chunks, layout.chunks - next) : layout.chunks - next;
+    status.games_done += done.tally.games;
+    report();
+    int64_t& next = done.chunks_done;
+    const double seconds_before = done.seconds;
+    earlier_seconds += seconds_before;  // played before a resume
+    while (true) {
+      const bool look = next == layout.chunks || (next > 0 && next % layout.look_chunks == 0);
+      if (options.sprt && look) {
+        const SprtState state =
+            sprt_state(*options.sprt, done.tally.blocks, done.tally.block_advantage.sum,
+                       done.tally.block_advantage.squares);
+        rule_set.sprt = SprtOutcome{*options.sprt, state};
+        if (state.decision != SprtDecision::kContinue) break;
+      }
+      if (next == layout.chunks) break;
+      const int64_t until =
+          options.sprt
+              ? std::min(layout.chunks, (next / layout.look_chunks + 1) * layout.look_chunks)
+              : layout.chunks;
+      const int64_t count = std::min(until - next, window);
+      const auto window_start = SteadyClock::now();
       int64_t expected = next;
       play(static_cast<int>(r), next, count, [&](const RuleSetTally& chunk) {
         if (expected++ >= next + count)
           throw std::logic_error("balance: a runner handed back more chunks than asked for");
-        tally.merge(chunk);
+        done.tally.merge(chunk);
         status.games_done += chunk.games;
         report();
       });
@@ -146,17 +191,22 @@ BalanceResult run_balance(const BalanceOptions& options,
                                  std::to_string(expected - next) + " of " + std::to_string(count) +
                                  " chunks");
       next += count;
-      if (!options.sprt) continue;
-      const SprtState state = sprt_state(*options.sprt, tally.blocks, tally.block_advantage.sum,
-                                         tally.block_advantage.squares);
-      rule_set.sprt = SprtOutcome{*options.sprt, state};
-      if (state.decision != SprtDecision::kContinue) break;
+      const double per_chunk = seconds_since(window_start) / static_cast<double>(count);
+      window = std::max<int64_t>(options.threads,
+                                 static_cast<int64_t>(kWindowSeconds / std::max(per_chunk, 1e-6)));
+      done.seconds = seconds_before + seconds_since(rule_start);
+      if (!options.checkpoint.empty() && seconds_since(last_save) >= kWindowSeconds) {
+        save_checkpoint(options.checkpoint, identity, saved);
+        last_save = SteadyClock::now();
+      }
     }
     // A rule set the test stopped early hands its unplayed games to the plan.
-    status.games_planned -= options.games - tally.games;
-    rule_set.figures = measure(tally);
-    rule_set.seconds = seconds_since(rule_start);
+    status.games_planned -= options.games - done.tally.games;
+    done.seconds = seconds_before + seconds_since(rule_start);
+    rule_set.figures = measure(done.tally);
+    rule_set.seconds = done.seconds;
     result.rule_sets.push_back(std::move(rule_set));
+    if (!options.checkpoint.empty()) save_checkpoint(options.checkpoint, identity, saved);
   }
   const RuleSetFigures& reference = result.rule_sets.front().figures;
   for (size_t r = 0; r < result.rule_sets.size(); ++r) {
@@ -165,7 +215,7 @@ BalanceResult run_balance(const BalanceOptions& options,
     if (figures.balance > result.rule_sets[result.fairest].figures.balance)
       result.fairest = static_cast<int>(r);
   }
-  result.seconds = seconds_since(start);
+  result.seconds = seconds_since(start) + earlier_seconds;
   return result;
 }
 

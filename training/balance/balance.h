@@ -59,6 +59,11 @@ struct BalanceOptions {
   uint64_t seed = 0;
   std::optional<SprtSettings> sprt;
   int64_t check_every = 100;  // games between the sequential test's looks
+  // A file for the run's progress (checkpoint.h), saved about once a minute; empty for
+  // none. With `resume` a run continues from it when it exists; without, an existing
+  // file is refused rather than overwritten.
+  std::string checkpoint;
+  bool resume = false;
 };
 
 // Plays chunks [first, first + count) of rule set `rule_set` (chunk_player.h) and hands

@@ -164,6 +164,10 @@ std::string balance_json(const BalanceResult& result) {
   return json.text() + "\n";
 }
 
+std::string progress_path(const std::string& directory) {
+  return (std::filesystem::path(directory) / "balance.progress").string();
+}
+
 void write_balance_json(const std::string& directory, const BalanceResult& result) {
   std::filesystem::create_directories(directory);
   write_file_atomically((std::filesystem::path(directory) / "balance.json").string(),

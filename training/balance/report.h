@@ -16,4 +16,8 @@ std::string balance_json(const BalanceResult& result);
 // Writes DIR/balance.json (creating DIR) atomically.
 void write_balance_json(const std::string& directory, const BalanceResult& result);
 
+// DIR/balance.progress: where a run writing into DIR keeps its progress until
+// balance.json is written (checkpoint.h).
+std::string progress_path(const std::string& directory);
+
 }  // namespace knightgym

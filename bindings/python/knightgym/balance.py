@@ -59,7 +59,8 @@ def _sprt_text(sprt):
 
 
 def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, sprt=None,
-             check_every=100, out=None, progress=True, plots=True, batch=0, ray_address=None):
+             check_every=100, out=None, progress=True, plots=True, batch=0, ray_address=None,
+             resume=False):
     """Plays and measures every rule set of the grid; returns balance.json as a dict.
 
     game: a spec ("knight_fight(max_turns=100)"); agents: a spec or a list of specs, each
@@ -72,7 +73,9 @@ def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, spr
     deciding for all of them at once (one network batch per round of simulations);
     ray_address: None to play on `threads` threads here, or a Ray cluster's address
     ("HOST:PORT", "auto", "ray://HOST:PORT") to play the games as tasks there
-    (knightgym.balance_ray). Bad options raise ValueError naming them before any game is
+    (knightgym.balance_ray). With `out`, the run keeps its progress in
+    out/balance.progress (about once a minute) until balance.json is written; resume=True
+    goes on from that file, and without it an unfinished run's file is refused. Bad options raise ValueError naming them before any game is
     played, and an address with no cluster raises ConnectionError; neither writes
     anything. The result depends on the options alone (the seed, and the batch), not on
     the threads or the machines.
@@ -82,15 +85,15 @@ def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, spr
                    threads=int(threads), seed=int(seed), sprt=_sprt_text(sprt),
                    check_every=int(check_every), batch=int(batch))
     destination = None if out is None else os.fspath(out)
+    run = dict(out=destination, resume=bool(resume), progress=bool(progress))
     if ray_address is None:
-        text = _knightgym.run_balance(**options, out=destination, progress=bool(progress))
+        text = _knightgym.run_balance(**options, **run)
     else:
         # The options are checked here first: a typo fails before any connection.
         _knightgym.BalanceChunkPlayer(**options)
         from knightgym.balance_ray import RayRunner
         with RayRunner(ray_address, options) as runner:
-            text = _knightgym.run_balance(**options, out=destination, progress=bool(progress),
-                                          runner=runner)
+            text = _knightgym.run_balance(**options, **run, runner=runner)
     result = json.loads(text)
     if out is not None:
         report(result, out, plots=False)

@@ -1,14 +1,18 @@
 // Tallies: chunk by chunk equals all at once, a tally crosses processes exactly, and a
 // malformed tally is refused by name. Runs cut into chunks: the chunks played anywhere
 // and in any order (a runner standing in for Ray, which has its own Python test) give the
-// run's figures to the last bit, and --batch gives the same games on any thread count.
+// run's figures to the last bit, --batch gives the same games on any thread count, and a
+// run resumed from its progress file equals the unbroken run.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <random>
 #include <stdexcept>
 
+#include "tests/cpp/test_files.h"
 #include "training/balance/balance.h"
+#include "training/balance/checkpoint.h"
 #include "training/balance/chunk_player.h"
 #include "training/balance/report.h"
 
@@ -160,11 +164,10 @@ TEST_CASE("a run's chunks played anywhere, in any order, give the same figures",
   CHECK(without_timings(balance_json(remote)) == without_timings(balance_json(local)));
 
   // A runner that hands back too few chunks is an error, not a short result.
-  const ChunkRunner short_runner = [&](int rule_set, int64_t first, int64_t,
-                                       const std::function<void(const RuleSetTally&)>& consume) {
-    consume(elsewhere.play(rule_set, first));
-  };
-  CHECK_THROWS_WITH(run_balance(options, {}, short_runner), Catch::Contains("1 of 7 chunks"));
+  const ChunkRunner lazy_runner = [](int, int64_t, int64_t,
+                                     const std::function<void(const RuleSetTally&)>&) {};
+  CHECK_THROWS_WITH(run_balance(options, {}, lazy_runner),
+                    Catch::Contains("the runner handed back 0 of"));
 }
 
 TEST_CASE("batched chunks: the same games on any thread count, bad batches refused", "[balance]") {
@@ -202,4 +205,55 @@ TEST_CASE("batched chunks: the same games on any thread count, bad batches refus
   CHECK(player.layout().chunks == 3);
   CHECK_THROWS_WITH(player.play(0, 3), Catch::Contains("no chunk 3 of rule set 0"));
   CHECK_THROWS_WITH(player.play(1, 0), Catch::Contains("no chunk 0 of rule set 1"));
+}
+
+TEST_CASE("a run resumed from its progress file equals the unbroken run", "[balance]") {
+  BalanceOptions options;
+  options.game = "knight_fight(max_turns=40)";
+  options.sweeps = {parse_sweep("mirror_on_moves=true,false")};
+  options.agents = {"mcts:sims=4"};
+  options.games = 100;
+  options.seed = 6;
+  options.sprt = SprtSettings{-0.05, 0.05, 0.05, 0.05};
+  options.check_every = 40;
+  const BalanceResult unbroken = run_balance(options);
+  const std::string dir = testing::temporary_dir("balance_resume");
+  options.checkpoint = dir + "/balance.progress";
+
+  // Stopped in the second rule set: the first one's tally is on disk.
+  int64_t seen = 0;
+  CHECK_THROWS_AS(run_balance(options,
+                              [&](const BalanceProgress& p) {
+                                if (p.rule_set == 1 && p.games_done > seen + 20) throw 1;
+                                if (p.rule_set == 0) seen = p.games_done;
+                              }),
+                  int);
+  REQUIRE(std::filesystem::exists(options.checkpoint));
+  const std::string before = testing::read_bytes(options.checkpoint);
+  // Without --resume the file is refused and left as it is.
+  CHECK_THROWS_WITH(run_balance(options), Catch::Contains("holds an unfinished run"));
+  CHECK(testing::read_bytes(options.checkpoint) == before);
+  options.resume = true;
+  CHECK(without_timings(balance_json(run_balance(options))) ==
+        without_timings(balance_json(unbroken)));
+
+  // Resumed in the middle of a rule set, between two looks: chunks 0 to 2 of the first
+  // rule set played by hand, as a run saves them.
+  const ChunkPlayer player(options);
+  const std::string identity = checkpoint_identity(options, player.agent_specs(), 20);
+  RuleSetTally three(2, 1);
+  for (int64_t chunk = 0; chunk < 3; ++chunk) three.merge(player.play(0, chunk));
+  save_checkpoint(options.checkpoint, identity, {{3, 1.5, three}});
+  const BalanceResult resumed = run_balance(options);
+  CHECK(without_timings(balance_json(resumed)) == without_timings(balance_json(unbroken)));
+  CHECK(resumed.rule_sets[0].seconds >= 1.5);
+
+  // Another run's progress, or a damaged file, is refused by name.
+  BalanceOptions other = options;
+  other.seed = 7;
+  CHECK_THROWS_WITH(run_balance(other), Catch::Contains("a run with other options"));
+  testing::write_bytes(options.checkpoint, before.substr(0, before.size() / 2));
+  CHECK_THROWS_WITH(run_balance(options), Catch::Contains("balance.progress"));
+  testing::write_bytes(options.checkpoint, "something else\n");
+  CHECK_THROWS_WITH(run_balance(options), Catch::Contains("not a balance run's progress"));
 }

@@ -1,0 +1,35 @@
+// A balance run's progress on disk (OUT/balance.progress), so that a run of hours can
+// stop and go on with --resume: every rule set started, with the chunks it has done,
+// its seconds and its tally. Chunks fold in order, so a resumed run's figures equal an
+// unbroken run's to the last bit. The file names the run's options; resuming with other
+// options is refused.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "training/balance/balance.h"
+#include "training/balance/tally.h"
+
+namespace knightgym {
+
+struct SavedRuleSet {
+  int64_t chunks_done = 0;
+  double seconds = 0;
+  RuleSetTally tally;
+};
+
+// What a checkpoint must match: the options that decide the games (not the threads).
+std::string checkpoint_identity(const BalanceOptions& options,
+                                const std::vector<std::string>& agent_specs, int64_t chunk_games);
+
+// Written atomically: a crash leaves the previous checkpoint or this one.
+void save_checkpoint(const std::string& path, const std::string& identity,
+                     const std::vector<SavedRuleSet>& rule_sets);
+
+// Throws std::invalid_argument for a malformed file or one of another run, naming the
+// path and the problem.
+std::vector<SavedRuleSet> load_checkpoint(const std::string& path, const std::string& identity);
+
+}  // namespace knightgym
