@@ -15,8 +15,9 @@ pybind11::dict describe(const ParamInfo& param);
 void init_games(pybind11::module_& m);
 void init_states(pybind11::module_& m);
 void init_vector_env(pybind11::module_& m);
-void init_agents(pybind11::module_& m);   // knightgym.agents
-void init_balance(pybind11::module_& m);  // run_balance, for knightgym.balance
-void init_ladder(pybind11::module_& m);   // run_ladder, for knightgym.ladder
+void init_agents(pybind11::module_& m);      // knightgym.agents
+void init_balance(pybind11::module_& m);     // run_balance, for knightgym.balance
+void init_ladder(pybind11::module_& m);      // run_ladder, for knightgym.ladder
+void init_statistics(pybind11::module_& m);  // for knightgym.statistics
 
 }  // namespace knightgym::python

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_knightgym, m) {
   knightgym::python::init_agents(m);
   knightgym::python::init_balance(m);
   knightgym::python::init_ladder(m);
+  knightgym::python::init_statistics(m);
 }
