@@ -32,7 +32,7 @@ using AgentSpecs = std::variant<std::string, std::vector<std::string>>;
 BalanceOptions balance_options(const std::string& game, const std::vector<std::string>& sweeps,
                                const AgentSpecs& agents, int64_t games, int threads, uint64_t seed,
                                const std::optional<std::string>& sprt, int64_t check_every,
-                               int64_t batch) {
+                               int64_t batch, int opening_plies) {
   BalanceOptions options;
   options.game = game;
   for (const std::string& sweep : sweeps) options.sweeps.push_back(parse_sweep(sweep));
@@ -46,6 +46,7 @@ BalanceOptions balance_options(const std::string& game, const std::vector<std::s
   if (sprt) options.sprt = parse_sprt(*sprt);
   options.check_every = check_every;
   options.batch = batch;
+  options.opening_plies = opening_plies;
   return options;
 }
 
@@ -78,10 +79,11 @@ void init_balance(py::module_& m) {
       "run_balance",
       [](const std::string& game, const std::vector<std::string>& sweeps, const AgentSpecs& agents,
          int64_t games, int threads, uint64_t seed, const std::optional<std::string>& sprt,
-         int64_t check_every, int64_t batch, const std::optional<std::string>& out, bool resume,
-         bool progress, const std::optional<py::function>& runner) {
-        BalanceOptions options =
-            balance_options(game, sweeps, agents, games, threads, seed, sprt, check_every, batch);
+         int64_t check_every, int64_t batch, int opening_plies,
+         const std::optional<std::string>& out, bool resume, bool progress,
+         const std::optional<py::function>& runner) {
+        BalanceOptions options = balance_options(game, sweeps, agents, games, threads, seed, sprt,
+                                                 check_every, batch, opening_plies);
         if (out) options.checkpoint = progress_path(*out);
         options.resume = resume;
         const ChunkRunner chunk_runner = runner ? python_runner(*runner) : ChunkRunner{};
@@ -112,8 +114,9 @@ void init_balance(py::module_& m) {
         return balance_json(*result);
       },
       py::arg("game"), py::arg("sweeps"), py::arg("agents"), py::arg("games"), py::arg("threads"),
-      py::arg("seed"), py::arg("sprt"), py::arg("check_every"), py::arg("batch"), py::arg("out"),
-      py::arg("resume"), py::arg("progress"), py::arg("runner") = py::none(),
+      py::arg("seed"), py::arg("sprt"), py::arg("check_every"), py::arg("batch"),
+      py::arg("opening_plies"), py::arg("out"), py::arg("resume"), py::arg("progress"),
+      py::arg("runner") = py::none(),
       "Runs a balance evaluation; returns the text of balance.json and writes it into `out` "
       "when given, keeping the run's progress in out/balance.progress until then (resume: "
       "go on from that file). runner(rule_set, first, count, consume), when given, plays the "
@@ -126,13 +129,14 @@ void init_balance(py::module_& m) {
                           "loaded once, for the Ray tasks of knightgym.balance_ray.")
       .def(py::init([](const std::string& game, const std::vector<std::string>& sweeps,
                        const AgentSpecs& agents, int64_t games, int threads, uint64_t seed,
-                       const std::optional<std::string>& sprt, int64_t check_every, int64_t batch) {
+                       const std::optional<std::string>& sprt, int64_t check_every, int64_t batch,
+                       int opening_plies) {
              return ChunkPlayer(balance_options(game, sweeps, agents, games, threads, seed, sprt,
-                                                check_every, batch));
+                                                check_every, batch, opening_plies));
            }),
            py::arg("game"), py::arg("sweeps"), py::arg("agents"), py::arg("games"),
            py::arg("threads"), py::arg("seed"), py::arg("sprt"), py::arg("check_every"),
-           py::arg("batch"))
+           py::arg("batch"), py::arg("opening_plies"))
       .def_property_readonly("chunks", [](const ChunkPlayer& p) { return p.layout().chunks; })
       .def_property_readonly("rule_sets",
                              [](const ChunkPlayer& p) { return static_cast<int>(p.grid().size()); })

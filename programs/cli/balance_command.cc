@@ -76,6 +76,7 @@ int run_on_ray(const BalanceOptions& options, const std::vector<std::string>& sw
   else
     json.null();
   json.key("check_every").value(options.check_every).key("batch").value(options.batch);
+  json.key("opening_plies").value(options.opening_plies);
   json.key("ray_address").value(address).key("out").value(out).key("plots").value(plots);
   json.key("resume").value(options.resume);
   json.end_object();
@@ -88,7 +89,8 @@ int balance_command(Args& args) {
   if (args.positional().size() != 1)
     throw std::invalid_argument(
         "usage: knightgym balance GAME[(params)] [--sweep KEY=V1,V2,...]... --agents "
-        "SPEC[,SPEC] [--games N] [--threads T] [--batch B] [--seed S] [--sprt a1=X,...] "
+        "SPEC[,SPEC] [--games N] [--threads T] [--batch B] [--opening-plies P] [--seed S] "
+        "[--sprt a1=X,...] "
         "[--check-every N] [--ray ADDRESS] --out DIR [--resume] [--no-plots]");
   BalanceOptions options;
   options.game = args.positional()[0];
@@ -100,6 +102,7 @@ int balance_command(Args& args) {
   options.games = args.get_int("games", 1000, 1);
   options.threads = static_cast<int>(args.get_int("threads", 1, 1));
   options.batch = args.get_int("batch", 0, 0);
+  options.opening_plies = static_cast<int>(args.get_int("opening-plies", 0, 0));
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   const std::string sprt = args.get_string("sprt", "");
   if (args.has("sprt")) options.sprt = parse_sprt(sprt);

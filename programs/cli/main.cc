@@ -39,8 +39,9 @@ constexpr const char* kUsage =
     "        [--config FILE] [--print-config]\n"
     "                                    AlphaZero-style training; see docs/training.md\n"
     "  balance GAME [--sweep KEY=V1,V2,...]... --agents SPEC[,SPEC] [--games N]\n"
-    "          [--threads T] [--batch B] [--seed S] [--sprt a0=A,a1=B,alpha=X,beta=Y]\n"
-    "          [--check-every N] [--ray ADDRESS] --out DIR [--resume] [--no-plots]\n"
+    "          [--threads T] [--batch B] [--opening-plies P] [--seed S]\n"
+    "          [--sprt a0=A,a1=B,alpha=X,beta=Y] [--check-every N] [--ray ADDRESS]\n"
+    "          --out DIR [--resume] [--no-plots]\n"
     "                                    seat balance of rule sets; see docs/balance.md\n";
 
 }  // namespace

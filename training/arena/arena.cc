@@ -15,7 +15,7 @@
 namespace knightgym {
 GameRecord play_game(const AnyGame& game,
                      const std::vector<std::shared_ptr<const AgentFactory>>& agents, int64_t index,
-                     uint64_t seed) {
+                     uint64_t seed, int opening_plies) {
   const int players = game.info().num_players;
   const int k = static_cast<int>(agents.size());
   GameRecord record;
@@ -26,6 +26,12 @@ GameRecord play_game(const AnyGame& game,
     seated.push_back(agents[agent]->make(derive_seed(seed, index * players + seat + 1)));
   }
   auto state = game.new_initial_state(derive_seed(seed ^ 0x5eedull, index / k));
+  Rng opening = opening_rng(seed, index / k);
+  for (int ply = 0; ply < opening_plies && !state->is_terminal(); ++ply) {
+    const std::vector<Action> legal = state->legal_actions();
+    state->apply_action(legal[opening.below(static_cast<uint32_t>(legal.size()))]);
+    ++record.decisions;
+  }
   while (!state->is_terminal()) {
     state->apply_action(seated[state->current_player()]->act(*state));
     ++record.decisions;
@@ -33,6 +39,10 @@ GameRecord play_game(const AnyGame& game,
   record.returns = state->returns();
   record.truncated = state->is_truncated();
   return record;
+}
+
+Rng opening_rng(uint64_t seed, int64_t block) {
+  return Rng(derive_seed(seed ^ 0x0be17ull, static_cast<uint64_t>(block)));
 }
 
 std::vector<GameRecord> play_arena(const AnyGame& game,

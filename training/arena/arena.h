@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "agents/any_agent.h"
+#include "env/core/rng.h"
 
 namespace knightgym {
 
@@ -33,10 +34,16 @@ struct ArenaOptions {
 };
 
 // Game `index` of a series: agent (seat + index) mod k in each seat, each seeded from
-// the seed, the index and the seat, from the start of block index / k.
+// the seed, the index and the seat, from the start of block index / k. With
+// `opening_plies`, that start is followed by so many uniformly random legal actions,
+// drawn from opening_rng, before the agents play (counted in `decisions`).
 GameRecord play_game(const AnyGame& game,
                      const std::vector<std::shared_ptr<const AgentFactory>>& agents, int64_t index,
-                     uint64_t seed);
+                     uint64_t seed, int opening_plies = 0);
+
+// The stream of block `block`'s random opening, the same in the unbatched and the batched
+// arena: each ply is legal_actions()[rng.below(count)].
+Rng opening_rng(uint64_t seed, int64_t block);
 
 // Plays the games; progress(finished) is called from the calling thread as games end.
 // An exception from progress stops the run (after the games under way) and is rethrown.
@@ -60,7 +67,7 @@ std::vector<GameRecord> play_arena_in_batches(
 // blocks (multiples of the number of agents).
 std::vector<GameRecord> play_games_together(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
-    int64_t first, int64_t games, uint64_t seed);
+    int64_t first, int64_t games, uint64_t seed, int opening_plies = 0);
 
 // An agent's results: per game, the mean of its seats' returns; a win above 0, a loss
 // below. score = (mean result + 1) / 2 in [0, 1], with the normal 95% half-width. firsts:

@@ -2,8 +2,9 @@
 // for all the games where it is to move with one act_batch, so an AlphaZero agent sends
 // one evaluator batch per round of simulations instead of one position at a time. Seats
 // rotate as in play_arena (game g seats agent (seat + g) mod k) and every k consecutive
-// games start from the same position; the result depends only on the seed. Games are
-// numbered from `first`, so a long series can be played in chunks.
+// games start from the same position (after `opening_plies` random actions drawn as
+// play_game draws them); the result depends only on the seed. Games are numbered from
+// `first`, so a long series can be played in chunks.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,8 @@ namespace knightgym {
 
 template <Game G>
 std::vector<GameRecord> play_batched(const G& game, std::span<Agent<G>* const> agents,
-                                     int64_t games, uint64_t seed, int64_t first = 0) {
+                                     int64_t games, uint64_t seed, int64_t first = 0,
+                                     int opening_plies = 0) {
   using State = typename G::State;
   const int k = static_cast<int>(agents.size());
   const int players = game.info().num_players;
@@ -28,6 +30,13 @@ std::vector<GameRecord> play_batched(const G& game, std::span<Agent<G>* const> a
       records[g].agent_of_seat.push_back(static_cast<int>((seat + first + g) % k));
     Rng rng(derive_seed(seed ^ 0x5eedull, static_cast<uint64_t>((first + g) / k)));
     game.init(states[g], rng);
+    Rng opening = opening_rng(seed, (first + g) / k);
+    Action legal[G::kMaxActions];
+    for (int ply = 0; ply < opening_plies && !game.terminal(states[g]); ++ply) {
+      const int count = game.legal_actions(states[g], legal);
+      game.apply(states[g], legal[opening.below(static_cast<uint32_t>(count))]);
+      ++records[g].decisions;
+    }
   }
   std::vector<int64_t> waiting;
   std::vector<State> batch;

@@ -56,6 +56,10 @@ struct BalanceOptions {
   // every agent deciding for all of them at once (one network batch per round of
   // simulations); B is a multiple of the number of agents.
   int64_t batch = 0;
+  // Each block starts this many uniformly random legal actions into the game, drawn from
+  // the seed and the block (training/arena/arena.h): varied starts for agents that
+  // play the same game every time from one position, as a fixed-node engine does.
+  int opening_plies = 0;
   uint64_t seed = 0;
   std::optional<SprtSettings> sprt;
   int64_t check_every = 100;  // games between the sequential test's looks

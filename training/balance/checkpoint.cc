@@ -26,6 +26,7 @@ std::string checkpoint_identity(const BalanceOptions& options,
   json.end_array();
   json.key("games").value(options.games).key("seed").value(static_cast<int64_t>(options.seed));
   json.key("batch").value(options.batch).key("chunk_games").value(chunk_games);
+  json.key("opening_plies").value(options.opening_plies);
   json.key("check_every").value(options.check_every).key("sprt");
   if (options.sprt) {
     const SprtSettings& s = *options.sprt;

@@ -26,6 +26,8 @@ void check_options(const BalanceOptions& options) {
     throw std::invalid_argument("balance: batch (" + std::to_string(options.batch) +
                                 ") must be 0 or a positive multiple of the number of agents (" +
                                 std::to_string(k) + ")");
+  if (options.opening_plies < 0)
+    throw std::invalid_argument("balance: opening_plies must be at least 0");
   if (options.check_every < 1)
     throw std::invalid_argument("balance: check_every must be at least 1");
   if (options.sprt) check_sprt_settings(*options.sprt);
@@ -88,11 +90,12 @@ RuleSetTally ChunkPlayer::play(int rule_set, int64_t chunk, const std::atomic<bo
   const int64_t games = std::min(layout_.chunk_games, options_.games - first);
   std::vector<GameRecord> records;
   if (options_.batch > 0) {
-    records = play_games_together(game, agents, first, games, options_.seed);
+    records =
+        play_games_together(game, agents, first, games, options_.seed, options_.opening_plies);
   } else {
     for (int64_t g = first; g < first + games; ++g) {
       if (stop && *stop) throw std::runtime_error("balance: stopped");
-      records.push_back(play_game(game, agents, g, options_.seed));
+      records.push_back(play_game(game, agents, g, options_.seed, options_.opening_plies));
     }
   }
   RuleSetTally tally(game.info().num_players, k);

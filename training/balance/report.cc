@@ -135,6 +135,7 @@ std::string balance_json(const BalanceResult& result) {
   json.key("games_per_rule_set").value(options.games);
   json.key("threads").value(options.threads);
   json.key("batch").value(options.batch).key("chunk_games").value(result.chunk_games);
+  json.key("opening_plies").value(options.opening_plies);
   json.key("seed").value(static_cast<int64_t>(options.seed));
   json.key("check_every").value(options.check_every);
   json.key("sweeps").begin_array();

@@ -60,7 +60,7 @@ def _sprt_text(sprt):
 
 def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, sprt=None,
              check_every=100, out=None, progress=True, plots=True, batch=0, ray_address=None,
-             resume=False):
+             resume=False, opening_plies=0):
     """Plays and measures every rule set of the grid; returns balance.json as a dict.
 
     game: a spec ("knight_fight(max_turns=100)"); agents: a spec or a list of specs, each
@@ -71,6 +71,8 @@ def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, spr
     balance.md and, with plots=True, the PNG plots; batch: 0 to play each game on its
     own, or B to play B games together (a multiple of the number of agents), every agent
     deciding for all of them at once (one network batch per round of simulations);
+    opening_plies: each block starts this many random legal actions into the game (varied
+    starts for an agent that plays one game every time, as a fixed-node engine does);
     ray_address: None to play on `threads` threads here, or a Ray cluster's address
     ("HOST:PORT", "auto", "ray://HOST:PORT") to play the games as tasks there
     (knightgym.balance_ray). With `out`, the run keeps its progress in
@@ -83,7 +85,8 @@ def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, spr
     specs = agents if isinstance(agents, str) else [str(a) for a in agents]
     options = dict(game=game, sweeps=_sweep_texts(sweep), agents=specs, games=int(games),
                    threads=int(threads), seed=int(seed), sprt=_sprt_text(sprt),
-                   check_every=int(check_every), batch=int(batch))
+                   check_every=int(check_every), batch=int(batch),
+                   opening_plies=int(opening_plies))
     destination = None if out is None else os.fspath(out)
     run = dict(out=destination, resume=bool(resume), progress=bool(progress))
     if ray_address is None:

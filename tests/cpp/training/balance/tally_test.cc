@@ -257,3 +257,30 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
   testing::write_bytes(options.checkpoint, "something else\n");
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("not a balance run's progress"));
 }
+
+TEST_CASE("random openings vary the games of an engine that plays one game", "[balance]") {
+  // Fairy-Stockfish at a fixed node count plays the same game every time from one start.
+  BalanceOptions options;
+  options.game = "knightmate";
+  options.agents = {"uci:nodes=1"};
+  options.games = 8;
+  const RuleSetFigures same = run_balance(options).rule_sets[0].figures;
+  CHECK(same.length.min == same.length.max);
+  CHECK((same.seats[0].wins == 8 || same.seats[1].wins == 8 || same.seats[0].draws == 8));
+
+  options.opening_plies = 4;
+  const RuleSetFigures varied = run_balance(options).rule_sets[0].figures;
+  CHECK(varied.length.min < varied.length.max);
+  CHECK(varied.length.min >= 4);  // the random plies count as decisions
+  // Seeded: the same games again on any thread count.
+  options.threads = 2;
+  CHECK(run_balance(options).rule_sets[0].figures.length.histogram == varied.length.histogram);
+  // Batched chunks draw the same openings (the engine then plays them with its hash
+  // shared between the games of a batch, so not the same games).
+  options.batch = 8;
+  const RuleSetFigures batched = run_balance(options).rule_sets[0].figures;
+  CHECK(batched.length.min < batched.length.max);
+
+  options.opening_plies = -1;
+  CHECK_THROWS_WITH(run_balance(options), Catch::Contains("opening_plies must be at least 0"));
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Balance runs' throughput, for docs/benchmarks.md: games per second of the shipped
+networks played one game at a time and with --batch B, and of a fixed run on a local
+Ray cluster with 1 and 2 worker processes against the same run on threads. Prints
+Markdown tables; every figure is a balance run's own games / seconds.
+
+    PYTHONPATH=build/python .venv/bin/python tools/balance_throughput.py networks
+    PYTHONPATH=build/python .venv/bin/python tools/balance_throughput.py ray
+"""
+
+import argparse
+import os
+import platform
+import sys
+import time
+
+import knightgym.balance
+
+# (game, network spec, games per measurement): about a minute each on one core.
+NETWORKS = [
+    ("knight_fight", "az:model=pretrained,sims=64", 64),
+    ("tailten", "az:model=pretrained,sims=64", 64),
+    ("double_duel", "az:model=pretrained,sims=64", 32),
+    ("knightmate", "az:model=pretrained,sims=64", 32),
+    ("knights_challenge(mode=duel)", "az:model=pretrained,sims=64", 16),
+    ("knights_challenge", "az:model=pretrained,sims=64", 16),
+]
+
+
+def games_per_second(game, agents, games, **options):
+    result = knightgym.balance.evaluate(game, agents=agents, games=games, seed=1,
+                                        progress=False, **options)
+    played = sum(rule_set["games"] for rule_set in result["rule_sets"])
+    return played / result["seconds"], result
+
+
+def networks(batches):
+    print(f"Machine: {platform.node()}, {os.cpu_count()} CPUs, one thread per run.\n")
+    print("| game | agent | games | " + " | ".join(
+        "one at a time" if b == 0 else f"--batch {b}" for b in batches) + " | best speed-up |")
+    print("|---|---|--:|" + "--:|" * len(batches) + "--:|")
+    for game, agent, games in NETWORKS:
+        rates = [games_per_second(game, agent, games, batch=b)[0] for b in batches]
+        cells = " | ".join(f"{rate:.2f}" for rate in rates)
+        print(f"| {game} | `{agent}` | {games} | {cells} | {max(rates) / rates[0]:.1f}x |",
+              flush=True)
+
+
+def ray_scaling(game, agents, games):
+    from ray.cluster_utils import Cluster
+
+    print(f"`{game}`, `{agents}`, {games} games, seed 1; "
+          f"{platform.node()}, {os.cpu_count()} CPUs.\n")
+    print("| where | worker processes | games/s | equal to the threads run |")
+    print("|---|--:|--:|---|")
+    base_rate, base = games_per_second(game, agents, games, threads=1)
+    print(f"| threads | 1 | {base_rate:.1f} | (reference) |", flush=True)
+    rate, two = games_per_second(game, agents, games, threads=2)
+    print(f"| threads | 2 | {rate:.1f} | {same(two, base)} |", flush=True)
+    for workers in (1, 2):
+        cluster = Cluster(initialize_head=True,
+                          head_node_args={"num_cpus": workers, "include_dashboard": False})
+        cluster.wait_for_nodes()
+        try:
+            start = time.monotonic()
+            rate, there = games_per_second(game, agents, games, ray_address=cluster.address)
+            wall = time.monotonic() - start
+        finally:
+            cluster.shutdown()
+        print(f"| Ray, one node | {workers} | {rate:.1f} ({games / wall:.1f} with connecting) | "
+              f"{same(there, base)} |", flush=True)
+
+
+def same(a, b):
+    strip = lambda r: [{k: v for k, v in s.items() if k != "seconds"} for s in r["rule_sets"]]
+    return "yes" if strip(a) == strip(b) else "NO"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=["networks", "ray"])
+    parser.add_argument("--batches", default="0,16,64")
+    parser.add_argument("--game", default="knight_fight")
+    parser.add_argument("--agents", default="mcts:sims=64")
+    parser.add_argument("--games", type=int, default=4000)
+    args = parser.parse_args()
+    if args.what == "networks":
+        networks([int(b) for b in args.batches.split(",")])
+    else:
+        ray_scaling(args.game, args.agents, args.games)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
