@@ -62,7 +62,7 @@ sanitize: deps
 tsan: deps
 	@$(call CONFIGURE,$(BUILD)-tsan,RelWithDebInfo) -DKNIGHTGYM_TSAN=ON -DKNIGHTGYM_PYTHON=OFF > /dev/null
 	cmake --build $(BUILD)-tsan -j $(JOBS) --target knightgym_tests
-	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tests "[vector_env],[thread_pool],[balance]"
+	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tests "[vector_env],[thread_pool],[balance],[util]"
 
 # Everything that needs no network, built without LibTorch (KNIGHTGYM_TORCH=OFF, like
 # KataGo's dummy backend): the C++ tests but the 100-game tournaments ([arena]), and the

@@ -89,11 +89,11 @@ RUNS["tailten_first_player_at_strength"] = Run("tailten", AT_STRENGTH, TT_SWEEPS
 RUNS["knights_challenge_modes_at_strength"] = Run("knights_challenge", AT_STRENGTH, KC_SWEEPS,
                                                    SPRT_TWO_SIDED)
 # Skill depth: three rungs of the ladder in a round robin on every rule set.
-RUNS["knightmate_skill"] = Run("knightmate", SKILL, games=600)
-RUNS["knight_fight_skill"] = Run("knight_fight", SKILL, KF_SWEEPS, games=600)
-RUNS["tailten_skill"] = Run("tailten", SKILL, TT_SWEEPS, games=600)
-RUNS["double_duel_skill"] = Run("double_duel", SKILL, DD_EXTENSIONS, games=600)
-RUNS["knights_challenge_skill"] = Run("knights_challenge", SKILL, KC_SWEEPS, games=600)
+RUNS["knightmate_skill"] = Run("knightmate", SKILL, games=300)
+RUNS["knight_fight_skill"] = Run("knight_fight", SKILL, KF_SWEEPS, games=300)
+RUNS["tailten_skill"] = Run("tailten", SKILL, TT_SWEEPS, games=300)
+RUNS["double_duel_skill"] = Run("double_duel", SKILL, DD_EXTENSIONS, games=300)
+RUNS["knights_challenge_skill"] = Run("knights_challenge", SKILL, KC_SWEEPS, games=300)
 
 # Gauntlets that rate the balance runs' own agents against the ladders' field:
 # name: (game spec, challengers, field, games per pair).
@@ -123,14 +123,20 @@ def command_of(build, out, name, run, threads):
     return command
 
 
+def queue():
+    """Every job in order: the balance runs, with the gauntlets ("ladders") once the runs
+    across strength are done."""
+    names = list(RUNS)
+    names.insert(names.index("knightmate_uci10000") + 1, "ladders")
+    return names
+
+
 def run_queue(args):
-    """The balance runs in order, the gauntlets once the runs across strength are done."""
-    names = args.only or list(RUNS)
-    for name in names:
-        if not (Path(args.out) / name / "balance.json").exists():
-            run_logged(name, command_of(args.build, args.out, name, RUNS[name], args.threads))
-        if name == "knightmate_uci10000" and not args.only:
+    for name in args.only or queue():
+        if name == "ladders":
             run_ladders(args)
+        elif not (Path(args.out) / name / "balance.json").exists():
+            run_logged(name, command_of(args.build, args.out, name, RUNS[name], args.threads))
 
 
 def run_logged(name, command):
@@ -397,10 +403,10 @@ def main():
                         help="the ladders of tools/strength_ladders.sh and strength_networks.sh")
     parser.add_argument("--docs", default="docs/balance")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--only", nargs="*", help="run only these names")
+    parser.add_argument("--only", nargs="*", help="run only these jobs, in this order")
     args = parser.parse_args()
-    if args.only and any(name not in RUNS for name in args.only):
-        parser.error(f"unknown run; the runs are: {', '.join(RUNS)}")
+    if args.only and any(name not in queue() for name in args.only):
+        parser.error(f"unknown run; the jobs are: {', '.join(queue())}")
     if args.what == "run":
         run_queue(args)
     else:

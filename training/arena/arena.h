@@ -6,6 +6,7 @@
 // depend on the thread count.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -67,7 +68,8 @@ std::vector<GameRecord> play_arena_in_batches(
 // blocks (multiples of the number of agents).
 std::vector<GameRecord> play_games_together(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
-    int64_t first, int64_t games, uint64_t seed, int opening_plies = 0);
+    int64_t first, int64_t games, uint64_t seed, int opening_plies = 0,
+    const std::atomic<bool>* stop = nullptr);
 
 // An agent's results: per game, the mean of its seats' returns; a win above 0, a loss
 // below. score = (mean result + 1) / 2 in [0, 1], with the normal 95% half-width. firsts:

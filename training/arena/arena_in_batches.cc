@@ -50,7 +50,7 @@ std::vector<GameRecord> play_arena_in_batches(
 
 std::vector<GameRecord> play_games_together(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
-    int64_t first, int64_t games, uint64_t seed, int opening_plies) {
+    int64_t first, int64_t games, uint64_t seed, int opening_plies, const std::atomic<bool>* stop) {
   const int64_t k = static_cast<int64_t>(agents.size());
   if (k == 0 || games < 1 || first < 0 || first % k != 0 || games % k != 0)
     throw std::invalid_argument("play_games_together: need whole blocks of " + std::to_string(k) +
@@ -60,7 +60,7 @@ std::vector<GameRecord> play_games_together(
   const uint64_t agent_seed = derive_seed(seed ^ 0xba7c4ed5eedull, static_cast<uint64_t>(first));
   std::vector<GameRecord> records;
   with_typed_agents(game, make_agents(agents, agent_seed), [&](const auto& rules, auto seated) {
-    records = play_batched(rules, seated, games, seed, first, opening_plies);
+    records = play_batched(rules, seated, games, seed, first, opening_plies, stop);
   });
   return records;
 }

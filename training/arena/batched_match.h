@@ -4,11 +4,14 @@
 // rotate as in play_arena (game g seats agent (seat + g) mod k) and every k consecutive
 // games start from the same position (after `opening_plies` random actions drawn as
 // play_game draws them); the result depends only on the seed. Games are numbered from
-// `first`, so a long series can be played in chunks.
+// `first`, so a long series can be played in chunks. Once `stop` is set, it throws
+// std::runtime_error between rounds.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "agents/agent.h"
@@ -19,7 +22,8 @@ namespace knightgym {
 template <Game G>
 std::vector<GameRecord> play_batched(const G& game, std::span<Agent<G>* const> agents,
                                      int64_t games, uint64_t seed, int64_t first = 0,
-                                     int opening_plies = 0) {
+                                     int opening_plies = 0,
+                                     const std::atomic<bool>* stop = nullptr) {
   using State = typename G::State;
   const int k = static_cast<int>(agents.size());
   const int players = game.info().num_players;
@@ -42,6 +46,7 @@ std::vector<GameRecord> play_batched(const G& game, std::span<Agent<G>* const> a
   std::vector<State> batch;
   std::vector<Action> actions;
   for (bool playing = true; playing;) {
+    if (stop && *stop) throw std::runtime_error("play_batched: stopped");
     playing = false;
     for (int agent = 0; agent < k; ++agent) {
       waiting.clear();

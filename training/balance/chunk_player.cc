@@ -90,8 +90,8 @@ RuleSetTally ChunkPlayer::play(int rule_set, int64_t chunk, const std::atomic<bo
   const int64_t games = std::min(layout_.chunk_games, options_.games - first);
   std::vector<GameRecord> records;
   if (options_.batch > 0) {
-    records =
-        play_games_together(game, agents, first, games, options_.seed, options_.opening_plies);
+    records = play_games_together(game, agents, first, games, options_.seed, options_.opening_plies,
+                                  stop);
   } else {
     for (int64_t g = first; g < first + games; ++g) {
       if (stop && *stop) throw std::runtime_error("balance: stopped");

@@ -38,7 +38,8 @@ class ChunkPlayer {
   int players(int rule_set) const;
 
   // Plays and tallies chunk `chunk` of rule set `rule_set`; safe to call from many
-  // threads at once. Once `stop` is set it throws std::runtime_error between games.
+  // threads at once. Once `stop` is set it throws std::runtime_error between games (with
+  // --batch, between rounds of decisions).
   RuleSetTally play(int rule_set, int64_t chunk, const std::atomic<bool>* stop = nullptr) const;
 
  private:

@@ -96,6 +96,8 @@ def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, spr
         _knightgym.BalanceChunkPlayer(**options)
         from knightgym.balance_ray import RayRunner
         with RayRunner(ray_address, options) as runner:
+            # Games at once: the cluster's CPUs (the first windows of chunks are sized by it).
+            options["threads"] = max(options["threads"], runner.cpus)
             text = _knightgym.run_balance(**options, **run, runner=runner)
     result = json.loads(text)
     if out is not None:
