@@ -268,6 +268,42 @@ def across_strength(out, docs, ratings):
             print(f"| {game} | {per_thousand:+.3f} | {intercept:+.3f} |")
 
 
+def default_rules(out, docs):
+    """Every game at its default rules, MCTS at 16, 64 and 256 simulations: the table and
+    default_rules.png."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    print("| game | MCTS simulations | games | seat win rates % | draws % "
+          "| first-seat advantage (95%) | balance | decisions per game | sequential test |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    figure, axes = plt.subplots(figsize=(7, 3.6))
+    for g, game in enumerate(GAMES):
+        for k, (level, sims) in enumerate((("weak", 16), ("medium", 64), ("strong", 256))):
+            result = load(out, f"{game}_{level}")
+            if not result:
+                continue
+            r = result["rule_sets"][0]
+            a = r["first_seat_advantage"]
+            print(f"| {game} | {sims} | {r['games']} | {seat_wins(r)} | "
+                  f"{100 * r['seats'][0]['draw_rate']:.1f} | {interval(a)} | {r['balance']:.3f} | "
+                  f"{r['length']['mean']:.1f} | {sprt_cell(r)} |")
+            axes.errorbar(g + (k - 1) * 0.22, a["mean"],
+                          yerr=[[a["mean"] - a["low"]], [a["high"] - a["mean"]]], fmt="o",
+                          color=f"C{k}", capsize=3,
+                          label=f"{sims} simulations" if g == 0 else None)
+    axes.axhline(0, color="gray", linewidth=0.8)
+    axes.set_xticks(range(len(GAMES)))
+    axes.set_xticklabels(GAMES, fontsize=8)
+    axes.set_ylabel("first seat's advantage (95%)")
+    axes.set_title("Default rules, MCTS against itself", fontsize=9)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(Path(docs) / "default_rules.png", dpi=110)
+    plt.close(figure)
+
+
 def side_by_side(out, title, names, keys):
     results = [(name, load(out, name)) for name in names]
     results = [(name, result) for name, result in results if result]
@@ -348,7 +384,9 @@ def summarize(args):
     docs.mkdir(parents=True, exist_ok=True)
     out = args.out
     ratings = elo_table(out, args.strength)
-    print("## Across strength\n")
+    print("## Default rules, MCTS\n")
+    default_rules(out, docs)
+    print("\n## Across strength\n")
     across_strength(out, docs, ratings)
     side_by_side(out, "Double-Duel extensions",
                  ["double_duel_extensions_full", "double_duel_extensions_strong",
