@@ -11,24 +11,12 @@
 #include "agents/any_agent.h"
 #include "env/registry/registry.h"
 #include "tests/cpp/test_files.h"
+#include "tests/cpp/training/balance/game_records.h"
 #include "training/balance/balance.h"
 #include "training/balance/report.h"
 
 using namespace knightgym;
-
-namespace {
-
-GameRecord record(std::vector<float> returns, std::vector<int> agents, int decisions,
-                  bool truncated = false) {
-  GameRecord r;
-  r.returns = std::move(returns);
-  r.agent_of_seat = std::move(agents);
-  r.decisions = decisions;
-  r.truncated = truncated;
-  return r;
-}
-
-}  // namespace
+using testing::record;
 
 TEST_CASE("a two-player rule set's figures", "[balance]") {
   // One agent: blocks of one game.

@@ -11,24 +11,16 @@
 #include <stdexcept>
 
 #include "tests/cpp/test_files.h"
+#include "tests/cpp/training/balance/game_records.h"
 #include "training/balance/balance.h"
 #include "training/balance/checkpoint.h"
 #include "training/balance/chunk_player.h"
 #include "training/balance/report.h"
 
 using namespace knightgym;
+using testing::record;
 
 namespace {
-
-GameRecord record(std::vector<float> returns, std::vector<int> agents, int decisions,
-                  bool truncated = false) {
-  GameRecord r;
-  r.returns = std::move(returns);
-  r.agent_of_seat = std::move(agents);
-  r.decisions = decisions;
-  r.truncated = truncated;
-  return r;
-}
 
 // Seeded blocks of two 2-player games between two agents, with thirds in the returns so
 // that the floating-point sums round.
