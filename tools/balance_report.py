@@ -357,7 +357,7 @@ def verdicts_compared(out, title, weak, strong, keys):
 def skill_depth(out, names):
     """Per rule set: the Elo span from random to mcts:sims=400 within the rule set, and
     how often the stronger of the adjacent mcts:sims=100 and 400 wins."""
-    print("\n| game | rule set | games | Elo: mcts:sims=100 | Elo: mcts:sims=400 (span) "
+    print("\n| game | rule set | games | Elo: mcts:sims=100 | Elo: mcts:sims=400 (the span) "
           "| mcts:sims=400 against 100: score |")
     print("|---|---|---|---|---|---|")
     for name in names:
@@ -368,8 +368,7 @@ def skill_depth(out, names):
             random_, middle, top = r["agents"]
             span = top["elo"] - random_["elo"]
             print(f"| {result['game']} | {r['label']} | {r['games']} | "
-                  f"{middle['elo'] - random_['elo']:.0f} | {span:.0f} ± {top['elo_error'] * 1.96:.0f} "
-                  f"| {adjacent_score(r):.3f} |")
+                  f"{middle['elo'] - random_['elo']:.0f} | {span:.0f} | {adjacent_score(r):.3f} |")
 
 
 def adjacent_score(rule_set):

@@ -77,7 +77,10 @@ std::vector<SavedRuleSet> load_checkpoint(const std::string& path, const std::st
     std::string seconds;
     if (!(fields >> saved.chunks_done >> seconds) || saved.chunks_done < 0)
       fail("rule set " + std::to_string(r) + ": a bad line '" + line + "'");
-    saved.seconds = std::strtod(seconds.c_str(), nullptr);
+    char* end = nullptr;
+    saved.seconds = std::strtod(seconds.c_str(), &end);
+    if (end != seconds.c_str() + seconds.size() || !(saved.seconds >= 0))
+      fail("rule set " + std::to_string(r) + ": seconds '" + seconds + "' is not a number");
     if (!std::getline(in, line)) fail("it ends before rule set " + std::to_string(r) + "'s tally");
     try {
       saved.tally = RuleSetTally::parse(line);

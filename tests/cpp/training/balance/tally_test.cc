@@ -246,6 +246,13 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
   CHECK_THROWS_WITH(run_balance(other), Catch::Contains("a run with other options"));
   testing::write_bytes(options.checkpoint, before.substr(0, before.size() / 2));
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("balance.progress"));
+  std::string bad_seconds = before;
+  const size_t line =
+      bad_seconds.find('\n', bad_seconds.find('\n', bad_seconds.find('\n') + 1) + 1);
+  const size_t space = bad_seconds.find(' ', line);
+  bad_seconds.replace(space + 1, bad_seconds.find('\n', space) - space - 1, "soon");
+  testing::write_bytes(options.checkpoint, bad_seconds);
+  CHECK_THROWS_WITH(run_balance(options), Catch::Contains("seconds 'soon' is not a number"));
   testing::write_bytes(options.checkpoint, "something else\n");
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("not a balance run's progress"));
 }
