@@ -4,10 +4,10 @@
     PYTHONPATH=build/python .venv/bin/python tools/balance_report.py run [--only NAME ...]
     PYTHONPATH=build/python .venv/bin/python tools/balance_report.py summarize
 
-`run` plays every job of queue() that has no result yet (in OUT or DATA), in order: each balance run of
-RUNS is `knightgym balance ... --resume` into OUT/NAME, so a stopped queue goes on where
-it stopped (within a run too), and "ladders" plays the round robins of LADDERS that give
-each strength its Elo (random = 0) into OUT/ladders.
+`run` plays every job of queue() that has no result yet (in OUT or DATA), in order:
+each balance run of RUNS is `knightgym balance ... --resume` into OUT/NAME, so a stopped
+queue goes on where it stopped (within a run too), and "ladders" plays the round robins
+of LADDERS that give each strength its Elo (random = 0) into OUT/ladders.
 
 `summarize` first copies every finished result from OUT into DATA (docs/balance/runs,
 committed: a few hundred KB of JSON that hours of games produced), then prints the
@@ -100,10 +100,18 @@ RUNS["knightmate_skill"] = Run("knightmate", SKILL, games=300)
 RUNS["knights_challenge_skill"] = Run("knights_challenge", SKILL, KC_MODES, games=60)
 
 
+LEVELS = ("random", "weak", "medium", "strong", "net64")
+
+
+def across_strength_runs(game):
+    """The names of a game's runs across strength, weakest first."""
+    names = [f"{game}_{level}" for level in LEVELS]
+    return names + ["knightmate_uci1000", "knightmate_uci10000"] if game == "knightmate" else names
+
+
 def strengths(game):
     """The agents of a game's runs across strength, weakest first."""
-    agents = ["random", WEAK, MEDIUM, STRONG, NET64]
-    return agents + [UCI1000, UCI10000] if game == "knightmate" else agents
+    return [RUNS[name].agents for name in across_strength_runs(game)]
 
 
 # Round robins of each game's strengths at its default rules, for their Elo: name:
@@ -131,8 +139,7 @@ def command_of(build, out, name, run, threads):
 def queue():
     """Every job in order, cheapest information first: the runs across strength, the
     round robins that rate them ("ladders"), Fairy-Stockfish, then the sweeps."""
-    across = [f"{game}_{level}" for level in ("random", "weak", "medium", "strong", "net64")
-              for game in GAMES]
+    across = [f"{game}_{level}" for level in LEVELS for game in GAMES]
     rest = [name for name in RUNS if name not in across]
     return across + ["ladders"] + rest
 
@@ -235,10 +242,7 @@ def elo_table(data):
 
 def strength_rows(data, game):
     """The default-rules runs of a game, weakest first: (agent, result)."""
-    names = [f"{game}_{level}" for level in ("random", "weak", "medium", "strong", "net64")]
-    if game == "knightmate":
-        names += ["knightmate_uci1000", "knightmate_uci10000"]
-    rows = [(RUNS[name].agents, load(data, name)) for name in names]
+    rows = [(RUNS[name].agents, load(data, name)) for name in across_strength_runs(game)]
     return [(agent, result) for agent, result in rows if result]
 
 
