@@ -38,6 +38,45 @@ void check_is_mover(const AnyState& state, int player) {
                                 std::to_string(state.current_player()) + ")");
 }
 
+// The picture as plain Python data, squares by name (env/core/picture.h).
+py::dict picture_of(const AnyState& state) {
+  const Picture picture = state.picture();
+  const Grid& grid = picture.grid;
+  py::list cells;
+  for (int square = 0; square < grid.size(); ++square) {
+    const Cell& cell = picture.cells[square];
+    py::list marks;
+    for (int bit = 0; bit < kNumMarks; ++bit)
+      if (cell.marks >> bit & 1) marks.append(kCellMarkNames[bit]);
+    py::dict out;
+    out["square"] = grid.name(square);
+    out["file"] = grid.file_of(square);
+    out["rank"] = grid.rank_of(square);
+    out["piece"] =
+        cell.piece == PieceKind::kNone
+            ? py::object(py::none())
+            : py::object(py::str(std::string(kPieceKindNames[static_cast<int>(cell.piece)])));
+    out["owner"] = cell.owner;
+    out["count"] = cell.count;
+    out["number"] = cell.number >= 0 ? py::object(py::int_(cell.number)) : py::object(py::none());
+    out["zone"] = cell.zone;
+    out["marks"] = marks;
+    cells.append(out);
+  }
+  py::list links;
+  for (const auto& [from, to, side] : picture.links)
+    links.append(py::make_tuple(grid.name(from), grid.name(to), side));
+  py::dict out;
+  out["width"] = grid.width;
+  out["height"] = grid.height;
+  out["sides"] = picture.sides;
+  out["to_move"] = picture.to_move;
+  out["cells"] = cells;
+  out["links"] = links;
+  out["notes"] = picture.notes;
+  return out;
+}
+
 std::shared_ptr<AnyGame> game_of(const AnyState& s) {
   return std::const_pointer_cast<AnyGame>(s.game().shared_from_this());
 }
@@ -95,6 +134,14 @@ void init_states(py::module_& m) {
       .def(
           "observation_string", [](const AnyState& s, py::object) { return s.to_string(); },
           py::arg("player") = py::none(), "The board as text (the same for every player).")
+      .def("picture", &picture_of,
+           "What a drawing of the state shows: {'width', 'height', 'sides', 'to_move', 'cells' "
+           "(one dict per square, rank 1 first: square, file, rank, piece, owner, count, number, "
+           "zone, marks), 'links' ((square, square, side) lines, Tailten's bridges), 'notes'}. "
+           "svg() draws it.")
+      .def("last_move", &AnyState::last_move,
+           "The text of the last action applied to this state (or the state it was cloned "
+           "from), '' if none.")
       .def("game", &game_of)
       .def("get_game", &game_of)
       .def("__str__", &AnyState::to_string)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "env/core/params.h"
+#include "env/core/picture.h"
 #include "env/core/training_defaults.h"
 #include "env/core/types.h"
 #include "env/vector/vector_env_options.h"
@@ -39,6 +40,11 @@ class AnyState {
   virtual Action string_to_action(std::string_view text) const = 0;
   virtual std::string to_string() const = 0;
   virtual std::string serialize() const = 0;
+  // What a drawing of the state shows (env/core/picture.h).
+  virtual Picture picture() const = 0;
+  // The text of the last action applied through this object (and its clones), "" if none:
+  // a state made by new_initial_state, deserialize_state or an env batch has none.
+  virtual const std::string& last_move() const = 0;
 };
 
 // A batch of environments of one game behind one virtual call per batch: the vector env

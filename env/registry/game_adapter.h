@@ -27,7 +27,9 @@ class StateAdapter final : public AnyState {
 
   const AnyGame& game() const override { return *game_; }
   std::unique_ptr<AnyState> clone() const override {
-    return std::make_unique<StateAdapter>(game_, state_);
+    auto copy = std::make_unique<StateAdapter>(game_, state_);
+    copy->last_move_ = last_move_;
+    return copy;
   }
   // The typed game and state, for game-specific extras (Knights Challenge's tallies).
   const G& rules() const { return game_->rules(); }
@@ -47,7 +49,9 @@ class StateAdapter final : public AnyState {
     const std::vector<Action> legal = legal_actions();
     if (std::find(legal.begin(), legal.end(), action) == legal.end())
       throw std::invalid_argument(describe(action) + " is not legal");
+    std::string move = rules().action_to_string(state_, action);
     rules().apply(state_, action);
+    last_move_ = std::move(move);
   }
 
   bool is_terminal() const override { return rules().terminal(state_); }
@@ -73,6 +77,8 @@ class StateAdapter final : public AnyState {
   }
   std::string to_string() const override { return rules().render(state_); }
   std::string serialize() const override { return rules().serialize(state_); }
+  Picture picture() const override { return draw(rules(), state_); }
+  const std::string& last_move() const override { return last_move_; }
 
  private:
   void check_range(Action action) const {
@@ -87,6 +93,7 @@ class StateAdapter final : public AnyState {
 
   std::shared_ptr<const GameAdapter<G>> game_;
   State state_;
+  std::string last_move_;
 };
 
 template <Game G>

@@ -31,6 +31,11 @@ Tailten's score (kingdoms, territory, match points)::
 
     knightgym.tailten.score(state)   # {'kingdoms': [2, 3], ..., 'winner': 0}
 
+Pictures: an SVG of any state, drawn inline in notebooks (knightgym.svg)::
+
+    state.svg()                      # the board, pieces, marks and the last move
+    state.picture()                  # what the drawing shows, as data
+
 Agents (random, greedy, mcts, az, and uci for Knightmate) on any game; searches release
 the GIL::
 
@@ -53,6 +58,11 @@ from knightgym._knightgym import (Game, State, describe_game, games, load_game,
 from knightgym import _knightgym
 from knightgym._knightgym import agents
 from knightgym.vector_env import OpponentEnv, VectorEnv, make, make_spec
+from knightgym import svg
+
+# Pictures of states (knightgym/svg.py): state.svg(), and drawn inline in notebooks.
+State.svg = svg.draw
+State._repr_svg_ = svg.draw
 
 # The compiled submodules under their public names, so that `import knightgym.knightmate`
 # and `from knightgym.knightmate import perft` work as for a file of the package: agents,
@@ -71,4 +81,4 @@ if os.path.isfile(os.path.join(_models, "manifest.txt")):
     agents.set_models_directory(_models)
 
 __all__ = ["Game", "OpponentEnv", "State", "VectorEnv", "agents", "describe_game", "games",
-           "load_game", "make", "make_spec", "registered_names", *_knightgym.game_extras]
+           "load_game", "make", "make_spec", "registered_names", "svg", *_knightgym.game_extras]

@@ -31,6 +31,8 @@
 
 namespace knightgym {
 
+struct Picture;
+
 class DoubleDuel {
  public:
   using Fields = double_duel::Fields;
@@ -168,6 +170,8 @@ class DoubleDuel {
   std::string render(const State& s) const;
   std::string serialize(const State& s) const;
   State deserialize(std::string_view text) const;
+  // The picture of a state (env/core/picture.h).
+  void draw(const State& s, Picture& out) const;
 
   // The legal actions as a set: bit a = action a (mover's frame), empty once over.
   uint64_t legal_set(const State& s) const;

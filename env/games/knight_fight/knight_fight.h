@@ -33,6 +33,8 @@
 
 namespace knightgym {
 
+struct Picture;
+
 class KnightFight {
  public:
   static constexpr std::string_view kName = "knight_fight";
@@ -178,6 +180,8 @@ class KnightFight {
   std::string render(const State& s) const;
   std::string serialize(const State& s) const;
   State deserialize(std::string_view text) const;
+  // The picture of a state (env/core/picture.h).
+  void draw(const State& s, Picture& out) const;
 
   // Where `player` may land now (absolute squares): placements before the knight is on
   // the board, leaps after. Knights' own squares are never usable, so they are excluded

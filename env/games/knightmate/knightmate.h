@@ -32,6 +32,8 @@
 
 namespace knightgym {
 
+struct Picture;
+
 class Knightmate {
  public:
   using Position = knightmate::Position;
@@ -200,6 +202,8 @@ class Knightmate {
   std::string render(const State& s) const;
   std::string serialize(const State& s) const;
   State deserialize(std::string_view text) const;
+  // The picture of a state (env/core/picture.h).
+  void draw(const State& s, Picture& out) const;
 
  private:
   // Counts earlier occurrences of the current position and decides whether the game is

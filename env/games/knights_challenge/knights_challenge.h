@@ -34,6 +34,8 @@
 
 namespace knightgym {
 
+struct Picture;
+
 class KnightsChallenge {
  public:
   using Geometry = knights_challenge::Geometry;
@@ -138,6 +140,8 @@ class KnightsChallenge {
   std::string render(const State& s) const;
   std::string serialize(const State& s) const;
   State deserialize(std::string_view text) const;
+  // The picture of a state (env/core/picture.h).
+  void draw(const State& s, Picture& out) const;
 
   // Sides are what the tally ranks: each colour in ffa4, ffa3 and duel; the two
   // alliances (colours 0, 2 and 1, 3) in alliance2; the two teams in team4.

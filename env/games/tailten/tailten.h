@@ -25,6 +25,8 @@
 
 namespace knightgym {
 
+struct Picture;
+
 class Tailten {
  public:
   using Squares = tailten::Squares;
@@ -118,6 +120,8 @@ class Tailten {
   std::string render(const State& s) const;
   std::string serialize(const State& s) const;
   State deserialize(std::string_view text) const;
+  // The picture of a state (env/core/picture.h).
+  void draw(const State& s, Picture& out) const;
 
   // Kingdoms, territory and match points of the position (final once over).
   Score score(const State& s) const;

@@ -159,6 +159,20 @@ TEST_CASE("a test-only game: the type-erased face and the generic fallbacks", "[
   CHECK(state->serialize() == "stones=4 turns=1 to_move=1 end=running winner=0");
   CHECK(game->deserialize_state(state->serialize())->serialize() == state->serialize());
   CHECK_THROWS_WITH(state->apply_action(5), Catch::Contains("5"));
+  CHECK(state->last_move() == "take2");
+  CHECK(state->clone()->last_move() == "take2");
+  CHECK(game->deserialize_state(state->serialize())->last_move().empty());
+
+  // Without a drawing of its own, the picture is an empty board of the observation's size
+  // with the text rendering as its notes.
+  const Picture picture = state->picture();
+  CHECK(picture.grid.width == 7);
+  CHECK(picture.grid.height == 1);
+  CHECK(picture.cells.size() == 7);
+  CHECK(picture.sides == std::vector<std::string>{"player 0", "player 1"});
+  CHECK(picture.to_move == 1);
+  CHECK(picture.notes == text_lines(state->to_string()));
+  CHECK(picture.links.empty());
 
   const Nim nim(Nim::Params{4, 100});
   Nim::State s;
