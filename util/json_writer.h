@@ -49,6 +49,11 @@ class JsonWriter {
     text_ += std::to_string(number);
     return *this;
   }
+  JsonWriter& value(uint64_t number) {  // seeds use all 64 bits
+    separate();
+    text_ += std::to_string(number);
+    return *this;
+  }
   JsonWriter& value(int number) { return value(static_cast<int64_t>(number)); }
   JsonWriter& value(double number) {
     separate();

@@ -4,6 +4,7 @@
 // and the plots from that file (`python -m knightgym.balance report DIR`). With --ray
 // ADDRESS the whole run goes to knightgym.balance.evaluate in the project's .venv
 // (`python -m knightgym.balance run OPTIONS_JSON`), which plays it on the Ray cluster.
+// --record N adds DIR/records.jsonl, the first N games of each rule set with their moves.
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -11,11 +12,15 @@
 #include <vector>
 
 #include "agents/agent_kinds.h"
+#include "env/registry/registry.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "programs/cli/python_package.h"
+#include "training/arena/game_record_file.h"
+#include "training/balance/chunk_player.h"
 #include "training/balance/progress_printer.h"
 #include "training/balance/report.h"
+#include "util/atomic_file.h"
 #include "util/json_writer.h"
 #include "util/python_process.h"
 
@@ -58,6 +63,27 @@ int write_report(const std::string& directory, bool plots) {
   return 1;
 }
 
+// DIR/records.jsonl: the first `count` games of each rule set, played again with their
+// moves (ChunkPlayer::first_games: the same games), as game records
+// (training/arena/game_record_file.h).
+int write_records(const BalanceOptions& options, int64_t count, const std::string& directory) {
+  BalanceOptions replay = options;
+  replay.checkpoint.clear();
+  const ChunkPlayer player(replay);
+  const std::vector<std::string> specs = player.agent_specs();
+  std::string lines;
+  for (int r = 0; r < static_cast<int>(player.grid().size()); ++r) {
+    const auto game = load_game(player.grid()[r].spec);
+    lines +=
+        game_record_lines(*game, player.first_games(r, count), specs, 0, options.opening_plies);
+  }
+  const std::string path = directory + "/records.jsonl";
+  write_file_atomically(path, lines);
+  std::printf("wrote %s (the first %lld games of each rule set)\n", path.c_str(),
+              static_cast<long long>(count));
+  return 0;
+}
+
 // The run handed whole to knightgym.balance.evaluate(..., ray_address=...): the options
 // go as the JSON of its keyword arguments.
 int run_on_ray(const BalanceOptions& options, const std::vector<std::string>& sweeps,
@@ -91,7 +117,7 @@ int balance_command(Args& args) {
         "usage: knightgym balance GAME[(params)] [--sweep KEY=V1,V2,...]... --agents "
         "SPEC[,SPEC] [--games N] [--threads T] [--batch B] [--opening-plies P] [--seed S] "
         "[--sprt a1=X,...] "
-        "[--check-every N] [--ray ADDRESS] --out DIR [--resume] [--no-plots]");
+        "[--check-every N] [--ray ADDRESS] --out DIR [--resume] [--no-plots] [--record N]");
   BalanceOptions options;
   options.game = args.positional()[0];
   const std::vector<std::string> sweeps = args.get_strings("sweep");
@@ -114,8 +140,12 @@ int balance_command(Args& args) {
   const std::string ray = args.get_string("ray", "");
   if (args.has("ray") && ray.empty())
     throw std::invalid_argument("--ray ADDRESS: an empty address");
+  const int64_t record = args.get_int("record", 0, 0);
   args.finish();
-  if (!ray.empty()) return run_on_ray(options, sweeps, sprt, ray, out, plots);
+  if (!ray.empty()) {
+    const int status = run_on_ray(options, sweeps, sprt, ray, out, plots);
+    return status == 0 && record > 0 ? write_records(options, record, out) : status;
+  }
 
   options.checkpoint = progress_path(out);
   BalanceProgressPrinter printer(stderr);
@@ -125,6 +155,7 @@ int balance_command(Args& args) {
   write_balance_json(out, result);
   std::filesystem::remove(options.checkpoint);
   std::printf("wrote %s/balance.json\n", out.c_str());
+  if (record > 0 && write_records(options, record, out) != 0) return 1;
   return write_report(out, plots);
 }
 

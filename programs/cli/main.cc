@@ -28,8 +28,9 @@ constexpr const char* kUsage =
     "               [--channels C] [--threads T] [--seconds S] [--repeat R]\n"
     "                                    MCTS sims/s; AlphaZero search against the network\n"
     "  play GAME --agents SPEC,SPEC[,...] [--games N] [--threads T | --batch B] [--seed S]\n"
-    "       [--json FILE]\n"
-    "                                    seat-rotated games: scores with 95% intervals\n"
+    "       [--json FILE] [--record FILE]\n"
+    "                                    seat-rotated games: scores with 95% intervals;\n"
+    "                                    --record writes their moves (JSON lines)\n"
     "  ladder GAME --agents SPEC,SPEC[,...] [--games N] [--schedule roundrobin|gauntlet]\n"
     "         [--anchor SPEC] [--threads T | --batch B] [--seed S] [--json FILE]\n"
     "                                    Bradley-Terry Elo of agents, random at 0\n"
@@ -41,8 +42,10 @@ constexpr const char* kUsage =
     "  balance GAME [--sweep KEY=V1,V2,...]... --agents SPEC[,SPEC] [--games N]\n"
     "          [--threads T] [--batch B] [--opening-plies P] [--seed S]\n"
     "          [--sprt a0=A,a1=B,alpha=X,beta=Y] [--check-every N] [--ray ADDRESS]\n"
-    "          --out DIR [--resume] [--no-plots]\n"
-    "                                    seat balance of rule sets; see docs/balance.md\n";
+    "          --out DIR [--resume] [--no-plots] [--record N]\n"
+    "                                    seat balance of rule sets; see docs/balance.md;\n"
+    "                                    --record: the first N games of each in\n"
+    "                                    DIR/records.jsonl\n";
 
 }  // namespace
 

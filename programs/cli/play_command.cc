@@ -1,7 +1,8 @@
 // knightgym play: seat-rotated games between agents, with each agent's score and its 95%
 // interval, draws, truncations and game lengths. Games run on threads, one position at a
 // time per agent, or with --batch B, B games at once on one thread, every agent deciding
-// for all its games together (one network batch per round of simulations).
+// for all its games together (one network batch per round of simulations). --record FILE
+// writes every game's moves as JSON lines (training/arena/game_record_file.h).
 #include <unistd.h>
 #include <cstdio>
 #include <string>
@@ -11,6 +12,7 @@
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "training/arena/arena.h"
+#include "training/arena/game_record_file.h"
 #include "training/balance/statistics.h"
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
@@ -29,6 +31,9 @@ int play_command(Args& args) {
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   const int64_t batch = args.get_int("batch", 0, 0);
   const std::string json = args.get_string("json", "");
+  const std::string record_file = args.get_string("record", "");
+  if (args.has("record") && record_file.empty())
+    throw std::invalid_argument("--record FILE: an empty path");
   args.finish();
   if (batch > 0 && options.threads > 1)
     throw std::invalid_argument("--batch plays on one thread: leave out --threads");
@@ -88,7 +93,15 @@ int play_command(Args& args) {
               static_cast<long long>(draws), static_cast<long long>(truncated),
               static_cast<double>(decisions) / static_cast<double>(records.size()));
   std::printf("\nagents in full:\n");
-  for (const auto& agent : agents) std::printf("  %s\n", agent->config().spec.c_str());
+  std::vector<std::string> full_specs;
+  for (const auto& agent : agents) {
+    full_specs.push_back(agent->config().spec);
+    std::printf("  %s\n", agent->config().spec.c_str());
+  }
+  if (!record_file.empty()) {
+    write_file_atomically(record_file, game_record_lines(*game, records, full_specs, 0, 0));
+    std::printf("\nwrote the %zu games to %s\n", records.size(), record_file.c_str());
+  }
   if (!json.empty()) {
     JsonWriter out;
     out.begin_object().key("game").value(game->spec()).key("games").value(options.games);

@@ -25,20 +25,26 @@ GameRecord play_game(const AnyGame& game,
     record.agent_of_seat.push_back(agent);
     seated.push_back(agents[agent]->make(derive_seed(seed, index * players + seat + 1)));
   }
-  auto state = game.new_initial_state(derive_seed(seed ^ 0x5eedull, index / k));
+  record.start_seed = start_seed(seed, index, k);
+  auto state = game.new_initial_state(record.start_seed);
+  const auto play = [&](Action action) {
+    state->apply_action(action);
+    record.actions.push_back(action);
+    ++record.decisions;
+  };
   Rng opening = opening_rng(seed, index / k);
   for (int ply = 0; ply < opening_plies && !state->is_terminal(); ++ply) {
     const std::vector<Action> legal = state->legal_actions();
-    state->apply_action(legal[opening.below(static_cast<uint32_t>(legal.size()))]);
-    ++record.decisions;
+    play(legal[opening.below(static_cast<uint32_t>(legal.size()))]);
   }
-  while (!state->is_terminal()) {
-    state->apply_action(seated[state->current_player()]->act(*state));
-    ++record.decisions;
-  }
+  while (!state->is_terminal()) play(seated[state->current_player()]->act(*state));
   record.returns = state->returns();
   record.truncated = state->is_truncated();
   return record;
+}
+
+uint64_t start_seed(uint64_t seed, int64_t index, int k) {
+  return derive_seed(seed ^ 0x5eedull, static_cast<uint64_t>(index / k));
 }
 
 Rng opening_rng(uint64_t seed, int64_t block) {

@@ -23,6 +23,10 @@ struct GameRecord {
   std::vector<float> returns;  // per seat
   bool truncated = false;
   int decisions = 0;
+  // What replays the game (training/arena/game_record_file.h): the seed of its initial
+  // state and every decision from there, the random opening's included.
+  uint64_t start_seed = 0;
+  std::vector<Action> actions;
 };
 
 struct ArenaOptions {
@@ -33,6 +37,9 @@ struct ArenaOptions {
   // stopping between them) equals the same series played at once.
   int64_t first = 0;
 };
+
+// The seed of the initial state of game `index` of a series between k agents.
+uint64_t start_seed(uint64_t seed, int64_t index, int k);
 
 // Game `index` of a series: agent (seat + index) mod k in each seat, each seeded from
 // the seed, the index and the seat, from the start of block index / k. With

@@ -32,13 +32,16 @@ std::vector<GameRecord> play_batched(const G& game, std::span<Agent<G>* const> a
   for (int64_t g = 0; g < games; ++g) {
     for (int seat = 0; seat < players; ++seat)
       records[g].agent_of_seat.push_back(static_cast<int>((seat + first + g) % k));
-    Rng rng(derive_seed(seed ^ 0x5eedull, static_cast<uint64_t>((first + g) / k)));
+    records[g].start_seed = start_seed(seed, first + g, k);
+    Rng rng(records[g].start_seed);
     game.init(states[g], rng);
     Rng opening = opening_rng(seed, (first + g) / k);
     Action legal[G::kMaxActions];
     for (int ply = 0; ply < opening_plies && !game.terminal(states[g]); ++ply) {
       const int count = game.legal_actions(states[g], legal);
-      game.apply(states[g], legal[opening.below(static_cast<uint32_t>(count))]);
+      const Action action = legal[opening.below(static_cast<uint32_t>(count))];
+      game.apply(states[g], action);
+      records[g].actions.push_back(action);
       ++records[g].decisions;
     }
   }
@@ -63,6 +66,7 @@ std::vector<GameRecord> play_batched(const G& game, std::span<Agent<G>* const> a
       agents[agent]->act_batch(batch, actions.data());
       for (size_t i = 0; i < waiting.size(); ++i) {
         game.apply(states[waiting[i]], actions[i]);
+        records[waiting[i]].actions.push_back(actions[i]);
         ++records[waiting[i]].decisions;
       }
     }

@@ -1,6 +1,7 @@
 #include "training/balance/chunk_player.h"
 
 #include <algorithm>
+#include <iterator>
 #include <span>
 #include <stdexcept>
 
@@ -76,7 +77,8 @@ int ChunkPlayer::players(int rule_set) const {
   return agents_.at(rule_set).front()->game().info().num_players;
 }
 
-RuleSetTally ChunkPlayer::play(int rule_set, int64_t chunk, const std::atomic<bool>* stop) const {
+std::vector<GameRecord> ChunkPlayer::records(int rule_set, int64_t chunk,
+                                             const std::atomic<bool>* stop) const {
   if (rule_set < 0 || rule_set >= static_cast<int>(grid_.size()) || chunk < 0 ||
       chunk >= layout_.chunks)
     throw std::invalid_argument("balance: no chunk " + std::to_string(chunk) + " of rule set " +
@@ -85,23 +87,39 @@ RuleSetTally ChunkPlayer::play(int rule_set, int64_t chunk, const std::atomic<bo
                                 std::to_string(layout_.chunks) + " chunks)");
   const Agents& agents = agents_[rule_set];
   const AnyGame& game = agents.front()->game();
-  const int k = static_cast<int>(agents.size());
   const int64_t first = chunk * layout_.chunk_games;
   const int64_t games = std::min(layout_.chunk_games, options_.games - first);
+  if (options_.batch > 0)
+    return play_games_together(game, agents, first, games, options_.seed, options_.opening_plies,
+                               stop);
   std::vector<GameRecord> records;
-  if (options_.batch > 0) {
-    records = play_games_together(game, agents, first, games, options_.seed, options_.opening_plies,
-                                  stop);
-  } else {
-    for (int64_t g = first; g < first + games; ++g) {
-      if (stop && *stop) throw std::runtime_error("balance: stopped");
-      records.push_back(play_game(game, agents, g, options_.seed, options_.opening_plies));
-    }
+  for (int64_t g = first; g < first + games; ++g) {
+    if (stop && *stop) throw std::runtime_error("balance: stopped");
+    records.push_back(play_game(game, agents, g, options_.seed, options_.opening_plies));
   }
-  RuleSetTally tally(game.info().num_players, k);
-  for (size_t block = 0; block < records.size(); block += k)
-    tally.add_block(std::span<const GameRecord>(records).subspan(block, k));
+  return records;
+}
+
+RuleSetTally ChunkPlayer::play(int rule_set, int64_t chunk, const std::atomic<bool>* stop) const {
+  const std::vector<GameRecord> played = records(rule_set, chunk, stop);
+  const int k = static_cast<int>(agents_[rule_set].size());
+  RuleSetTally tally(players(rule_set), k);
+  for (size_t block = 0; block < played.size(); block += k)
+    tally.add_block(std::span<const GameRecord>(played).subspan(block, k));
   return tally;
+}
+
+std::vector<GameRecord> ChunkPlayer::first_games(int rule_set, int64_t count) const {
+  std::vector<GameRecord> out;
+  count = std::min(count, options_.games);
+  for (int64_t chunk = 0; static_cast<int64_t>(out.size()) < count; ++chunk) {
+    std::vector<GameRecord> played = records(rule_set, chunk, nullptr);
+    const int64_t keep = std::min<int64_t>(count - static_cast<int64_t>(out.size()),
+                                           static_cast<int64_t>(played.size()));
+    out.insert(out.end(), std::make_move_iterator(played.begin()),
+               std::make_move_iterator(played.begin() + keep));
+  }
+  return out;
 }
 
 }  // namespace knightgym

@@ -42,8 +42,14 @@ class ChunkPlayer {
   // --batch, between rounds of decisions).
   RuleSetTally play(int rule_set, int64_t chunk, const std::atomic<bool>* stop = nullptr) const;
 
+  // The first `count` games of rule set `rule_set` as played again, with their moves:
+  // the same games as the run's (the seeds depend on the game's number, and with --batch
+  // the chunks holding them are played whole), for records of a sample of the games.
+  std::vector<GameRecord> first_games(int rule_set, int64_t count) const;
+
  private:
   using Agents = std::vector<std::shared_ptr<const AgentFactory>>;
+  std::vector<GameRecord> records(int rule_set, int64_t chunk, const std::atomic<bool>* stop) const;
   BalanceOptions options_;
   std::vector<RuleSet> grid_;
   std::vector<Agents> agents_;  // per rule set

@@ -78,10 +78,16 @@ TEST_CASE("scores: wins above 0, first places at the highest return, shared or n
           "[arena_scores]") {
   // Four seats, agent 0 in seat 0, agent 1 in the others (as one network against three
   // copies of a search): 2nd place with a positive return is a win but no first place.
+  const auto game = [](std::vector<int> agents, std::vector<float> returns) {
+    GameRecord record;
+    record.agent_of_seat = std::move(agents);
+    record.returns = std::move(returns);
+    return record;
+  };
   const std::vector<GameRecord> records = {
-      {{0, 1, 1, 1}, {1.0f, -1.0f, -1.0f / 3, 1.0f / 3}},  // agent 0 first
-      {{0, 1, 1, 1}, {1.0f / 3, 1.0f, -1.0f, -1.0f / 3}},  // agent 0 second
-      {{1, 0, 1, 1}, {0.5f, 0.5f, -0.5f, -0.5f}},          // first shared
+      game({0, 1, 1, 1}, {1.0f, -1.0f, -1.0f / 3, 1.0f / 3}),  // agent 0 first
+      game({0, 1, 1, 1}, {1.0f / 3, 1.0f, -1.0f, -1.0f / 3}),  // agent 0 second
+      game({1, 0, 1, 1}, {0.5f, 0.5f, -0.5f, -0.5f}),          // first shared
   };
   const auto scores = score_agents(records, 2);
   CHECK(scores[0].games == 3);

@@ -1,0 +1,136 @@
+"""Game records: the JSON lines that ``knightgym play --record FILE`` and ``knightgym balance
+--record N`` write (training/arena/game_record_file.h), read back into states.
+
+One object a line::
+
+    {"spec": "tailten(first_player=0,ringforts=30,max_turns=200)", "seed": 1234, "game": 0,
+     "agents": ["mcts:sims=64,...", "random"], "opening_plies": 0,
+     "moves": ["d4", "e6", ...], "returns": [1, -1], "truncated": false}
+
+``spec`` and ``seed`` give the initial state (``load_game(spec).new_initial_state(seed)``),
+``moves`` every decision from there as ``action_to_string`` names it (the first
+``opening_plies`` of them a random opening), ``agents`` the agent in each seat and
+``returns`` each seat's return.
+
+    records = knightgym.records.read("games.jsonl")
+    for state in records[0].states():      # the initial state, then one after each move
+        ...
+
+``read`` replays every game and refuses a file that does not replay (a malformed line, an
+unknown spec, an illegal move, returns that differ), naming the file, the line and why.
+"""
+
+import dataclasses
+import json
+import os
+import tempfile
+
+import knightgym
+
+FIELDS = {"spec": str, "seed": int, "game": int, "agents": list, "opening_plies": int,
+          "moves": list, "returns": list, "truncated": bool}
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRecord:
+    spec: str
+    seed: int
+    game: int
+    agents: list
+    opening_plies: int
+    moves: list
+    returns: list
+    truncated: bool
+
+    def initial_state(self):
+        return knightgym.load_game(self.spec).new_initial_state(seed=self.seed)
+
+    def states(self):
+        """The initial state, then the state after each move: len(moves) + 1 states."""
+        state = self.initial_state()
+        yield state.clone()
+        for move in self.moves:
+            state.apply_action(state.string_to_action(move))
+            yield state.clone()
+
+    def final_state(self):
+        state = self.initial_state()
+        for move in self.moves:
+            state.apply_action(state.string_to_action(move))
+        return state
+
+    def to_json(self):
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_state(cls, state, moves, *, seed, agents, game=0, opening_plies=0):
+        """The record of a game played from ``new_initial_state(seed)`` by ``moves``, with
+        ``state`` its current state (returns and truncation are read from it)."""
+        return cls(spec=state.get_game().spec, seed=seed, game=game, agents=list(agents),
+                   opening_plies=opening_plies, moves=list(moves),
+                   returns=[float(r) for r in state.returns()],
+                   truncated=bool(state.is_truncated()))
+
+
+def parse_line(text, where="record"):
+    """The GameRecord of one JSON line, checked by replaying it; ValueError names ``where``."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{where}: not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: a game record is a JSON object, got {type(data).__name__}")
+    missing = [key for key in FIELDS if key not in data]
+    if missing:
+        raise ValueError(f"{where}: missing {', '.join(missing)}")
+    for key, kind in FIELDS.items():
+        value = data[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ValueError(f"{where}: {key} must be {kind.__name__}, got {value!r}")
+    if not all(isinstance(move, str) for move in data["moves"]):
+        raise ValueError(f"{where}: moves must be strings")
+    record = GameRecord(**{key: data[key] for key in FIELDS})
+    try:
+        state = record.initial_state()
+    except (ValueError, OverflowError, TypeError) as error:
+        raise ValueError(f"{where}: {error}") from None
+    players = state.get_game().num_players()
+    if len(record.agents) != players or len(record.returns) != players:
+        raise ValueError(f"{where}: {record.spec} has {players} seats, but the record has "
+                         f"{len(record.agents)} agents and {len(record.returns)} returns")
+    for i, move in enumerate(record.moves):
+        try:
+            state.apply_action(state.string_to_action(move))
+        except ValueError as error:
+            raise ValueError(f"{where}: move {i + 1} ({move!r}): {error}") from None
+    if not state.is_terminal():
+        raise ValueError(f"{where}: the game is not over after its {len(record.moves)} moves")
+    if [float(r) for r in state.returns()] != [float(r) for r in record.returns]:
+        raise ValueError(f"{where}: returns {record.returns} differ from the replay's "
+                         f"{list(state.returns())}")
+    return record
+
+
+def read(path):
+    """Every game of a records file, in order; ValueError names the file, line and problem."""
+    records = []
+    with open(path, encoding="utf-8") as file:
+        for number, line in enumerate(file, 1):
+            if line.strip():
+                records.append(parse_line(line, f"{path}:{number}"))
+    return records
+
+
+def write(path, records):
+    """Writes ``records`` (GameRecord objects) as JSON lines, all or nothing: to a temporary
+    file beside ``path``, then renamed over it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            for record in records:
+                file.write(record.to_json() + "\n")
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
