@@ -8,6 +8,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "agents/shared_resource.h"
 #include "env/core/game.h"
@@ -34,6 +36,9 @@ struct SearchReport {
   int64_t simulations = 0;
   float value = 0;  // the mover's expected return at the root, in [-1, 1]
   int depth = 0;    // length of the most visited line
+  // Each root action with its share of the root's children's visits (what a viewer
+  // shows); empty for agents that do not search.
+  std::vector<std::pair<Action, float>> visit_shares;
 };
 
 template <Game G>

@@ -230,7 +230,9 @@ class AzSearch {
         if (tree_[c].visits > tree_[next].visits) next = c;
       node = next;
     }
-    return {completed_, root.visits > 0 ? root.mean(root.mover) : 0.0f, depth};
+    SearchReport report{completed_, root.visits > 0 ? root.mean(root.mover) : 0.0f, depth, {}};
+    tree_.root_visit_shares(report.visit_shares);
+    return report;
   }
 
  private:

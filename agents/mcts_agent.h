@@ -43,7 +43,10 @@ class MctsAgent final : public Agent<G> {
       simulate(root);
       ++done;
     }
-    report_ = {done, root_value(), principal_line_length()};
+    report_.simulations = done;
+    report_.value = root_value();
+    report_.depth = principal_line_length();
+    tree_.root_visit_shares(report_.visit_shares);
     return tree_[best_child(0)].action;
   }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "env/core/types.h"
@@ -49,6 +50,20 @@ class Tree {
   Node& operator[](int32_t index) { return nodes_[index]; }
   const Node& operator[](int32_t index) const { return nodes_[index]; }
   int32_t size() const { return static_cast<int32_t>(nodes_.size()); }
+
+  // Each root child's action with its share of their visits (all zero before any).
+  void root_visit_shares(std::vector<std::pair<Action, float>>& out) const {
+    out.clear();
+    const Node& root = nodes_[0];
+    int64_t total = 0;
+    for (int i = 0; i < root.num_children; ++i) total += nodes_[root.first_child + i].visits;
+    for (int i = 0; i < root.num_children; ++i) {
+      const Node& child = nodes_[root.first_child + i];
+      out.emplace_back(child.action, total > 0 ? static_cast<float>(child.visits) /
+                                                     static_cast<float>(total)
+                                               : 0.0f);
+    }
+  }
 
  private:
   static Node make_node(Action action, int8_t chooser) {

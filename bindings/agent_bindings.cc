@@ -89,6 +89,9 @@ class PyAgent {
     out["simulations"] = report.simulations;
     out["value"] = report.value;
     out["depth"] = report.depth;
+    py::dict shares;
+    for (const auto& [action, share] : report.visit_shares) shares[py::int_(action)] = share;
+    out["visit_shares"] = shares;
     return out;
   }
 
@@ -149,8 +152,9 @@ void init_agents(py::module_& m) {
                              [](const PyAgent& a) { return std::string(a.config().kind()); })
       .def_property_readonly("last_report", &PyAgent::last_report,
                              "{'simulations', 'value' (the mover's expected return at the "
-                             "root, in [-1, 1]), 'depth' (of the most visited line)} of the "
-                             "last decision; zeros for agents that do not search.")
+                             "root, in [-1, 1]), 'depth' (of the most visited line), "
+                             "'visit_shares' ({action: share of the root's visits})} of the "
+                             "last decision; zeros and {} for agents that do not search.")
       .def("__repr__", &PyAgent::repr);
 
   py::class_<AgentFactory, std::shared_ptr<AgentFactory>>(agents, "Factory")

@@ -118,6 +118,19 @@ def test_simulations_replaces_the_spec_for_one_decision(game):
         assert -1 <= agent.last_report["value"] <= 1 and agent.last_report["depth"] >= 1
 
 
+def test_searches_report_the_visit_shares_of_the_root_actions(game):
+    state = game.new_initial_state()
+    for spec in ["mcts:sims=60,solve=false", "az:sims=60", "az:sims=60,search=puct"]:
+        agent = agents.make(spec, game, seed=2)
+        action = agent.act(state)
+        shares = agent.last_report["visit_shares"]
+        assert sorted(shares) == sorted(state.legal_actions()), spec
+        assert sum(shares.values()) == pytest.approx(1.0, abs=1e-5)
+        assert all(0 <= share <= 1 for share in shares.values())
+        if spec.startswith("mcts"):
+            assert shares[action] == max(shares.values())  # it plays its most visited
+
+
 def test_a_time_limit_stops_a_long_search():
     game = knightgym.load_game("knight_fight")
     agent = agents.make("mcts:sims=100000000", game)
@@ -128,7 +141,7 @@ def test_a_time_limit_stops_a_long_search():
 def test_agents_that_do_not_search_report_zeros():
     agent = agents.make("greedy", "tailten")
     agent.act(knightgym.load_game("tailten").new_initial_state())
-    assert agent.last_report == {"simulations": 0, "value": 0.0, "depth": 0}
+    assert agent.last_report == {"simulations": 0, "value": 0.0, "depth": 0, "visit_shares": {}}
 
 
 @pytest.mark.needs_networks
