@@ -59,9 +59,9 @@ class Tree {
     for (int i = 0; i < root.num_children; ++i) total += nodes_[root.first_child + i].visits;
     for (int i = 0; i < root.num_children; ++i) {
       const Node& child = nodes_[root.first_child + i];
-      out.emplace_back(child.action, total > 0 ? static_cast<float>(child.visits) /
-                                                     static_cast<float>(total)
-                                               : 0.0f);
+      out.emplace_back(
+          child.action,
+          total > 0 ? static_cast<float>(child.visits) / static_cast<float>(total) : 0.0f);
     }
   }
 

@@ -10,6 +10,7 @@ packages=(
   libtorch-dev python3-torch python3-matplotlib python3-tqdm python3-scipy python3-statsmodels
   python3-requests python3-yaml python3-psutil
   python3-venv fairy-stockfish clang-format time
+  chromium chromium-driver python3-selenium fonts-dejavu-core
 )
 
 missing=()

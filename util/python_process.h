@@ -1,5 +1,5 @@
 // A Python module run as a child process, the one way the programs hand work to the
-// knightgym package (balance.md and plots, bench's Python row). No shell comes between:
+// knightgym package (balance.md and plots, bench's Python row, the viewer). No shell comes between:
 // every argument reaches Python as given, so paths with spaces or quotes are safe.
 #pragma once
 
@@ -14,5 +14,11 @@ namespace knightgym {
 // Throws std::runtime_error if it cannot be started.
 int run_python_module(const std::string& python, const std::string& package_dir,
                       const std::string& module, const std::vector<std::string>& args);
+
+// The same module in place of this process (a server, which a signal to this process's
+// id must stop); returns only by throwing std::runtime_error if it cannot be started.
+[[noreturn]] void exec_python_module(const std::string& python, const std::string& package_dir,
+                                     const std::string& module,
+                                     const std::vector<std::string>& args);
 
 }  // namespace knightgym

@@ -16,5 +16,6 @@ int ladder_command(Args& args);
 int uci_command(Args& args);
 int train_command(Args& args);
 int balance_command(Args& args);
+int view_command(Args& args);
 
 }  // namespace knightgym::cli

@@ -45,7 +45,11 @@ constexpr const char* kUsage =
     "          --out DIR [--resume] [--no-plots] [--record N]\n"
     "                                    seat balance of rule sets; see docs/balance.md;\n"
     "                                    --record: the first N games of each in\n"
-    "                                    DIR/records.jsonl\n";
+    "                                    DIR/records.jsonl\n"
+    "  view [FILE|DIR...] [--port P] [--host H]\n"
+    "                                    a web app on http://H:P/ (default 127.0.0.1:8000;\n"
+    "                                    port 0 picks one): replay game records, play\n"
+    "                                    against any agent\n";
 
 }  // namespace
 
@@ -75,6 +79,7 @@ int main(int argc, char** argv) {
     if (command == "search-bench") return search_bench_command(args);
     if (command == "play") return play_command(args);
     if (command == "ladder") return ladder_command(args);
+    if (command == "view") return view_command(args);
     if (command == "uci") return uci_command(args);
 #if KNIGHTGYM_TORCH
     if (command == "train") return train_command(args);

@@ -22,6 +22,7 @@ unknown spec, an illegal move, returns that differ), naming the file, the line a
 
 import dataclasses
 import json
+import math
 import os
 import tempfile
 
@@ -105,7 +106,9 @@ def parse_line(text, where="record"):
             raise ValueError(f"{where}: move {i + 1} ({move!r}): {error}") from None
     if not state.is_terminal():
         raise ValueError(f"{where}: the game is not over after its {len(record.moves)} moves")
-    if [float(r) for r in state.returns()] != [float(r) for r in record.returns]:
+    # The writer keeps 10 significant digits (util/json_writer.h).
+    if not all(math.isclose(a, b, rel_tol=1e-8, abs_tol=1e-9)
+               for a, b in zip(state.returns(), record.returns)):
         raise ValueError(f"{where}: returns {record.returns} differ from the replay's "
                          f"{list(state.returns())}")
     return record

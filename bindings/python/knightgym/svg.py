@@ -155,8 +155,9 @@ def _square(cell, at, colours, moved, target, share):
                          f'ry="{CELL * .22:g}" fill="#8fbf6a"/>')
     if moved:
         parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" class="m"/>')
-    if "safe" in marks:
-        parts.append(_star(x + CELL / 2, y + CELL / 2, CELL * .36))
+    if "safe" in marks:  # in the corner when a piece stands on it
+        parts.append(_star(x + CELL * .2, y + CELL * .2, CELL * .16) if cell["piece"]
+                     else _star(x + CELL / 2, y + CELL / 2, CELL * .36))
     if "selected" in marks or "vacated" in marks:
         dash = ' stroke-dasharray="4 3"' if "vacated" in marks else ""
         parts.append(f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" '
