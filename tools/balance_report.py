@@ -63,6 +63,7 @@ class Run:
     games: int = 2000
     batch: int = 0
     opening_plies: int = 0
+    record: int = 0  # games of each rule set whose moves are kept (records.jsonl)
 
 
 RUNS = {}
@@ -98,6 +99,12 @@ RUNS["tailten_skill"] = Run("tailten", SKILL, TT_SWEEPS, games=300)
 RUNS["double_duel_skill"] = Run("double_duel", SKILL, DD_EXTENSIONS, games=300)
 RUNS["knightmate_skill"] = Run("knightmate", SKILL, games=300)
 RUNS["knights_challenge_skill"] = Run("knights_challenge", SKILL, KC_MODES, games=60)
+# An example game of each game between its strongest players, recorded for the report's
+# pictures and for `knightgym view`.
+for game in GAMES:
+    strongest = RUNS["knightmate_uci10000" if game == "knightmate" else f"{game}_net64"]
+    RUNS[f"{game}_example"] = Run(game, strongest.agents, games=2, record=2,
+                                  opening_plies=strongest.opening_plies)
 
 
 LEVELS = ("random", "weak", "medium", "strong", "net64")
@@ -133,6 +140,8 @@ def command_of(build, out, name, run, threads):
         command += ["--sweep", sweep]
     if run.sprt:
         command += ["--sprt", run.sprt]
+    if run.record:
+        command += ["--record", str(run.record)]
     return command
 
 
@@ -194,11 +203,13 @@ def run_ladders(args):
 # The report's data: finished results copied from OUT into DATA, read from DATA.
 
 def archive(out, data):
-    """Copies every finished balance.json and ladder of OUT into DATA (the same layout)."""
+    """Copies every finished balance.json, game record and ladder of OUT into DATA (the
+    same layout)."""
     out, data = Path(out), Path(data)
     if out.resolve() == data.resolve():
         return
     sources = [out / name / "balance.json" for name in RUNS]
+    sources += [out / name / "records.jsonl" for name in RUNS if RUNS[name].record]
     sources += [out / "ladders" / f"{name}.json" for name in LADDERS]
     for source in sources:
         if source.exists():
@@ -423,6 +434,26 @@ PLOTS += [("knights_challenge_modes", "seat_win_rates.png"),
           ("knight_fight_erase_mirror", "game_lengths.png")]
 
 
+def examples(data, docs):
+    """The final position of each game's example game, drawn into DOCS, and the section
+    that shows them."""
+    from knightgym import records, svg
+
+    print("\n## Example games\n")
+    for game in GAMES:
+        path = Path(data) / f"{game}_example" / "records.jsonl"
+        if not path.exists():
+            continue
+        example = records.read(path)[0]
+        picture = docs / f"{game}_example_final.svg"
+        picture.write_text(svg.draw(example.final_state()))
+        print(f"**{game}**, `{RUNS[f'{game}_example'].agents}` in every seat: "
+              f"{len(example.moves)} moves, returns "
+              f"{', '.join(f'{r:+g}' for r in example.returns)}\n")
+        print(f"![The final position of a {game} game between its strongest players]"
+              f"(balance/{picture.name})\n")
+
+
 def summarize(args):
     import tempfile
 
@@ -441,6 +472,7 @@ def summarize(args):
     print("\n## Skill depth\n")
     skill_depth(data, ["knightmate_skill", "knight_fight_skill", "tailten_skill",
                        "double_duel_skill", "knights_challenge_skill"])
+    examples(data, docs)
     with tempfile.TemporaryDirectory() as scratch:
         for name, plot in PLOTS:
             result = load(data, name)

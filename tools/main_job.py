@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The main job (`make run`): the shipped Knight Fight network (models/) against `random`
 and `mcts`, then a few minutes more of training from it, the result against `mcts` too,
-and out/report.md with the training curves.
+and out/report.md with the training curves and the final position of an example game.
 
     tools/main_job.py [--build build] [--out out] [--game knight_fight] [--minutes 5]
 
@@ -48,7 +48,8 @@ def main():
     def play(agent, opponent, name):
         path = os.path.join(args.out, f"{name}.json")
         run([cli, "play", args.game, "--agents", f"{agent},{opponent}", "--games",
-             str(args.games), "--batch", str(args.games), "--json", path])
+             str(args.games), "--batch", str(args.games), "--json", path, "--record",
+             os.path.join(args.out, f"{name}.jsonl")])
         matches.append(path)
 
     shipped = f"az:model=pretrained,sims={args.sims}"
@@ -68,7 +69,7 @@ def main():
     from knightgym.report import write_report
 
     report = os.path.join(args.out, "report.md")
-    write_report(run_dir, report, matches)
+    write_report(run_dir, report, matches, example=os.path.join(args.out, "trained_vs_mcts.jsonl"))
     print(f"\nwrote {report} and {os.path.join(args.out, 'training.png')} "
           f"in {(time.monotonic() - start) / 60:.1f} minutes")
 

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import knightgym
-from knightgym import svg
+from knightgym import records, svg
 
 GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "golden"
 UPDATING = os.environ.get("KNIGHTGYM_UPDATE_GOLDEN") == "1"
@@ -222,3 +222,40 @@ def test_notebooks_get_the_svg():
     state = knightgym.load_game("tailten").new_initial_state(seed=0)
     assert state._repr_svg_() == state.svg() == svg.draw(state)
     assert re.match(r'<svg xmlns="http://www.w3.org/2000/svg"', state.svg())
+
+
+# ---- The docs' pictures ----
+
+ROOT = GOLDEN.parent.parent
+IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def test_every_picture_the_docs_show_is_there_and_svgs_parse():
+    shown = 0
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        for target in IMAGE.findall(page.read_text()):
+            path = page.parent / target
+            assert path.is_file(), f"{page.relative_to(ROOT)} shows {target}, which is missing"
+            if path.suffix == ".svg":
+                parse(path.read_text())
+            shown += 1
+    assert shown >= 20
+
+
+def test_the_rules_show_each_games_start_as_drawn_now():
+    pictures = ROOT / "docs" / "rules" / "pictures"
+    for name in knightgym.games():
+        drawn = knightgym.load_game(name).new_initial_state(seed=0).svg()
+        assert (pictures / f"{name}_start.svg").read_text() == drawn, (
+            f"docs/rules/pictures/{name}_start.svg is stale: tools/doc_pictures.py rules")
+
+
+@pytest.mark.parametrize("record_file,picture", [
+    *[(f"docs/training/games/{p.stem}.jsonl", f"docs/training/{p.stem}_example_final.svg")
+      for p in sorted((ROOT / "docs" / "training" / "games").glob("*.jsonl"))],
+    *[(f"docs/balance/runs/{game}_example/records.jsonl",
+       f"docs/balance/{game}_example_final.svg") for game in knightgym.games()],
+])
+def test_the_example_games_replay_to_the_final_positions_shown(record_file, picture):
+    game = records.read(ROOT / record_file)[0]
+    assert game.final_state().svg() == (ROOT / picture).read_text()

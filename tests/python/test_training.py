@@ -13,6 +13,7 @@ import pytest
 import torch
 
 import knightgym
+from knightgym import records
 from knightgym.report import read_metrics, write_report
 
 pytestmark = pytest.mark.needs_networks
@@ -81,16 +82,21 @@ def test_report_plots_the_run_and_lists_matches(run_dir, tmp_path):
     metrics = read_metrics(run_dir / "metrics.csv")
     assert metrics["step"][-1] == 12
     assert all(v is None or v >= 0 for v in metrics["policy_loss"])
-    match = tmp_path / "vs_random.json"
+    match, games = tmp_path / "vs_random.json", tmp_path / "vs_random.jsonl"
     subprocess.run([str(CLI), "play", GAME, "--agents",
                     f"az:model={run_dir / 'model.pt'},sims=2,random", "--games", "4", "--batch",
-                    "4", "--json", str(match)], check=True, capture_output=True)
+                    "4", "--json", str(match), "--record", str(games)], check=True,
+                   capture_output=True)
     played = json.loads(match.read_text())
     assert played["games"] == 4 and len(played["agents"]) == 2
     assert played["agents"][0]["games"] == 4
-    text = write_report(str(run_dir), str(tmp_path / "report.md"), [str(match)])
+    text = write_report(str(run_dir), str(tmp_path / "report.md"), [str(match)], str(games))
     assert text.startswith("# Training report: tailten(")
     assert "| az (model.pt, 2 sims) | random | 4 |" in text
+    first = records.read(games)[0]
+    assert f"az (model.pt, 2 sims) vs random: {len(first.moves)} moves" in text
+    assert "![the final position](example_final.svg)" in text
+    assert (tmp_path / "example_final.svg").read_text() == first.final_state().svg()
     assert (tmp_path / "training.png").stat().st_size > 10000
 
 

@@ -73,8 +73,10 @@ def _agent(spec):
     return spec.split(",")[0]
 
 
-def write_report(run_dir, report_path, matches=()):
-    """Writes the Markdown report (and the plot beside the run); returns its text."""
+def write_report(run_dir, report_path, matches=(), example=None):
+    """Writes the Markdown report (and the plot beside the run); returns its text. With
+    ``example``, a game records file (knightgym play --record), the final position of its
+    first game is drawn beside the report (example_final.svg) and shown."""
     metrics = read_metrics(os.path.join(run_dir, "metrics.csv"))
     with open(os.path.join(run_dir, "config.txt")) as f:
         config = f.read()
@@ -112,6 +114,8 @@ def write_report(run_dir, report_path, matches=()):
                 f"{first['games']} | {first['wins']} | {first['draws']} | {first['losses']} | "
                 f"{100 * first['score']:.1f}% ± {100 * first['half_width']:.1f}% |")
         lines.append("")
+    if example:
+        lines += _example_game(example, os.path.dirname(os.path.abspath(report_path)))
     lines += ["## Settings", "", "```", config.rstrip(), "```", ""]
     text = "\n".join(lines)
     with open(report_path, "w") as f:
@@ -119,14 +123,28 @@ def write_report(run_dir, report_path, matches=()):
     return text
 
 
+def _example_game(records_path, folder):
+    from knightgym import records, svg
+
+    game = records.read(records_path)[0]
+    with open(os.path.join(folder, "example_final.svg"), "w") as f:
+        f.write(svg.draw(game.final_state()))
+    returns = ", ".join(f"{r:+g}" for r in game.returns)
+    return ["## An example game", "",
+            f"{' vs '.join(_agent(a) for a in game.agents)}: {len(game.moves)} moves, returns "
+            f"{returns} (replay it: `knightgym view {records_path}`).", "",
+            "![the final position](example_final.svg)", ""]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run_dir")
     parser.add_argument("--out", default=None, help="report path (default RUN_DIR/report.md)")
     parser.add_argument("--match", action="append", default=[], help="knightgym play --json file")
+    parser.add_argument("--example", help="knightgym play --record file: its first game is drawn")
     args = parser.parse_args(argv)
     out = args.out or os.path.join(args.run_dir, "report.md")
-    write_report(args.run_dir, out, args.match)
+    write_report(args.run_dir, out, args.match, args.example)
     print(f"wrote {out}")
 
 
