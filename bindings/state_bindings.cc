@@ -66,6 +66,14 @@ py::dict picture_of(const AnyState& state) {
   py::list links;
   for (const auto& [from, to, side] : picture.links)
     links.append(py::make_tuple(grid.name(from), grid.name(to), side));
+  py::list reserves;
+  for (const Reserve& reserve : picture.reserves) {
+    py::dict held;
+    held["side"] = reserve.side;
+    held["piece"] = std::string(kPieceKindNames[static_cast<int>(reserve.piece)]);
+    held["count"] = reserve.count;
+    reserves.append(held);
+  }
   py::dict out;
   out["width"] = grid.width;
   out["height"] = grid.height;
@@ -73,6 +81,7 @@ py::dict picture_of(const AnyState& state) {
   out["to_move"] = picture.to_move;
   out["cells"] = cells;
   out["links"] = links;
+  out["reserves"] = reserves;
   out["notes"] = picture.notes;
   return out;
 }
@@ -137,7 +146,8 @@ void init_states(py::module_& m) {
       .def("picture", &picture_of,
            "What a drawing of the state shows: {'width', 'height', 'sides', 'to_move', 'cells' "
            "(one dict per square, rank 1 first: square, file, rank, piece, owner, count, number, "
-           "zone, marks), 'links' ((square, square, side) lines, Tailten's bridges), 'notes'}. "
+           "zone, marks), 'links' ((square, square, side) lines, Tailten's bridges), 'reserves' "
+           "(pieces off the board: side, piece, count), 'notes'}. "
            "svg() draws it.")
       .def("last_move", &AnyState::last_move,
            "The text of the last action applied to this state (or the state it was cloned "

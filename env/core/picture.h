@@ -8,6 +8,7 @@
 //   cells    one per square: the piece on it (kind, side, how many stacked), its number
 //            (Knight Fight), the side whose zone it lies in (a camp) and its marks
 //   links    pairs of squares joined by a line in a side's colour (Tailten's bridges)
+//   reserves pieces of a side off the board, by kind and count (Double-Duel's reserves)
 //   notes    lines of text beside the board: scores, reserves, captures, who moves
 //
 // Drawing is not a hot path: a picture is a few vectors, built on demand.
@@ -19,6 +20,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "env/core/game.h"
@@ -73,12 +75,20 @@ struct Cell {
   }
 };
 
+// Pieces a side holds off the board.
+struct Reserve {
+  int side = 0;
+  PieceKind piece = PieceKind::kNone;
+  int count = 0;
+};
+
 struct Picture {
   Grid grid;
   std::vector<std::string> sides;
   int to_move = -1;
   std::vector<Cell> cells;
   std::vector<std::array<int, 3>> links;  // square, square, side
+  std::vector<Reserve> reserves;
   std::vector<std::string> notes;
 
   // An empty board of `grid` for `sides`.
@@ -88,6 +98,7 @@ struct Picture {
     to_move = -1;
     cells.assign(static_cast<size_t>(grid.size()), Cell{});
     links.clear();
+    reserves.clear();
     notes.clear();
   }
 };

@@ -64,9 +64,10 @@ int write_report(const std::string& directory, bool plots) {
 }
 
 // DIR/records.jsonl: the first `count` games of each rule set, played again with their
-// moves (ChunkPlayer::first_games: the same games), as game records
+// moves (ChunkPlayer::first_games: the same games; where a sequential test stopped a rule
+// set before `count` games, the games it would have played next), as game records
 // (training/arena/game_record_file.h).
-int write_records(const BalanceOptions& options, int64_t count, const std::string& directory) {
+void write_records(const BalanceOptions& options, int64_t count, const std::string& directory) {
   BalanceOptions replay = options;
   replay.checkpoint.clear();
   const ChunkPlayer player(replay);
@@ -81,7 +82,6 @@ int write_records(const BalanceOptions& options, int64_t count, const std::strin
   write_file_atomically(path, lines);
   std::printf("wrote %s (the first %lld games of each rule set)\n", path.c_str(),
               static_cast<long long>(count));
-  return 0;
 }
 
 // The run handed whole to knightgym.balance.evaluate(..., ray_address=...): the options
@@ -144,7 +144,8 @@ int balance_command(Args& args) {
   args.finish();
   if (!ray.empty()) {
     const int status = run_on_ray(options, sweeps, sprt, ray, out, plots);
-    return status == 0 && record > 0 ? write_records(options, record, out) : status;
+    if (status == 0 && record > 0) write_records(options, record, out);
+    return status;
   }
 
   options.checkpoint = progress_path(out);
@@ -155,7 +156,7 @@ int balance_command(Args& args) {
   write_balance_json(out, result);
   std::filesystem::remove(options.checkpoint);
   std::printf("wrote %s/balance.json\n", out.c_str());
-  if (record > 0 && write_records(options, record, out) != 0) return 1;
+  if (record > 0) write_records(options, record, out);
   return write_report(out, plots);
 }
 

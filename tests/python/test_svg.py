@@ -149,6 +149,15 @@ def test_double_duel_shows_stacks_reserves_and_the_turns_marks():
     assert selected == [state.last_move()]
     assert "reserves White 0 Black 0" in state.picture()["notes"][0]
     assert 'class="count"' in state.svg()
+    # A captured pawn goes to its owner's reserve, which is drawn under the board.
+    captured = game.deserialize_state(
+        "board=PNDPPD.........N.....n........dndppd reserve=1,0 rights=-,- turns=2 to_move=0 "
+        "phase=knight selected=- vacated=- free_step=0 free_moves=0 winner=- end=running")
+    assert captured.picture()["reserves"] == [{"side": 0, "piece": "pawn", "count": 1},
+                                              {"side": 1, "piece": "pawn", "count": 0}]
+    held = {g.get("data-side"): "".join(g.itertext()) for g in parse(captured.svg()).iter(SVG_NS + "g")
+            if g.get("class") == "reserve-of"}
+    assert held == {"0": "\u265f\u00d7 1 in reserve", "1": "\u265f\u00d7 0 in reserve"}
 
 
 def test_knights_challenge_shows_camps_safe_squares_and_captures():

@@ -3,7 +3,8 @@
 C++ says what is where; this module picks shapes and colours. One drawing serves every
 game: a grid of squares with coordinates, pieces of up to four colours (chess glyphs,
 Tailten's ringforts as rings), stacked pieces with their count, each square's number and
-marks, zones (camps) tinted in their side's colour, links (Tailten's bridges) and notes.
+marks, zones (camps) tinted in their side's colour, links (Tailten's bridges), the pieces
+held off the board (Double-Duel's reserves) and notes.
 
     knightgym.svg.draw(state)                     # or state.svg()
     knightgym.svg.draw(state, last_move="e2e4", targets={"e4": 0.62}, value=0.31)
@@ -21,6 +22,8 @@ CELL = 44          # pixels per square
 MARGIN = 22        # room for the coordinates
 NOTE_HEIGHT = 18   # one line of notes
 NOTE_CHAR = 7.2    # the width of a character of the notes' font, at most
+RESERVE_HEIGHT = 30  # the row of pieces off the board
+RESERVE_WIDTH = 150  # per side's reserve in that row
 
 # Fill, outline and text colour of each side's pieces, by the side's name.
 SIDE_COLOURS = {
@@ -48,6 +51,8 @@ STYLE = """
 .count{font:bold 11px sans-serif;fill:#fff;text-anchor:middle;dominant-baseline:central}
 .share{font:bold 11px sans-serif;fill:#0b3d91;text-anchor:middle;dominant-baseline:central}
 .note{font:13px sans-serif;fill:#222}
+.reserve{font:24px 'DejaVu Sans',sans-serif;dominant-baseline:central;stroke-width:1px;paint-order:stroke}
+.held{font:13px sans-serif;fill:#222;dominant-baseline:central}
 .target{fill:#2f7d32;fill-opacity:.45}
 .l{fill:#efe4cf}.d{fill:#c9b48f}.h{fill:#b9d4a0}.o{fill:#d6d3cc}.l,.d,.h,.o{stroke:#8a7a5c;stroke-width:.5px}
 .n{fill:#fffdf8}.m{fill:#f6e05e;fill-opacity:.55}
@@ -87,10 +92,14 @@ def draw(state, *, last_move=None, targets=None, value=None, flip=False, notes=T
     note_lines = list(picture["notes"]) if notes else []
     if value is not None:
         note_lines.append(f"search value for the mover: {value:+.3f}")
+    reserves = picture.get("reserves", [])
+    reserve_h = RESERVE_HEIGHT if reserves else 0
     board_w, board_h = width * CELL, height * CELL
     longest_note = max((len(line) for line in note_lines), default=0)
-    total_w = max(board_w + 2 * MARGIN, MARGIN + math.ceil(NOTE_CHAR * longest_note))
-    total_h = board_h + 2 * MARGIN + NOTE_HEIGHT * len(note_lines) + (4 if note_lines else 0)
+    total_w = max(board_w + 2 * MARGIN, MARGIN + math.ceil(NOTE_CHAR * longest_note),
+                  MARGIN + RESERVE_WIDTH * len(reserves))
+    total_h = (board_h + 2 * MARGIN + reserve_h + NOTE_HEIGHT * len(note_lines)
+               + (4 if note_lines else 0))
 
     def origin(cell):
         file, rank = cell["file"], cell["rank"]
@@ -124,8 +133,15 @@ def draw(state, *, last_move=None, targets=None, value=None, flip=False, notes=T
     out.append(_coordinates(width, height, flip))
     out.append(f'<rect x="{MARGIN}" y="{MARGIN}" width="{board_w}" height="{board_h}" '
                'fill="none" stroke="#555" stroke-width="1.5"/>')
+    for i, held in enumerate(reserves):
+        x, y = MARGIN + RESERVE_WIDTH * i, 2 * MARGIN + board_h + reserve_h / 2 - 4
+        fill, outline = colours[held["side"]]
+        out.append(f'<g class="reserve-of" data-side="{held["side"]}">'
+                   f'<text class="reserve" x="{x}" y="{y:g}" fill="{fill}" stroke="{outline}">'
+                   f'{GLYPHS[held["piece"]]}</text><text class="held" x="{x + 26}" y="{y:g}">'
+                   f'\u00d7 {held["count"]} in reserve</text></g>')
     for i, line in enumerate(note_lines):
-        y = 2 * MARGIN + board_h + 4 + NOTE_HEIGHT * i
+        y = 2 * MARGIN + board_h + reserve_h + 4 + NOTE_HEIGHT * i
         out.append(f'<text class="note" x="{MARGIN}" y="{y}">{escape(line)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -1,5 +1,6 @@
 // Double-Duel's picture (env/core/picture.h): knights, single and stacked pawns, the
-// turn's chosen piece and vacated field, and the knights a neighbour attack may take.
+// reserves, the turn's chosen piece and vacated field, and the knights a neighbour attack
+// may take.
 #include "env/core/picture.h"
 #include "env/games/double_duel/double_duel.h"
 
@@ -17,6 +18,7 @@ void DoubleDuel::draw(const State& s, Picture& out) const {
     put_all(s.knights[player], PieceKind::kKnight, player, 1);
     put_all(s.singles[player], PieceKind::kPawn, player, 1);
     put_all(s.doubles[player], PieceKind::kPawn, player, 2);
+    out.reserves.push_back({player, PieceKind::kPawn, s.reserve[player]});
   }
   if (!over(s.end)) {
     if (s.selected >= 0) out.cells[s.selected].marks |= kMarkSelected;
