@@ -169,6 +169,22 @@ def test_the_api_answers_bad_requests_with_their_reason(server):
     assert call(f"{server}/api/play/{game['id']}")[1]["moves"] == []
 
 
+def test_a_fault_of_the_viewer_is_answered_not_dropped():
+    class Broken(Library):
+        def summary(self):
+            raise RuntimeError("a bug")
+
+    httpd = make_server(Broken())
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        status, body = call(f"http://127.0.0.1:{httpd.server_address[1]}/api/library")
+        assert status == 500 and body["error"] == "the viewer failed: RuntimeError('a bug')"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 def test_the_command_serves_on_the_port_it_prints(record_file):
     child = subprocess.Popen([str(CLI), "view", str(record_file), "--port", "0"],
                              stdout=subprocess.PIPE, text=True)

@@ -1,5 +1,6 @@
 """The viewer's HTTP server: Python's standard library, JSON in and out, the page's files
-from static/. A bad request gets status 400 and {"error": message}, which the page shows.
+from static/. A bad request gets status 400 and {"error": message}, which the page shows (a fault of the
+viewer itself, 500 and its description).
 
     GET  /                              the page
     GET  /api/games                     the games: name, canonical spec, players
@@ -94,6 +95,8 @@ def make_handler(viewer):
                 status, body, content_type = route(url.path, urllib.parse.parse_qs(url.query))
             except ViewerError as error:
                 status, body, content_type = 400, {"error": str(error)}, None
+            except Exception as error:  # noqa: BLE001 - a fault of the viewer, said in the page
+                status, body, content_type = 500, {"error": f"the viewer failed: {error!r}"}, None
             if content_type is None:
                 body, content_type = json.dumps(body).encode(), "application/json"
             self.send_response(status)

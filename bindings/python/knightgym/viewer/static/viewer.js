@@ -23,8 +23,14 @@ function showMessage(text, isError) {
 async function ask(path, body) {
   const options = body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
-  const response = await fetch(path, options);
-  const data = await response.json();
+  let response, data;
+  try {
+    response = await fetch(path, options);
+    data = await response.json();
+  } catch (error) {  // the server stopped, or answered something that is not JSON
+    showMessage(`No answer from the viewer's server: ${error.message}`, true);
+    return null;
+  }
   if (!response.ok) {
     showMessage(data.error || `${response.status} ${response.statusText}`, true);
     return null;
@@ -294,11 +300,12 @@ async function start() {
   $("play-spec").addEventListener("change", specChanged);
 
   const games = await ask("/api/games");
+  if (!games) return;
   page.games = games.games;
   for (const game of page.games) $("play-game").append(el("option", game.name, {value: game.name}));
   chooseGame();
   const library = await ask("/api/library");
-  refreshLibrary(library.games);
+  if (library) refreshLibrary(library.games);
   setMode("replay");
 }
 
