@@ -67,8 +67,7 @@ void UciEngine::run(std::istream& in) {
       say("info string error: " + std::string(error.what()));
     }
   }
-  if (infinite_) stop_search();
-  if (worker_.joinable()) worker_.join();
+  finish_search();
 }
 
 bool UciEngine::handle(const Tokens& command) {
@@ -79,13 +78,16 @@ bool UciEngine::handle(const Tokens& command) {
   } else if (name == "isready") {
     say("readyok");
   } else if (name == "ucinewgame") {
-    if (idle(name)) position_ = state_from_fen(knightmate::kStartFen);
+    finish_search();
+    position_ = state_from_fen(knightmate::kStartFen);
   } else if (name == "setoption") {
-    if (idle(name)) set_option(command);
+    finish_search();
+    set_option(command);
   } else if (name == "position") {
     set_position(command);  // a running search has its own copy of the position
   } else if (name == "go") {
-    if (idle(name)) go(command);
+    finish_search();
+    go(command);
   } else if (name == "stop") {
     stop_search();
   } else if (name == "quit") {
@@ -216,7 +218,6 @@ void UciEngine::go(const Tokens& command) {
   limits.simulations = nodes > 0 ? nodes : bounded ? kMaxSimulations : 0;
 
   stop_ = false;
-  searching_ = true;
   infinite_ = infinite;
   worker_ = std::thread(&UciEngine::search, this, position_->clone(), limits, infinite, start);
 }
@@ -246,19 +247,15 @@ void UciEngine::search(std::unique_ptr<AnyState> state, SearchLimits limits, boo
   // UCI: after `go infinite` the bestmove waits for `stop`, even if the search ended.
   if (infinite) stop_.wait(false);
   const std::lock_guard lock(out_mutex_);
-  // Cleared first: a GUI may send its next `go` the moment it reads the bestmove, and
-  // idle() then waits for this thread rather than refusing.
-  searching_ = false;
   out_ << info << '\n' << "bestmove " << best << std::endl;
 }
 
-bool UciEngine::idle(std::string_view command) {
-  if (searching_) {
-    say("info string " + std::string(command) + " ignored: a search is running (send stop)");
-    return false;
+void UciEngine::finish_search() {
+  if (infinite_) {
+    stop_search();
+  } else if (worker_.joinable()) {
+    worker_.join();
   }
-  if (worker_.joinable()) worker_.join();  // it is writing its bestmove or returning
-  return true;
 }
 
 void UciEngine::stop_search() {

@@ -3,7 +3,8 @@
 // name, FEN and move text (docs/rules/knightmate.md). It reads commands from one stream
 // and answers on another, so tests drive it in-process; `knightgym uci` runs it on stdin
 // and stdout. A search runs in a worker thread, so `stop` and `isready` are answered while
-// it runs. Commands, scores and the time rule: docs/agents.md, section UCI.
+// it runs; `go`, `setoption` and `ucinewgame` wait for it (finish_search). Commands,
+// scores and the time rule: docs/agents.md, section UCI.
 #pragma once
 
 #include <atomic>
@@ -59,8 +60,10 @@ class UciEngine {
   void go(const Tokens& command);
   void search(std::unique_ptr<AnyState> state, SearchLimits limits, bool infinite,
               Clock::time_point start);
-  // True when no search runs (its thread joined); else says that `command` must wait.
-  bool idle(std::string_view command);
+  // Waits for the running search, if any, to write its bestmove, as Stockfish does before
+  // `go`, `setoption` and `ucinewgame`: the commands after it wait their turn instead of
+  // being dropped. A search under `go infinite` ends only with `stop`, so it is stopped.
+  void finish_search();
   void stop_search();  // sets the stop flag and waits for the bestmove
   std::unique_ptr<AnyState> state_from_fen(std::string_view fen) const;
   void say(const std::string& line);  // one line, flushed; safe from both threads
@@ -74,8 +77,7 @@ class UciEngine {
   std::unique_ptr<AnyState> position_;
   std::thread worker_;
   std::atomic<bool> stop_{false};
-  std::atomic<bool> searching_{false};  // from `go` until the worker writes its bestmove
-  bool infinite_ = false;               // the last `go` was `go infinite`
+  bool infinite_ = false;  // the last `go` was `go infinite`
 };
 
 }  // namespace knightgym

@@ -221,12 +221,71 @@ TEST_CASE("uci: options, unknown commands and bad go parameters", "[uci]") {
   CHECK(info.starts_with("info depth 0 nodes 0 nps 0 time "));
   CHECK(info.find("score") == std::string::npos);
   CHECK(info.ends_with(" pv " + move));
+}
 
+// Every bestmove of the output, in order.
+std::vector<std::string> bestmoves(const Lines& lines) {
+  std::vector<std::string> moves;
+  for (const std::string& line : lines)
+    if (line.starts_with("bestmove ")) moves.push_back(line.substr(9));
+  return moves;
+}
+
+TEST_CASE("uci: 100 position/go pairs piped at once get 100 legal bestmoves in order", "[uci]") {
+  // A harness that does not wait for each bestmove: every go waits for the search before
+  // it, as in Stockfish, instead of being dropped.
+  Rng rng(5);
+  std::string script;
+  std::vector<std::unique_ptr<AnyState>> positions;
+  for (int i = 0; i < 100; ++i) {
+    auto state = after({});
+    std::string moves;
+    for (int ply = static_cast<int>(rng.below(6)); ply > 0 && !state->is_terminal(); --ply) {
+      const std::vector<Action> legal = state->legal_actions();
+      const Action action = legal[rng.below(static_cast<uint32_t>(legal.size()))];
+      moves.append(" ").append(state->action_to_string(action));
+      state->apply_action(action);
+    }
+    script += "position startpos";
+    if (!moves.empty()) script.append(" moves").append(moves);
+    script += "\ngo nodes 50\n";
+    positions.push_back(std::move(state));
+  }
+  const Lines lines = run_engine(script);
+  const std::vector<std::string> moves = bestmoves(lines);
+  REQUIRE(moves.size() == 100);
+  for (int i = 0; i < 100; ++i) {
+    INFO("go " << i);
+    CHECK(is_legal(*positions[i], moves[i]));
+  }
+  CHECK_FALSE(has_line(lines, "info string go ignored"));
+}
+
+TEST_CASE("uci: stop in the middle of searches yields exactly one bestmove per go", "[uci]") {
+  // The script is read at once, so each stop meets its search while it runs.
+  const Lines lines = run_engine(
+      "go nodes 1000000\nstop\n"
+      "go infinite\nisready\nstop\n"
+      "go movetime 100000\nstop\nstop\n"
+      "position startpos moves e2e4\ngo nodes 1000000\nstop\n"
+      "go nodes 30\nstop\n"
+      "stop\n",
+      "mcts:sims=100000000");
+  const std::vector<std::string> moves = bestmoves(lines);
+  REQUIRE(moves.size() == 5);
+  for (int i = 0; i < 3; ++i) CHECK(is_legal(*after({}), moves[i]));
+  CHECK(is_legal(*after({"e2e4"}), moves[3]));
+  CHECK(is_legal(*after({"e2e4"}), moves[4]));
+
+  // A go or setoption after go infinite stops it first (it would end only with stop); one
+  // bestmove each, the setoption applied between them.
   const Lines busy =
-      run_engine("go infinite\ngo nodes 10\nsetoption name Agent value random\nstop\n");
-  CHECK(has_line(busy, "info string go ignored: a search is running (send stop)"));
-  CHECK(has_line(busy, "info string setoption ignored: a search is running (send stop)"));
-  bestmove(busy);
+      run_engine("go infinite\ngo nodes 10\nsetoption name Agent value random\ngo\n");
+  const std::vector<std::string> three = bestmoves(busy);
+  REQUIRE(three.size() == 3);
+  for (const std::string& move : three) CHECK(is_legal(*after({}), move));
+  CHECK(busy.back().starts_with("bestmove "));
+  CHECK(busy[busy.size() - 2].starts_with("info depth 0 nodes 0 "));  // the random agent
 }
 
 TEST_CASE("uci: a child process that stays silent is killed, not waited for", "[uci]") {
