@@ -9,11 +9,13 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 CONFORMANCE_GAMES ?= 1000
 SOAK_GAMES ?= 100000
+FUZZ_SECONDS ?= 30
+FUZZ_CXX ?= clang++-16
 
 CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) -DPython_EXECUTABLE=$(SYSTEM_PYTHON)
 PYTEST = PYTHONPATH=$(BUILD)/python $(PYTHON) -m pytest tests/python -q -p no:cacheprovider
 
-.PHONY: all deps venv configure build run test soak bench sanitize tsan notorch format format-check clean
+.PHONY: all deps venv configure build run test soak bench sanitize tsan notorch fuzz format format-check clean
 
 all: build
 
@@ -64,6 +66,15 @@ tsan: deps
 	cmake --build $(BUILD)-tsan -j $(JOBS) --target knightgym_tests
 	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tests "[vector_env],[thread_pool],[balance],[util]"
 
+# The fuzz targets of tests/fuzz (libFuzzer, with Debian's clang, under the address and
+# undefined-behaviour sanitizers), each run FUZZ_SECONDS after its regression inputs
+# (tools/run_fuzzers.sh).
+fuzz: deps
+	@$(call CONFIGURE,$(BUILD)-fuzz,RelWithDebInfo) -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) \
+	  -DKNIGHTGYM_FUZZ=ON -DKNIGHTGYM_TESTS=OFF -DKNIGHTGYM_PYTHON=OFF -DKNIGHTGYM_TORCH=OFF > /dev/null
+	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_targets
+	tools/run_fuzzers.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
+
 # Everything that needs no network, built without LibTorch (KNIGHTGYM_TORCH=OFF, like
 # KataGo's dummy backend): the C++ tests but the 100-game tournaments ([arena]), and the
 # Python tests, which skip those marked needs_networks.
@@ -83,4 +94,4 @@ format-check: deps
 	@clang-format --dry-run -Werror $(FORMATTED) && echo "clang-format: clean"
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-notorch
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-notorch $(BUILD)-fuzz

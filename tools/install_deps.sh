@@ -11,6 +11,7 @@ packages=(
   python3-requests python3-yaml python3-psutil
   python3-venv fairy-stockfish clang-format time
   chromium chromium-driver python3-selenium fonts-dejavu-core
+  clang-16 libclang-rt-16-dev
 )
 
 missing=()

@@ -71,7 +71,10 @@ std::string format_spec(const Spec& spec) {
   std::string out = spec.name + "(";
   for (size_t i = 0; i < spec.params.size(); ++i) {
     const auto& [key, value] = spec.params[i];
-    const bool bracket = value.find(',') != std::string::npos;
+    // In brackets wherever parse_spec would read the bare value otherwise: a comma ends
+    // it, spaces around it are trimmed, and one pair of outer brackets is taken off.
+    const bool bracket =
+        value.find_first_of(",[]") != std::string::npos || trim(value).size() != value.size();
     out += (i ? "," : "") + key + "=" + (bracket ? "[" + value + "]" : value);
   }
   return out + ")";

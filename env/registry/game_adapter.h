@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "env/core/check.h"
 #include "env/core/game.h"
 #include "env/registry/any_game.h"
 #include "env/vector/vector_env.h"
@@ -160,8 +161,19 @@ class GameAdapter final : public AnyGame {
     rules_.init(state, rng);
     return std::make_unique<StateAdapter<G>>(self(), state);
   }
+  // The game reads its own text; what every game's state must be is checked here once:
+  // it keeps the game's invariants, and while it runs it has a legal action.
   std::unique_ptr<AnyState> deserialize_state(std::string_view text) const override {
-    return std::make_unique<StateAdapter<G>>(self(), rules_.deserialize(text));
+    const typename G::State state = rules_.deserialize(text);
+    const auto refuse = [&](const std::string& why) {
+      throw std::invalid_argument(std::string(G::kName) + ": cannot read state: " + why);
+    };
+    if constexpr (HasInvariants<G>)
+      if (const char* broken = rules_.broken_invariant(state)) refuse(broken);
+    Action legal[G::kMaxActions];
+    if (!rules_.terminal(state) && rules_.legal_actions(state, legal) == 0)
+      refuse("the game is not over, but the player to move has no legal action");
+    return std::make_unique<StateAdapter<G>>(self(), state);
   }
   std::unique_ptr<AnyVectorEnv> make_vector_env(const VectorEnvOptions& options) const override {
     return std::make_unique<VectorEnvAdapter<G>>(self(), options);

@@ -207,6 +207,10 @@ def corrupt(text, field, value):
     (lambda text: corrupt(text, "turns", "abc"), "turns 'abc' is not an integer"),
     (lambda text: corrupt(text, "to_move", "2"), r"to_move '2' is not an integer in \[0, 1\]"),
     (lambda text: corrupt(text, "end", "over"), "end 'over' is not running, rules or truncated"),
+    # Every game's text (the adapter's rule, found by the state fuzzer): a running game
+    # whose player to move has no legal action.
+    (lambda text: corrupt(text, "usable", "0" * 100),
+     "the game is not over, but the player to move has no legal action"),
 ])
 def test_malformed_state_text_raises_naming_the_problem(state, make_text, why):
     game = state.game()

@@ -442,6 +442,8 @@ DoubleDuel::State DoubleDuel::deserialize(std::string_view text) const {
     fail("selected names a field exactly in phases knight_target and free_target");
   if (s.phase == kKnightTarget && !(s.knights[s.to_move] & field_bit(s.selected)))
     fail("the selected field holds no knight of the mover");
+  if (s.phase == kFreeTarget && !(free_pawns(s) & field_bit(s.selected)))
+    fail("the selected field holds no pawn of the mover that may move");
   if (s.phase >= kFillPawn && s.vacated < 0) fail("after step 1 the vacated field must be set");
   return s;
 }

@@ -17,6 +17,14 @@ TEST_CASE("specs parse into a name and ordered parameters", "[params]") {
   CHECK(spec.params == Params{{"double_erase", "forced"}, {"max_turns", "9"}});
   CHECK(parse_spec("g(squares=[d4,e5],n=1)").params == Params{{"squares", "d4,e5"}, {"n", "1"}});
   CHECK(format_spec(parse_spec("g(squares=[d4,e5],n=1)")) == "g(squares=[d4,e5],n=1)");
+  // Values that would not read back bare keep their brackets (found by the spec fuzzer:
+  // a FEN with a space at its end lost it, and its canonical spec named another).
+  for (const char* text : {"g(a=[ x ],b=[[y]],c=[d4]e5)", "g(fen=[4k3/8/8/8/8/8/8/4K3 w - - 0 ])"})
+    CHECK(format_spec(parse_spec(format_spec(parse_spec(text)))) == format_spec(parse_spec(text)));
+  CHECK(parse_spec(format_spec(parse_spec("g(a=[ x ])"))).params == Params{{"a", " x "}});
+  CHECK(format_spec(parse_spec("g(a=[[y]])")) == "g(a=[[y]])");
+  const auto knightmate = load_game("knightmate(fen=[4k3/8/8/3pP3/8/8/8/4K3 w - d6 60 ])");
+  CHECK(load_game(knightmate->spec())->spec() == knightmate->spec());
 }
 
 TEST_CASE("malformed specs are rejected with the reason", "[params]") {

@@ -460,7 +460,12 @@ TEST_CASE("train CLI: SIGTERM saves a checkpoint and exits; bad flags are refuse
   fs::remove(log);
   const pid_t pid =
       start_training({"tailten", "--out", dir, "--minutes", "10", "--config", config}, log);
-  std::this_thread::sleep_for(std::chrono::seconds(3));
+  // Once the run has said it starts (its stop handlers are in place by then; a signal
+  // before them, on a slow or loaded machine, would end the process as signals do).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (read_bytes(log).find("; run in " + dir) == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   kill(pid, SIGTERM);
   REQUIRE(wait_for(pid) == 128 + SIGTERM);
   REQUIRE(RunDirectory(dir).checkpoints().size() == 1);

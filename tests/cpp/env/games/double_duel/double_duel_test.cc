@@ -746,6 +746,13 @@ TEST_CASE("double_duel: deserialize names the problem", "[double_duel]") {
   const std::string phase = position(with_black_home("Da1 Nb1 Dc1 Dd1 Ne1 Df1"), "phase=dance");
   REQUIRE_THROWS_AS(game.deserialize(phase), std::invalid_argument);
   REQUIRE_THROWS_WITH(game.deserialize(phase), Contains("phase 'dance' is unknown"));
+
+  // A pawn's destination with no pawn of the mover on the selected field (found by the
+  // state fuzzer: playing on from it made a ninth pawn).
+  const std::string no_pawn = position(with_black_home("Da1 Nb1 Dc1 Dd1 Ne1 Df1"),
+                                       "phase=free_target selected=d3 vacated=b1");
+  REQUIRE_THROWS_WITH(game.deserialize(no_pawn),
+                      Contains("the selected field holds no pawn of the mover that may move"));
 }
 
 TEST_CASE("double_duel: string_to_action reads fields, reserve and stop, and rejects junk",
