@@ -13,7 +13,10 @@ FUZZ_SECONDS ?= 30
 FUZZ_CXX ?= clang++-16
 
 CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) -DPython_EXECUTABLE=$(SYSTEM_PYTHON)
-PYTEST = PYTHONPATH=$(BUILD)/python $(PYTHON) -m pytest tests/python -q -p no:cacheprovider
+# The Python tests on every core (pytest-xdist): a test at a time per worker, those of one
+# xdist_group (the Ray clusters) on one worker.
+PYTEST_ARGS = tests/python -q -p no:cacheprovider -n $(JOBS) --dist loadgroup
+PYTEST = PYTHONPATH=$(BUILD)/python $(PYTHON) -m pytest $(PYTEST_ARGS)
 
 .PHONY: all deps venv configure build run test soak bench sanitize tsan notorch fuzz format format-check clean
 
@@ -55,16 +58,22 @@ bench: build
 
 # The C++ tests under the address+undefined and the thread sanitizers (no Python module).
 # At -O0 the 100-game tournaments ([arena]) and the training run that must learn
-# ([learning]) would take far too long; the sanitizers run every other test.
+# ([learning]) would take far too long; the sanitizers run every other test, the
+# conformance suite with 30 games a spec (the fuzz targets play far more under the same
+# sanitizers: make fuzz).
 sanitize: deps
 	@$(call CONFIGURE,$(BUILD)-asan,Debug) -DKNIGHTGYM_SANITIZE=ON -DKNIGHTGYM_PYTHON=OFF > /dev/null
 	cmake --build $(BUILD)-asan -j $(JOBS) --target knightgym_tests
-	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-asan/tests/knightgym_tests "~[arena]~[learning]"
+	KNIGHTGYM_CONFORMANCE_GAMES=30 $(BUILD)-asan/tests/knightgym_tests "~[arena]~[learning]"
 
+# The threaded parts under the thread sanitizer: the vector env, the pool, balance runs
+# and the UCI engine's search thread; none needs LibTorch, so the build goes without it.
 tsan: deps
-	@$(call CONFIGURE,$(BUILD)-tsan,RelWithDebInfo) -DKNIGHTGYM_TSAN=ON -DKNIGHTGYM_PYTHON=OFF > /dev/null
+	@$(call CONFIGURE,$(BUILD)-tsan,RelWithDebInfo) -DKNIGHTGYM_TSAN=ON -DKNIGHTGYM_PYTHON=OFF \
+	  -DKNIGHTGYM_TORCH=OFF > /dev/null
 	cmake --build $(BUILD)-tsan -j $(JOBS) --target knightgym_tests
-	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tests "[vector_env],[thread_pool],[balance],[util]"
+	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tests \
+	  "[vector_env],[thread_pool],[balance],[util],[uci]"
 
 # The fuzz targets of tests/fuzz (libFuzzer, with Debian's clang, under the address and
 # undefined-behaviour sanitizers), each run FUZZ_SECONDS after its regression inputs
@@ -83,7 +92,7 @@ notorch: deps venv
 	cmake --build $(BUILD)-notorch -j $(JOBS)
 	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-notorch/tests/knightgym_tests "~[arena]"
 	KNIGHTGYM_CONFORMANCE_GAMES=100 PYTHONPATH=$(BUILD)-notorch/python $(PYTHON) -m pytest \
-	  tests/python -q -p no:cacheprovider
+	  $(PYTEST_ARGS)
 
 # clang-format comes with the other dependencies (tools/install_deps.sh).
 FORMATTED = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)

@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build make
-  python3 python3-dev python3-numpy python3-pytest python3-setuptools python3-pip
+  python3 python3-dev python3-numpy python3-pytest python3-pytest-xdist python3-setuptools
+  python3-pip
   pybind11-dev python3-pybind11 catch2 libeigen3-dev
   libtorch-dev python3-torch python3-matplotlib python3-tqdm python3-scipy python3-statsmodels
   python3-requests python3-yaml python3-psutil

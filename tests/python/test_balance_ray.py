@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+# One worker runs the clusters of this file, one after the other (make test's pytest-xdist).
+pytestmark = pytest.mark.xdist_group("ray")
+
 ray = pytest.importorskip("ray", reason="Ray comes from PyPI into .venv (tools/make_venv.sh)")
 psutil = pytest.importorskip("psutil")
 from ray.cluster_utils import Cluster  # noqa: E402
