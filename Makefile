@@ -10,6 +10,7 @@ CMAKE_FLAGS ?=
 CONFORMANCE_GAMES ?= 1000
 SOAK_GAMES ?= 100000
 FUZZ_SECONDS ?= 30
+FUZZ_SEED ?= 0
 FUZZ_CXX ?= clang++-16
 
 CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) -DPython_EXECUTABLE=$(SYSTEM_PYTHON)
@@ -77,12 +78,12 @@ tsan: deps
 
 # The fuzz targets of tests/fuzz (libFuzzer, with Debian's clang, under the address and
 # undefined-behaviour sanitizers), each run FUZZ_SECONDS after its regression inputs
-# (tools/run_fuzzers.sh).
+# (tools/run_fuzzers.sh), with libFuzzer's seed FUZZ_SEED (0: a new one every run).
 fuzz: deps
 	@$(call CONFIGURE,$(BUILD)-fuzz,RelWithDebInfo) -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) \
 	  -DKNIGHTGYM_FUZZ=ON -DKNIGHTGYM_TESTS=OFF -DKNIGHTGYM_PYTHON=OFF -DKNIGHTGYM_TORCH=OFF > /dev/null
 	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_targets
-	tools/run_fuzzers.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
+	tools/run_fuzzers.sh $(BUILD)-fuzz $(FUZZ_SECONDS) $(FUZZ_SEED)
 
 # Everything that needs no network, built without LibTorch (KNIGHTGYM_TORCH=OFF, like
 # KataGo's dummy backend): the C++ tests but the 100-game tournaments ([arena]), and the

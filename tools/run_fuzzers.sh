@@ -5,13 +5,16 @@
 # corpus in the build folder (kept between runs). Prints a table of executions and new
 # inputs per target; exits non-zero if any target crashed, naming the input it saved
 # (BUILD/fuzz/crashes/), which then goes into tests/fuzz/regressions/NAME. Coverage is
-# libFuzzer's count of code edges reached.
+# libFuzzer's count of code edges reached. SEED fixes libFuzzer's random choices, so that
+# a run from the same corpus tries the same inputs first (CI's runs differ only in how
+# far they get); 0, the default, lets libFuzzer pick a new seed every run.
 #
-#   tools/run_fuzzers.sh BUILD SECONDS
+#   tools/run_fuzzers.sh BUILD SECONDS [SEED]
 set -euo pipefail
 
 build=$1
 seconds=$2
+seed=${3:-0}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work="$build/fuzz"
 mkdir -p "$work/crashes"
@@ -29,7 +32,7 @@ for binary in "$build"/tests/fuzz/*_fuzzer; do
   fi
   if [[ $status -eq 0 ]]; then
     "$binary" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -max_len=4096 \
-      -print_final_stats=1 -artifact_prefix="$work/crashes/$name-" \
+      -print_final_stats=1 -seed="$seed" -artifact_prefix="$work/crashes/$name-" \
       "$corpus" "$root/tests/fuzz/corpus/$name" >> "$log" 2>&1 || status=$?
   fi
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
@@ -43,8 +46,8 @@ for binary in "$build"/tests/fuzz/*_fuzzer; do
   rows+=("$(printf '| %-13s | %11s | %9s | %8s | %s |' "$name" "${runs:--}" "${added:--}" \
     "${edges:--}" "$result")")
 done
-printf '\n%s seconds per target\n\n| %-13s | %11s | %9s | %8s | %s |\n|---|--:|--:|--:|---|\n' \
-  "$seconds" target executions "new units" coverage result
+printf '\n%s seconds per target, seed %s\n\n| %-13s | %11s | %9s | %8s | %s |\n|---|--:|--:|--:|---|\n' \
+  "$seconds" "$seed" target executions "new units" coverage result
 printf '%s\n' "${rows[@]}"
 if [[ ${#failed[@]} -gt 0 ]]; then
   echo "crashed: ${failed[*]}; the inputs are in $work/crashes/" >&2

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <exception>
+#include <initializer_list>
 #include <stdexcept>
 
 #include "env/core/key_values.h"
@@ -200,6 +201,9 @@ void UciEngine::go(const Tokens& command) {
       say("info string go: '" + key + "' is not supported; ignored");
     }
   }
+
+  for (int64_t* time : {&movetime, &wtime, &btime, &winc, &binc})
+    *time = std::min(*time, kMaxTimeMs);
 
   SearchLimits limits;
   limits.stop = &stop_;

@@ -31,6 +31,9 @@ class UciEngine {
   static constexpr int64_t kMaxSimulations = 1'000'000;
   // Kept back from the clock on every move for the pipes and the GUI, in ms.
   static constexpr int64_t kMoveOverheadMs = 50;
+  // Longer times in `go` (about 35 years) are read as this one, so that a deadline in
+  // the clock's nanoseconds cannot overflow.
+  static constexpr int64_t kMaxTimeMs = int64_t{1} << 40;
 
   // The agent's random stream is seeded once, so a whole session replays from `seed`.
   // Throws std::invalid_argument for a bad agent spec.

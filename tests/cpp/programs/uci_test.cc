@@ -196,6 +196,11 @@ TEST_CASE("uci: go movetime, depth and clock limits", "[uci]") {
   CHECK(UciEngine::clock_budget_ms(60000, 0, 10) == 6000);
   CHECK(UciEngine::clock_budget_ms(1000, 0, 1) == 950);  // the overhead is kept back
   CHECK(UciEngine::clock_budget_ms(20, 0, 0) == 1);
+
+  // Times past any clock (found by the fuzzer: the deadline overflowed) are a long time.
+  CHECK(is_legal(*after({}), bestmove(run_engine("go nodes 20 movetime 4087392194332429879\n"))));
+  CHECK(is_legal(*after({}), bestmove(run_engine("go nodes 20 wtime 9223372036854775807 btime 1 "
+                                                 "winc 9223372036854775807\n"))));
 }
 
 TEST_CASE("uci: options, unknown commands and bad go parameters", "[uci]") {
