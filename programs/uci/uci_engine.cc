@@ -219,7 +219,7 @@ void UciEngine::go(const Tokens& command) {
   // Without nodes, a search bounded otherwise runs until that bound; `go` alone uses the
   // agent's own number of simulations.
   const bool bounded = budget >= 0 || depth > 0 || infinite;
-  limits.simulations = nodes > 0 ? nodes : bounded ? kMaxSimulations : 0;
+  limits.simulations = nodes > 0 ? std::min(nodes, kMaxSimulations) : bounded ? kMaxSimulations : 0;
 
   stop_ = false;
   infinite_ = infinite;

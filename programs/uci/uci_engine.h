@@ -26,8 +26,9 @@ namespace knightgym {
 class UciEngine {
  public:
   static constexpr std::string_view kDefaultAgent = "mcts:sims=800";
-  // The cap on a search bounded only by time, depth or `stop`: it bounds the tree's
-  // memory (MCTS keeps about 2 KB per simulation in Knightmate).
+  // The cap on a search's simulations, also on `go nodes` and on a search bounded only by
+  // time, depth or `stop`: it bounds the tree's memory (MCTS keeps about 2 KB per
+  // simulation in Knightmate).
   static constexpr int64_t kMaxSimulations = 1'000'000;
   // Kept back from the clock on every move for the pipes and the GUI, in ms.
   static constexpr int64_t kMoveOverheadMs = 50;

@@ -171,6 +171,12 @@ TEST_CASE("uci: stop ends go infinite with a bestmove, isready answered meanwhil
   CHECK(is_legal(*after({}), bestmove(run_engine("go infinite\n"))));
   const Lines finished = run_engine("go nodes 300\n");
   CHECK(finished[0].find(" nodes 300 ") != std::string::npos);
+
+  // Any number of nodes is capped (Gumbel search plans its simulations ahead; it failed
+  // to reserve room for 2^63 of them), so the time bound ends this search.
+  const Lines capped =
+      run_engine("go nodes 9223372036854775807 movetime 200\n", "az:model=uniform,sims=16");
+  CHECK(is_legal(*after({}), bestmove(capped)));
 }
 
 TEST_CASE("uci: go movetime, depth and clock limits", "[uci]") {
