@@ -11,8 +11,8 @@ import pytest
 
 import knightgym
 
-# The C++ suite checks the same contract in C++ on KNIGHTGYM_CONFORMANCE_GAMES games a
-# spec; this twin checks that the bindings show it too, on a fifth as many.
+# The C++ suite checks this contract on KNIGHTGYM_CONFORMANCE_GAMES games a spec; this
+# twin checks that the bindings show it too, on a fifth as many.
 MIN_GAMES_PER_SPEC = 10
 GAMES_PER_SPEC = max(MIN_GAMES_PER_SPEC,
                      int(os.environ.get("KNIGHTGYM_CONFORMANCE_GAMES", "1000")) // 5)
