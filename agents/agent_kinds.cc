@@ -23,7 +23,7 @@ size_t kind_index(std::string_view kind) {
   const auto& names = AgentKinds::kNames;
   const auto found = std::find(names.begin(), names.end(), kind);
   if (found == names.end())
-    throw std::invalid_argument("unknown agent '" + std::string(kind) +
+    throw std::invalid_argument("unknown agent '" + excerpt(kind) +
                                 "' (known: " + join({names.begin(), names.end()}, ", ") + ")");
   return static_cast<size_t>(found - names.begin());
 }
@@ -74,7 +74,7 @@ std::vector<std::string> split_agent_specs(std::string_view list) {
     if (continues && !specs.empty() && specs.back().find(':') != std::string::npos) {
       specs.back() += "," + item;
     } else {
-      if (item.empty()) throw std::invalid_argument("empty agent in '" + std::string(list) + "'");
+      if (item.empty()) throw std::invalid_argument("empty agent in '" + excerpt(list) + "'");
       specs.push_back(item);
     }
     pos = end + 1;

@@ -51,7 +51,11 @@ void init_games(py::module_& m) {
   m.def(
       "parse_spec",
       [](const std::string& text) {
-        const Spec spec = parse_spec(text);
+        Spec spec;
+        {
+          py::gil_scoped_release release;  // other threads run while a long input is read
+          spec = parse_spec(text);
+        }
         return py::make_tuple(spec.name, spec.params);
       },
       "Splits 'name(k=v,...)' into (name, [(k, v), ...]).");
@@ -126,7 +130,12 @@ void init_games(py::module_& m) {
   m.def(
       "load_game",
       [](const std::string& spec) {
-        return std::const_pointer_cast<AnyGame>(load_game(std::string_view(spec)));
+        std::shared_ptr<const AnyGame> game;
+        {
+          py::gil_scoped_release release;  // other threads run while a long input is read
+          game = load_game(std::string_view(spec));
+        }
+        return std::const_pointer_cast<AnyGame>(game);
       },
       py::arg("spec"), "A game from a spec such as 'knight_fight(double_erase=forced)'.");
 }

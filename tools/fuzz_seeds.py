@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/NAME/) from what the
-tests already use: the conformance specs, the golden renders' serialized states, the
+tests already use: the conformance specs (for the spec parser's time too), the golden renders' serialized states, the
 FENs of the C++ tests, the UCI scripts of the engine's tests, agent specs, the shipped
 networks' training settings, and balance strings. Each seed is a file named by its
 content's hash, so running this again adds only what is new.
@@ -47,6 +47,10 @@ SEEDS = {
     "spec": lambda: conformance_specs() + [
         "knightmate(fen=[4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2])", "knight_fight(layout=identity)",
         "knights_challenge(mode=duel,safe_squares=[f5,g8],target_points=8)", "tailten(ringforts=1)"],
+    "spec_time": lambda: conformance_specs() + [
+        "knights_challenge(mode=duel,safe_squares=[f5,g8],target_points=8)",
+        "g(a=[[x],[y,[z]]],b= c ,d=[ e ])", "g(a=1,a=2)", "g(a=[1,2)", "g(,)", "g(" + "x" * 200,
+        "mcts:sims=4,c=2"],
     "state": lambda: [f"{spec}\n{state}" for spec, state in golden_states()],
     "move_text": lambda: ["\x00\nc1\nj10\npass", "\x01\x05\x07\ne2e4\ne1f3\ne7e8q\ne1g1",
                           "\x02\x01\x02\ne6\nreserve\nstop", "\x03\x04\nb2-c4\nl12-off",

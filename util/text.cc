@@ -39,4 +39,12 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
+std::string excerpt(std::string_view text, size_t max_length) {
+  if (text.size() <= max_length) return std::string(text);
+  size_t cut = max_length;
+  // A byte 10xxxxxx continues a character: cut before the character it belongs to.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "...";
+}
+
 }  // namespace knightgym

@@ -2,6 +2,7 @@
 // reads empty fields the same way.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,5 +21,11 @@ std::string_view trim(std::string_view text);
 
 // The items joined with `separator` between them.
 std::string join(const std::vector<std::string>& items, std::string_view separator);
+
+// What an error message quotes of an input: at most the first `max_length` bytes of it
+// (cut back to a whole UTF-8 character) and "..." if anything was left out, so that a
+// message stays short whatever the input's size.
+inline constexpr size_t kQuotedLength = 60;
+std::string excerpt(std::string_view text, size_t max_length = kQuotedLength);
 
 }  // namespace knightgym

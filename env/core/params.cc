@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "util/text.h"
 
@@ -22,12 +23,15 @@ std::string format_number(double value) {
 }
 
 [[noreturn]] void bad_spec(std::string_view text, const std::string& why) {
-  throw std::invalid_argument("bad spec '" + std::string(text) + "': " + why);
+  throw std::invalid_argument("bad spec '" + excerpt(text) + "': " + why);
 }
 
 }  // namespace
 
 Spec parse_spec(std::string_view text) {
+  if (text.size() > kMaxSpecLength)
+    throw std::invalid_argument("a spec is at most " + std::to_string(kMaxSpecLength) +
+                                " characters, got " + std::to_string(text.size()));
   Spec spec;
   const std::string_view whole = trim(text);
   const auto open = whole.find('(');
@@ -37,6 +41,7 @@ Spec parse_spec(std::string_view text) {
   if (whole.back() != ')') bad_spec(text, "missing ')' at the end");
 
   const std::string_view body = whole.substr(open + 1, whole.size() - open - 2);
+  std::unordered_set<std::string_view> keys;  // views of `text`, to find a key given twice
   size_t pos = 0;
   while (pos < body.size()) {
     // A value in brackets may hold commas; otherwise an item ends at the next comma.
@@ -54,15 +59,16 @@ Spec parse_spec(std::string_view text) {
       bad_spec(text, "empty parameter");
     }
     const auto eq = item.find('=');
-    if (eq == std::string_view::npos) bad_spec(text, "'" + std::string(item) + "' has no '='");
-    const std::string key(trim(item.substr(0, eq)));
+    if (eq == std::string_view::npos) bad_spec(text, "'" + excerpt(item) + "' has no '='");
+    const std::string_view key = trim(item.substr(0, eq));
     std::string_view value = trim(item.substr(eq + 1));
     if (key.empty()) bad_spec(text, "a parameter has no name");
     if (value.size() >= 2 && value.front() == '[' && value.back() == ']')
       value = value.substr(1, value.size() - 2);
-    for (const auto& [existing, unused] : spec.params)
-      if (existing == key) bad_spec(text, "parameter '" + key + "' given twice");
-    spec.params.emplace_back(key, std::string(value));
+    if (!keys.insert(key).second) bad_spec(text, "parameter '" + excerpt(key) + "' given twice");
+    if (spec.params.size() == kMaxSpecParams)
+      bad_spec(text, "a spec has at most " + std::to_string(kMaxSpecParams) + " parameters");
+    spec.params.emplace_back(std::string(key), std::string(value));
   }
   return spec;
 }
@@ -80,12 +86,14 @@ std::string format_spec(const Spec& spec) {
   return out + ")";
 }
 
-ParamReader::ParamReader(const Spec& spec) : spec_(spec) {}
+ParamReader::ParamReader(const Spec& spec) : spec_(spec) {
+  index_.reserve(spec_.params.size());
+  for (size_t i = 0; i < spec_.params.size(); ++i) index_.emplace(spec_.params[i].first, i);
+}
 
 const std::string* ParamReader::find(const std::string& name) const {
-  for (const auto& [key, value] : spec_.params)
-    if (key == name) return &value;
-  return nullptr;
+  const auto found = index_.find(name);
+  return found == index_.end() ? nullptr : &spec_.params[found->second].second;
 }
 
 std::string ParamReader::declare(ParamInfo info) {
@@ -98,7 +106,7 @@ std::string ParamReader::declare(ParamInfo info) {
 void ParamReader::fail(const std::string& name, const std::string& why) const {
   const std::string* given = find(name);
   throw std::invalid_argument(spec_.name + ": parameter '" + name + "'" +
-                              (given ? " = '" + *given + "'" : "") + ": " + why);
+                              (given ? " = '" + excerpt(*given) + "'" : "") + ": " + why);
 }
 
 bool ParamReader::get_bool(const std::string& name, bool default_value, const std::string& doc) {
@@ -151,11 +159,13 @@ std::string ParamReader::get_string(const std::string& name, const std::string& 
 }
 
 void ParamReader::finish() const {
+  std::unordered_set<std::string_view> declared;
   std::vector<std::string> allowed;
-  for (const auto& info : infos_) allowed.push_back(info.name);
+  for (const auto& info : infos_)
+    if (declared.insert(info.name).second) allowed.push_back(info.name);
   for (const auto& [key, value] : spec_.params)
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      throw std::invalid_argument(spec_.name + ": unknown parameter '" + key +
+    if (!declared.contains(key))
+      throw std::invalid_argument(excerpt(spec_.name) + ": unknown parameter '" + excerpt(key) +
                                   "'; allowed: " + join(allowed, ", "));
 }
 

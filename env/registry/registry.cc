@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "util/text.h"
+
 namespace knightgym {
 
 std::shared_ptr<const AnyGame> load_game(const Spec& spec) {
@@ -10,7 +12,7 @@ std::shared_ptr<const AnyGame> load_game(const Spec& spec) {
     if (entry.name == spec.name) return entry.load(spec);
     known += (known.empty() ? "" : ", ") + std::string(entry.name);
   }
-  throw std::invalid_argument("unknown game '" + spec.name + "'; known games: " + known);
+  throw std::invalid_argument("unknown game '" + excerpt(spec.name) + "'; known games: " + known);
 }
 
 std::shared_ptr<const AnyGame> load_game(std::string_view spec) {

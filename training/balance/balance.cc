@@ -4,12 +4,15 @@
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_set>
 
 #include "env/core/params.h"
 #include "env/registry/registry.h"
 #include "training/balance/checkpoint.h"
 #include "training/balance/chunk_player.h"
 #include "util/ordered_parallel.h"
+#include "util/text.h"
 #include "util/timing.h"
 
 namespace knightgym {
@@ -38,15 +41,16 @@ std::vector<std::string> split_top_level(const std::string& text) {
 Sweep parse_sweep(const std::string& text) {
   const size_t equals = text.find('=');
   if (equals == std::string::npos || equals == 0)
-    throw std::invalid_argument("--sweep '" + text + "': expected KEY=V1,V2,...");
+    throw std::invalid_argument("--sweep '" + excerpt(text) + "': expected KEY=V1,V2,...");
   Sweep sweep{text.substr(0, equals), split_top_level(text.substr(equals + 1))};
-  for (const std::string& value : sweep.values)
-    if (value.empty()) throw std::invalid_argument("--sweep '" + text + "': an empty value");
-  for (size_t i = 0; i < sweep.values.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
-      if (sweep.values[i] == sweep.values[j])
-        throw std::invalid_argument("--sweep '" + text + "': value '" + sweep.values[i] +
-                                    "' appears twice");
+  std::unordered_set<std::string_view> seen;  // to find a value given twice in linear time
+  for (const std::string& value : sweep.values) {
+    if (value.empty())
+      throw std::invalid_argument("--sweep '" + excerpt(text) + "': an empty value");
+    if (!seen.insert(value).second)
+      throw std::invalid_argument("--sweep '" + excerpt(text) + "': value '" + excerpt(value) +
+                                  "' appears twice");
+  }
   return sweep;
 }
 

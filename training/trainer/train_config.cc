@@ -2,6 +2,7 @@
 
 #include <sstream>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "agents/agent_kinds.h"
 #include "training/trainer/streams.h"
@@ -23,6 +24,7 @@ TrainConfig defaults_of(const TrainingDefaults& game) {
 
 Spec parse_settings(std::string_view settings) {
   Spec spec{"train", {}};
+  std::unordered_set<std::string> keys;  // to find a key given twice in linear time
   std::istringstream lines{std::string(settings)};
   int number = 0;
   for (std::string line; std::getline(lines, line);) {
@@ -33,10 +35,10 @@ Spec parse_settings(std::string_view settings) {
     const size_t equals = line.find('=');
     if (equals == std::string::npos)
       throw std::invalid_argument("training settings, line " + std::to_string(number) + " ('" +
-                                  line + "'): expected key=value");
+                                  excerpt(line) + "'): expected key=value");
     const std::string key(trim(std::string_view(line).substr(0, equals)));
-    for (const auto& [known, value] : spec.params)
-      if (known == key) throw std::invalid_argument("training settings: '" + key + "' twice");
+    if (!keys.insert(key).second)
+      throw std::invalid_argument("training settings: '" + excerpt(key) + "' twice");
     spec.params.emplace_back(key, trim(std::string_view(line).substr(equals + 1)));
   }
   return spec;

@@ -6,6 +6,7 @@
 
 #include "env/core/bits.h"
 #include "env/core/key_values.h"
+#include "util/text.h"
 
 namespace knightgym {
 namespace {
@@ -290,7 +291,7 @@ Action DoubleDuel::string_to_action(const State& s, std::string_view text) const
   if (text == "stop") return kStop;
   if (const auto field = kGrid.parse(text))
     return to_field(s, *field);  // flipping is its own inverse
-  throw std::invalid_argument("double_duel: '" + std::string(text) +
+  throw std::invalid_argument("double_duel: '" + excerpt(text) +
                               "' is not an action: expected a field a1..f6, 'reserve' or 'stop'");
 }
 

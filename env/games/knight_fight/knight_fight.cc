@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "env/core/key_values.h"
+#include "util/text.h"
 
 namespace knightgym {
 namespace {
@@ -123,7 +124,7 @@ std::string KnightFight::action_to_string(const State& s, Action action) const {
 Action KnightFight::string_to_action(const State& s, std::string_view text) const {
   if (text == "pass") return kPass;
   if (const auto square = kGrid.parse(text)) return to_square(s, *square);
-  throw std::invalid_argument("knight_fight: '" + std::string(text) +
+  throw std::invalid_argument("knight_fight: '" + excerpt(text) +
                               "' is not an action: expected a square a1..j10 or 'pass'");
 }
 

@@ -69,7 +69,7 @@ int read_counter(std::string_view fen, std::string_view field, std::string_view 
 }  // namespace
 
 std::array<Piece, 64> parse_placement(std::string_view text) {
-  return read_placement(text, "knightmate: invalid placement '" + std::string(text) + "': ");
+  return read_placement(text, "knightmate: invalid placement '" + excerpt(text) + "': ");
 }
 
 std::string placement_to_string(const std::array<Piece, 64>& board) {

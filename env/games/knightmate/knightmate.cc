@@ -160,7 +160,7 @@ std::string Knightmate::action_to_string(const State& s, Action action) const {
 
 Action Knightmate::string_to_action(const State& s, std::string_view text) const {
   const auto fail = [&](const std::string& why) -> void {
-    throw std::invalid_argument("knightmate: '" + std::string(text) + "' " + why);
+    throw std::invalid_argument("knightmate: '" + excerpt(text) + "' " + why);
   };
   const bool well_formed =
       (text.size() == 4 || text.size() == 5) && kGrid.parse(text.substr(0, 2)) &&

@@ -397,7 +397,7 @@ std::string KnightsChallenge::action_to_string(const State& s, Action action) co
 
 Action KnightsChallenge::string_to_action(const State& s, std::string_view text) const {
   const auto fail = [&](const std::string& why) {
-    throw std::invalid_argument("knights_challenge: move '" + std::string(text) + "' " + why);
+    throw std::invalid_argument("knights_challenge: move '" + excerpt(text) + "' " + why);
   };
   if (terminal(s)) fail("cannot be played: the game is over");
   const size_t dash = text.find('-');

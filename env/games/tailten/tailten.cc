@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "env/core/key_values.h"
+#include "util/text.h"
 
 namespace knightgym {
 namespace {
@@ -153,7 +154,7 @@ std::string Tailten::action_to_string(const State&, Action action) const {
 
 Action Tailten::string_to_action(const State& s, std::string_view text) const {
   const auto fail = [&](const std::string& why) {
-    throw std::invalid_argument("tailten: move '" + std::string(text) + "' " + why);
+    throw std::invalid_argument("tailten: move '" + excerpt(text) + "' " + why);
   };
   if (terminal(s)) fail("cannot be played: the game is over");
   const std::optional<int> square = kGrid.parse(text);

@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
+#include <stdexcept>
+#include <string>
 
 #include "env/core/params.h"
 #include "env/registry/registry.h"
+#include "util/text.h"
 
 namespace knightgym {
 namespace {
@@ -35,6 +38,64 @@ TEST_CASE("malformed specs are rejected with the reason", "[params]") {
   CHECK_THROWS_WITH(parse_spec("g(a=1,a=2)"), Contains("'a' given twice"));
   CHECK_THROWS_WITH(parse_spec("g(a=1,,b=2)"), Contains("empty parameter"));
   CHECK_THROWS_WITH(parse_spec("g(a=[1,2)"), Contains("unbalanced"));
+}
+
+// The message of the std::invalid_argument that parse_spec throws for `text`.
+std::string refusal(const std::string& text) {
+  try {
+    parse_spec(text);
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  FAIL("accepted: " << text.substr(0, 80));
+  return "";
+}
+
+// "g(p0=0,p1=1,...)" with n parameters.
+std::string many_params(int n) {
+  std::string text = "g(";
+  for (int i = 0; i < n; ++i)
+    text += (i ? ",p" : "p") + std::to_string(i) + "=" + std::to_string(i);
+  return text + ")";
+}
+
+TEST_CASE("specs are bounded: long or many-parameter inputs are refused at once, briefly",
+          "[params]") {
+  // 100,000 parameters (about 1.2 MB): refused by its length, with a message that quotes
+  // none of it. Once this took a minute to refuse and echoed the megabyte.
+  const std::string huge = many_params(100000);
+  const std::string message = refusal(huge);
+  CHECK(message == "a spec is at most 65536 characters, got " + std::to_string(huge.size()));
+  // Within the length, too many parameters: the message quotes only the start.
+  const std::string too_many = refusal(many_params(kMaxSpecParams + 1));
+  CHECK_THAT(too_many, Contains("at most 256 parameters") && Contains("bad spec 'g(p0=0,p1=1,"));
+  CHECK(too_many.size() < 200);
+
+  // Exactly at the bounds: accepted; one past: refused.
+  CHECK(parse_spec(many_params(kMaxSpecParams)).params.size() == kMaxSpecParams);
+  const auto of_length = [](size_t length) {  // "g(v=xxx...)"
+    return "g(v=" + std::string(length - 5, 'x') + ")";
+  };
+  CHECK(parse_spec(of_length(kMaxSpecLength)).params.front().second.size() == kMaxSpecLength - 5);
+  CHECK(refusal(of_length(kMaxSpecLength + 1)) == "a spec is at most 65536 characters, got 65537");
+
+  // A duplicate is still found among the most parameters a spec may have, first and last.
+  std::string twice = many_params(kMaxSpecParams - 1);
+  twice.insert(twice.size() - 1, ",p0=x");
+  CHECK_THAT(refusal(twice), Contains("parameter 'p0' given twice"));
+
+  // Every refusal of a long input stays short: the quoted parts are cut.
+  const std::string long_value(60000, 'v');
+  for (const std::string& text :
+       {"g(" + long_value + ")", "g(a=1," + long_value + "=1," + long_value + "=2)",
+        "g(a=[" + long_value + ")", std::string(60000, ' ') + "(a=1", "g(a=1,,b=" + long_value}) {
+    const std::string why = refusal(text);
+    INFO(why.substr(0, 300));
+    CHECK(why.size() < 200);
+  }
+  // A cut never splits a UTF-8 character.
+  CHECK(excerpt(std::string(59, 'a') + "\xc3\xa9" + std::string(10, 'b')) ==
+        std::string(59, 'a') + "...");
 }
 
 TEST_CASE("the reader returns values or defaults and records every declaration", "[params]") {
@@ -73,6 +134,24 @@ TEST_CASE("bad values and unknown keys name the problem and what is allowed", "[
     CHECK_THROWS_WITH(reader.finish(),
                       Contains("unknown parameter 'colour'") && Contains("allowed: mode"));
   }
+  SECTION("long values and keys are quoted cut short") {
+    const std::string value(30000, '7');
+    ParamReader reader(parse_spec("g(count=" + value + ",n" + value + "=1)"));
+    try {
+      reader.get_int("count", 3, 0, 10, "");
+      FAIL("accepted");
+    } catch (const std::invalid_argument& error) {
+      CHECK_THAT(error.what(), Contains("'count' = '" + std::string(60, '7') + "...'"));
+      CHECK(std::string(error.what()).size() < 200);
+    }
+    try {
+      reader.finish();
+      FAIL("accepted");
+    } catch (const std::invalid_argument& error) {
+      CHECK_THAT(error.what(), Contains("unknown parameter 'n777"));
+      CHECK(std::string(error.what()).size() < 200);
+    }
+  }
 }
 
 TEST_CASE("the registry loads games by spec and rejects unknown ones", "[params]") {
@@ -89,6 +168,14 @@ TEST_CASE("the registry loads games by spec and rejects unknown ones", "[params]
                     Contains("unknown parameter 'speed'") && Contains("double_erase"));
   CHECK_THROWS_WITH(load_game("knight_fight(double_erase=sometimes)"),
                     Contains("optional, forced, off"));
+  // A long name is quoted cut short.
+  try {
+    load_game(std::string(60000, 'x'));
+    FAIL("accepted");
+  } catch (const std::invalid_argument& error) {
+    CHECK_THAT(error.what(), Contains("unknown game '" + std::string(60, 'x') + "...'"));
+    CHECK(std::string(error.what()).size() < 300);
+  }
 }
 
 }  // namespace
