@@ -21,7 +21,9 @@ namespace knightgym {
 struct SearchLimits {
   int64_t simulations = 0;  // replaces the agent's `sims`
   std::chrono::steady_clock::time_point deadline{};
-  const std::atomic<bool>* stop = nullptr;  // set by another thread: finish now
+  // Set by another thread: finish now (every search consults it through timed_out(), and
+  // a stopped search still returns a legal action).
+  const std::atomic<bool>* stop = nullptr;
   int depth = 0;  // stop once the most visited line is this long (UCI's "go depth")
 
   bool timed_out() const {
@@ -52,8 +54,10 @@ class Agent {
 
   // One action per state. Searches override it to advance all the states together and
   // evaluate their leaves in shared batches; the result equals calling act() on each.
-  virtual void act_batch(std::span<const State> states, Action* out) {
-    for (size_t i = 0; i < states.size(); ++i) out[i] = act(states[i]);
+  // `limits` bound every search (a stop or the deadline ends them all).
+  virtual void act_batch(std::span<const State> states, Action* out,
+                         const SearchLimits& limits = {}) {
+    for (size_t i = 0; i < states.size(); ++i) out[i] = act(states[i], limits);
   }
 
   virtual SearchReport last_report() const { return {}; }

@@ -25,11 +25,12 @@ class AgentAdapter final : public AnyAgent {
     return agent_->act(typed(state), limits);
   }
 
-  std::vector<Action> act_batch(std::span<const AnyState* const> states) override {
+  std::vector<Action> act_batch(std::span<const AnyState* const> states,
+                                const SearchLimits& limits) override {
     states_.clear();
     for (const AnyState* state : states) states_.push_back(typed(*state));
     std::vector<Action> actions(states.size());
-    agent_->act_batch(states_, actions.data());
+    agent_->act_batch(states_, actions.data(), limits);
     return actions;
   }
 

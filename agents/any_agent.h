@@ -23,7 +23,8 @@ class AnyAgent {
   // Throws std::invalid_argument if the state is over or of another game.
   virtual Action act(const AnyState& state, const SearchLimits& limits = {}) = 0;
   // One action per state, searched together (equal to act() on each in turn).
-  virtual std::vector<Action> act_batch(std::span<const AnyState* const> states) = 0;
+  virtual std::vector<Action> act_batch(std::span<const AnyState* const> states,
+                                        const SearchLimits& limits = {}) = 0;
   virtual SearchReport last_report() const = 0;
 };
 

@@ -65,7 +65,7 @@ void ExternalEngine::new_game() {
   sync();
 }
 
-std::string ExternalEngine::best_move(const std::string& fen) {
+std::string ExternalEngine::best_move(const std::string& fen, const SearchLimits& limits) {
   process_.send("position fen " + fen);
   std::string go = "go";
   if (config_.nodes > 0) go += " nodes " + std::to_string(config_.nodes);
@@ -75,7 +75,19 @@ std::string ExternalEngine::best_move(const std::string& fen) {
   // Silence is caught by the process's limit; an engine that talks on without ending
   // its search is caught here.
   const auto deadline = std::chrono::steady_clock::now() + silence_limit(config_);
+  const bool limited = limits.stop || limits.deadline != std::chrono::steady_clock::time_point{};
+  bool stopped = false;
   for (;;) {
+    // With limits, wait for output a little at a time, to tell the engine to stop once
+    // they run out (it then answers at once with the best move it has).
+    while (limited && !stopped && !process_.has_output(std::chrono::milliseconds(10))) {
+      if (limits.timed_out()) {
+        process_.send("stop");
+        stopped = true;
+      } else if (std::chrono::steady_clock::now() > deadline) {
+        break;  // read_line() below catches the silence
+      }
+    }
     const std::string line = process_.read_line();
     if (line.starts_with("bestmove")) {
       std::istringstream words(line);

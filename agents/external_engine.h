@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agents/agent.h"
 #include "agents/shared_resource.h"
 #include "util/uci_process.h"
 
@@ -38,9 +39,10 @@ class ExternalEngine {
   // moves depend on that game alone.
   void new_game();
   // The engine's move in the position `fen` within the budget, as it wrote it ("(none)"
-  // or "0000" where it has none). Throws std::runtime_error if the engine dies, stays
-  // silent for the timeout, or does not answer within the timeout after the budget.
-  std::string best_move(const std::string& fen);
+  // or "0000" where it has none); once `limits` time out (a stop, a deadline) the engine
+  // is told to stop and answers at once. Throws std::runtime_error if the engine dies,
+  // stays silent for the timeout, or does not answer within the timeout after the budget.
+  std::string best_move(const std::string& fen, const SearchLimits& limits = {});
 
   const std::string& program() const { return program_; }
 

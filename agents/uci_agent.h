@@ -29,13 +29,14 @@ class UciAgent final : public Agent<G> {
   }
 
   // The engine's move, checked: a dead or silent engine, or a move that is not legal
-  // here, throws std::runtime_error naming the engine and the position.
-  Action act(const typename G::State& state, const SearchLimits& = {}) override {
+  // here, throws std::runtime_error naming the engine and the position. The spec's budget
+  // bounds the search; a stop or deadline in `limits` ends it earlier (UCI's stop).
+  Action act(const typename G::State& state, const SearchLimits& limits = {}) override {
     const std::string fen = game_.fen(state);
     std::string move;
     try {
       if (!engine_) engine_ = pool_->acquire(G::kUciVariant);
-      move = engine_->best_move(fen);
+      move = engine_->best_move(fen, limits);
     } catch (const std::runtime_error& error) {
       engine_.reset();  // broken: stopped (killed if it lingers), never reused
       throw std::runtime_error("uci agent, position " + fen + ": " + error.what());

@@ -1,14 +1,15 @@
 // knightgym.agents: the agents of agents/ (the kinds of agents/agent_kinds.h) on Python's
 // games and states. A Factory parses a spec against a game and makes what its agents
 // share (a network, engine processes) once; each Agent it makes has its own seeded stream.
-// Searches release the GIL.
+// Searches release the GIL; calls from several threads are serialised (bindings/
+// serialised.h), but for stop(), which ends the search in progress from any thread.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,7 @@
 #include "agents/network.h"
 #include "agents/pretrained.h"
 #include "bindings/bindings.h"
+#include "bindings/serialised.h"
 #include "env/registry/registry.h"
 
 namespace py = pybind11;
@@ -52,9 +54,11 @@ class PyAgent {
     if (time_limit && !(*time_limit > 0))
       throw py::value_error("time_limit must be a positive number of seconds, got " +
                             std::to_string(*time_limit));
+    const Serialised::Guard guard(lock_, "this agent");
+    stop_.store(false, std::memory_order_relaxed);  // a stop() before now is for no search
     py::gil_scoped_release release;
-    std::lock_guard lock(mutex_);
     SearchLimits limits;
+    limits.stop = &stop_;
     limits.simulations = simulations.value_or(0);
     if (time_limit) {
       // Capped at 10^9 s (31 years) so that the deadline cannot overflow the clock.
@@ -71,9 +75,12 @@ class PyAgent {
         throw py::type_error("states[" + std::to_string(i) + "] is None, not a knightgym.State");
     std::vector<Action> actions;
     {
+      const Serialised::Guard guard(lock_, "this agent");
+      stop_.store(false, std::memory_order_relaxed);
       py::gil_scoped_release release;
-      std::lock_guard lock(mutex_);
-      actions = agent_->act_batch(states);
+      SearchLimits limits;
+      limits.stop = &stop_;
+      actions = agent_->act_batch(states, limits);
     }
     return py::array_t<Action>(static_cast<py::ssize_t>(actions.size()), actions.data());
   }
@@ -81,8 +88,7 @@ class PyAgent {
   py::dict last_report() const {
     SearchReport report;
     {
-      py::gil_scoped_release release;  // another thread may be searching
-      std::lock_guard lock(mutex_);
+      const Serialised::Guard guard(lock_, "this agent");  // waits for a search in progress
       report = agent_->last_report();
     }
     py::dict out;
@@ -95,6 +101,12 @@ class PyAgent {
     return out;
   }
 
+  // Ends the search in progress, if any, at once (it returns its best action so far).
+  // Takes no lock, so it works from any thread while another searches. A stop() that comes
+  // before act() starts is lost (act clears it), so callers that stop searches from
+  // another thread also bound them by time_limit.
+  void stop() { stop_.store(true, std::memory_order_relaxed); }
+
   const AgentConfig& config() const { return factory_->config(); }
 
   std::string repr() const {
@@ -106,7 +118,8 @@ class PyAgent {
   std::shared_ptr<const AgentFactory> factory_;
   std::unique_ptr<AnyAgent> agent_;
   uint64_t seed_;
-  mutable std::mutex mutex_;  // an agent's search state serves one call at a time
+  mutable Serialised lock_;  // an agent's search state serves one call at a time
+  std::atomic<bool> stop_{false};
 };
 
 // Networks come from knightgym._knightgym_torch, imported the first time one is asked
@@ -139,12 +152,18 @@ void init_agents(py::module_& m) {
       .def("act", &PyAgent::act, py::arg("state").none(false), py::arg("simulations") = py::none(),
            py::arg("time_limit") = py::none(),
            "The action for `state`. `simulations` replaces the spec's sims for this decision; "
-           "`time_limit` (seconds) stops the search earlier if it runs out. Releases the GIL. "
-           "Raises ValueError for a finished state or a state of another game.")
+           "`time_limit` (seconds) stops the search earlier if it runs out, and so does stop() "
+           "from another thread. Releases the GIL; calls from several threads run one at a "
+           "time. Raises ValueError for a finished state or a state of another game.")
       .def("act_batch", &PyAgent::act_batch, py::arg("states"),
            "int32 [len(states)]: the actions of act() on each state in turn, with the "
            "searches advanced together and their leaves evaluated in shared batches. "
-           "Releases the GIL.")
+           "Releases the GIL; stop() ends every search of the batch.")
+      .def("stop", &PyAgent::stop,
+           "Ends the search in progress (act or act_batch, in another thread) at once: it "
+           "returns its best action so far, always a legal one. Safe from any thread; takes "
+           "no lock. A stop() that comes before the search starts is lost (act clears it), "
+           "so bound searches by time_limit too.")
       .def_property_readonly(
           "spec", [](const PyAgent& a) { return a.config().spec; },
           "The canonical spec: every parameter spelled out.")

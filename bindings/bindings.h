@@ -12,6 +12,12 @@ namespace knightgym::python {
 // {"name", "type", "default", "choices", "doc"} of a game's or an agent's parameter.
 pybind11::dict describe(const ParamInfo& param);
 
+// An action index given from Python, checked rather than coerced: a Python int or a numpy
+// integer (anything with __index__ but a bool), in [0, num_actions). Raises TypeError
+// naming the type and the value (cut short) of anything else, and ValueError naming the
+// action as given if it is out of range; never wraps a value around.
+int checked_action(const pybind11::handle& action, int num_actions);
+
 void init_games(pybind11::module_& m);
 void init_states(pybind11::module_& m);
 void init_vector_env(pybind11::module_& m);

@@ -5,14 +5,49 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bindings/bindings.h"
 #include "env/registry/registry.h"
+#include "util/text.h"
 
 namespace py = pybind11;
 
 namespace knightgym::python {
+
+namespace {
+
+// str(value) or repr(value), cut short; "?" if Python cannot write it (an int of more
+// digits than Python converts).
+std::string text_of(const py::handle& value, bool repr) {
+  try {
+    return excerpt((repr ? py::repr(value) : py::str(value)).cast<std::string>());
+  } catch (const py::error_already_set&) {
+    return "?";
+  }
+}
+
+}  // namespace
+
+int checked_action(const py::handle& action, int num_actions) {
+  const std::string_view type = Py_TYPE(action.ptr())->tp_name;
+  // numpy's bools have __index__ (deprecated), Python's are ints: both refused.
+  const bool is_bool = PyBool_Check(action.ptr()) || type == "numpy.bool_" || type == "numpy.bool";
+  if (is_bool || !PyIndex_Check(action.ptr()))
+    throw py::type_error("action must be an integer, got " + std::string(type) + " " +
+                         text_of(action, true));
+  const auto index = py::reinterpret_steal<py::int_>(PyNumber_Index(action.ptr()));
+  if (!index) throw py::error_already_set();
+  int overflow = 0;
+  const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow == 0 && value == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (overflow != 0 || value < 0 || value >= num_actions)
+    throw py::value_error("action " + text_of(index, false) + " is out of range [0, " +
+                          std::to_string(num_actions) + ")");
+  return static_cast<int>(value);
+}
+
 namespace {
 
 py::array_t<float> observation_tensor(const AnyState& state, std::optional<int> player) {
@@ -107,8 +142,14 @@ void init_states(py::module_& m) {
       .def("is_chance_node", [](const AnyState&) { return false; })
       .def("is_simultaneous_node", [](const AnyState&) { return false; })
       .def("is_player_node", [](const AnyState& s) { return !s.is_terminal(); })
-      .def("apply_action", &AnyState::apply_action, py::arg("action"),
-           "Plays a legal action; raises ValueError (and changes nothing) otherwise.")
+      .def(
+          "apply_action",
+          [](AnyState& s, const py::handle& action) {
+            s.apply_action(checked_action(action, s.game().info().num_actions));
+          },
+          py::arg("action"),
+          "Plays a legal action (an int or numpy integer); raises ValueError (and changes "
+          "nothing) otherwise, TypeError for a bool, float or str.")
       .def("clone", &AnyState::clone)
       .def("__copy__", &AnyState::clone)
       .def("__deepcopy__", [](const AnyState& s, py::dict) { return s.clone(); })
@@ -130,12 +171,17 @@ void init_states(py::module_& m) {
       .def("observation_tensor", &observation_tensor, py::arg("player") = py::none(),
            "float32 [C, H, W] from `player`'s side (default: the player to move, or 0 once "
            "the game is over).")
-      .def("action_to_string", &AnyState::action_to_string, py::arg("action"))
       .def(
           "action_to_string",
-          [](const AnyState& s, int player, Action action) {
+          [](const AnyState& s, const py::handle& action) {
+            return s.action_to_string(checked_action(action, s.game().info().num_actions));
+          },
+          py::arg("action"))
+      .def(
+          "action_to_string",
+          [](const AnyState& s, int player, const py::handle& action) {
             check_is_mover(s, player);
-            return s.action_to_string(action);
+            return s.action_to_string(checked_action(action, s.game().info().num_actions));
           },
           py::arg("player"), py::arg("action"))
       .def("string_to_action", &AnyState::string_to_action, py::arg("text"))

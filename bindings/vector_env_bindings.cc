@@ -1,9 +1,11 @@
 // The vector env: numpy views of the C++ buffers (no copies), the GIL released while
 // C++ steps. The views are read-only and are overwritten by the next step or reset.
+// Calls from several Python threads are serialised (bindings/serialised.h).
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -12,6 +14,7 @@
 
 #include "agents/opponent_env.h"
 #include "bindings/bindings.h"
+#include "bindings/serialised.h"
 #include "env/registry/registry.h"
 
 namespace py = pybind11;
@@ -37,11 +40,12 @@ std::string shape_string(const py::array& array) {
   return out + (array.ndim() == 1 ? ",)" : ")");
 }
 
-// The actions as int32 [num_envs]: an int32 array is used in place (the caller holds
-// it), anything else of an integer dtype is copied into `buffer`. Raises TypeError or
-// ValueError. Range and legality are C++'s to check, except for a value that int32
-// cannot hold: that is an error here unless the environment's episode has ended
-// (needs_reset), where the step ignores its action or refuses it with its own message.
+// The actions as int32 [num_envs], copied into `buffer` (also an int32 array: while C++
+// steps without the GIL, another thread may write the caller's array, and C++ must apply
+// the actions it checked). Raises TypeError or ValueError. Range and legality are C++'s
+// to check, except for a value that int32 cannot hold: that is an error here unless the
+// environment's episode has ended (needs_reset), where the step ignores its action or
+// refuses it with its own message.
 const Action* checked_action_array(const py::handle& actions, int num_envs, int num_actions,
                                    const uint8_t* needs_reset, std::vector<Action>& buffer) {
   const py::array array = py::array::ensure(actions);
@@ -53,11 +57,12 @@ const Action* checked_action_array(const py::handle& actions, int num_envs, int 
   if (array.ndim() != 1 || array.shape(0) != num_envs)
     throw py::value_error("actions must have shape (" + std::to_string(num_envs) + ",), got " +
                           shape_string(array));
-  if (py::isinstance<py::array>(actions) && array.dtype().is(py::dtype::of<int32_t>()) &&
-      (array.flags() & py::array::c_style))
-    return static_cast<const Action*>(array.data());
-  const auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
   buffer.resize(num_envs);
+  if (array.dtype().is(py::dtype::of<int32_t>()) && (array.flags() & py::array::c_style)) {
+    std::memcpy(buffer.data(), array.data(), sizeof(Action) * static_cast<size_t>(num_envs));
+    return buffer.data();
+  }
+  const auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
   for (py::ssize_t i = 0; i < wide.shape(0); ++i) {
     const int64_t a = wide.at(i);
     const bool fits = a >= std::numeric_limits<Action>::min() &&
@@ -98,11 +103,13 @@ void read_reset_mask(const py::handle& mask, int num_envs, std::vector<uint8_t>&
 // opponent env): reset, step and sample_actions over views made once. `info` holds the
 // one array that differs, who moves (the vector env) or the learner's seat, and with
 // same-step auto-reset, where an episode ended on the step, Gymnasium's final_obs and
-// final_info (its returns), each with its "_" mask.
+// final_info (its returns), each with its "_" mask. Every method and property takes the
+// object's lock (bindings/serialised.h): calls from several threads run one at a time.
 class PyEnvBatch {
  public:
-  PyEnvBatch(std::shared_ptr<AnyEnvBatch> env, const char* info_key, const int32_t* info_data)
-      : env_(std::move(env)), info_key_(info_key), actions_(env_->num_envs()) {
+  PyEnvBatch(std::shared_ptr<AnyEnvBatch> env, const char* name, const char* info_key,
+             const int32_t* info_data)
+      : name_(name), env_(std::move(env)), info_key_(info_key), actions_(env_->num_envs()) {
     const GameInfo& info = env_->game().info();
     const Shape& shape = info.observation_shape;
     const py::ssize_t n = env_->num_envs();
@@ -126,6 +133,7 @@ class PyEnvBatch {
   }
 
   py::tuple reset(std::optional<uint64_t> seed, const py::object& mask) {
+    const Serialised::Guard guard(lock_, name_);
     const uint8_t* chosen = nullptr;
     if (!mask.is_none()) {
       read_reset_mask(mask, env_->num_envs(), chosen_);
@@ -141,6 +149,7 @@ class PyEnvBatch {
   }
 
   py::tuple step(const py::handle& actions) {
+    const Serialised::Guard guard(lock_, name_);
     const Action* data = checked_action_array(
         actions, env_->num_envs(), env_->game().info().num_actions, env_->needs_reset(), actions_);
     {
@@ -151,23 +160,44 @@ class PyEnvBatch {
   }
 
   py::array_t<int32_t> sample_actions() {
+    const Serialised::Guard guard(lock_, name_);
     py::array_t<int32_t> out(env_->num_envs());
     Action* data = out.mutable_data();
-    py::gil_scoped_release release;
-    env_->sample_actions(data);
+    {
+      py::gil_scoped_release release;
+      env_->sample_actions(data);
+    }
     return out;
   }
 
   std::shared_ptr<AnyGame> game() const {
+    const Serialised::Guard guard(lock_, name_);
     return std::const_pointer_cast<AnyGame>(env_->game().shared_from_this());
   }
-  std::unique_ptr<AnyState> state(int i) const { return env_->state(i); }
-  int num_envs() const { return env_->num_envs(); }
-  uint64_t seed() const { return env_->seed(); }
-  std::string autoreset_mode() const { return std::string(autoreset_name(env_->autoreset())); }
+  std::unique_ptr<AnyState> state(int i) const {
+    const Serialised::Guard guard(lock_, name_);
+    return env_->state(i);
+  }
+  int num_envs() const {
+    const Serialised::Guard guard(lock_, name_);
+    return env_->num_envs();
+  }
+  uint64_t seed() const {
+    const Serialised::Guard guard(lock_, name_);
+    return env_->seed();
+  }
+  std::string autoreset_mode() const {
+    const Serialised::Guard guard(lock_, name_);
+    return std::string(autoreset_name(env_->autoreset()));
+  }
   std::string finished_mask() const {
+    const Serialised::Guard guard(lock_, name_);
     return std::string(finished_mask_name(env_->finished_mask()));
   }
+
+ protected:
+  mutable Serialised lock_;  // one call at a time
+  const char* name_;         // "VectorEnv" or "OpponentEnv", for errors
 
  private:
   py::dict observations() const {
@@ -219,11 +249,15 @@ class PyVectorEnv : public PyEnvBatch {
   explicit PyVectorEnv(const std::string& spec, const VectorEnvOptions& options)
       : PyVectorEnv(load_game(std::string_view(spec))->make_vector_env(options)) {}
 
-  const AnyVectorEnv& env() const { return *env_; }
+  int num_threads() const {
+    const Serialised::Guard guard(lock_, name_);
+    return env_->num_threads();
+  }
 
  private:
   explicit PyVectorEnv(std::shared_ptr<AnyVectorEnv> env)
-      : PyEnvBatch(env, "current_player", env->current_player()), env_(std::move(env)) {}
+      : PyEnvBatch(env, "VectorEnv", "current_player", env->current_player()),
+        env_(std::move(env)) {}
 
   std::shared_ptr<AnyVectorEnv> env_;
 };
@@ -237,7 +271,7 @@ class PyOpponentEnv : public PyEnvBatch {
 
  private:
   explicit PyOpponentEnv(std::shared_ptr<AnyOpponentEnv> env)
-      : PyEnvBatch(env, "seat", env->seats()) {}
+      : PyEnvBatch(env, "OpponentEnv", "seat", env->seats()) {}
 
   static std::shared_ptr<AnyOpponentEnv> make(const std::string& spec, const std::string& opponent,
                                               const VectorEnvOptions& options, int learner_seat) {
@@ -250,7 +284,14 @@ class PyOpponentEnv : public PyEnvBatch {
 }  // namespace
 
 void init_vector_env(py::module_& m) {
-  py::class_<PyEnvBatch>(m, "EnvBatch")
+  py::class_<PyEnvBatch>(
+      m, "EnvBatch",
+      "A batch of environments stepped in C++ (the GIL released while it steps). Calls "
+      "from several threads are serialised: each method runs whole, one at a time. The "
+      "arrays returned are read-only views of the C++ buffers and always show the latest "
+      "step's or reset's results: copy them if another thread may step in the meantime. "
+      "A call that re-enters the env from inside one of its own calls (a callback on the "
+      "same thread) raises RuntimeError.")
       .def("reset", &PyEnvBatch::reset, py::arg("seed") = py::none(), py::arg("mask") = py::none())
       .def("step", &PyEnvBatch::step, py::arg("actions"))
       .def("sample_actions", &PyEnvBatch::sample_actions)
@@ -261,7 +302,10 @@ void init_vector_env(py::module_& m) {
       .def_property_readonly("autoreset_mode", &PyEnvBatch::autoreset_mode)
       .def_property_readonly("finished_mask", &PyEnvBatch::finished_mask);
 
-  py::class_<PyOpponentEnv, PyEnvBatch>(m, "OpponentEnv")
+  py::class_<PyOpponentEnv, PyEnvBatch>(
+      m, "OpponentEnv",
+      "The learner's seat against a C++ agent. Calls from several threads are serialised; "
+      "the returned arrays are views that show the latest step's results (EnvBatch).")
       .def(py::init([](const std::string& spec, int num_envs, const std::string& opponent,
                        std::optional<uint64_t> seed, const std::string& autoreset_mode,
                        const std::string& finished_mask, std::optional<int> seat) {
@@ -272,7 +316,12 @@ void init_vector_env(py::module_& m) {
            py::arg("spec"), py::arg("num_envs"), py::arg("opponent"), py::arg("seed"),
            py::arg("autoreset_mode"), py::arg("finished_mask"), py::arg("seat"));
 
-  py::class_<PyVectorEnv, PyEnvBatch>(m, "VectorEnv")
+  py::class_<PyVectorEnv, PyEnvBatch>(
+      m, "VectorEnv",
+      "N environments of one game, every seat played by the caller, stepped on num_threads "
+      "threads (1 to min(num_envs, 256); ValueError otherwise). Calls from several threads "
+      "are serialised; the returned arrays are views that show the latest step's results "
+      "(EnvBatch).")
       .def(py::init([](const std::string& spec, int num_envs, int num_threads,
                        std::optional<uint64_t> seed, const std::string& autoreset_mode,
                        const std::string& finished_mask) {
@@ -281,8 +330,7 @@ void init_vector_env(py::module_& m) {
            }),
            py::arg("spec"), py::arg("num_envs"), py::arg("num_threads"), py::arg("seed"),
            py::arg("autoreset_mode"), py::arg("finished_mask"))
-      .def_property_readonly("num_threads",
-                             [](const PyVectorEnv& e) { return e.env().num_threads(); });
+      .def_property_readonly("num_threads", &PyVectorEnv::num_threads);
 }
 
 }  // namespace knightgym::python

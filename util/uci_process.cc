@@ -97,6 +97,13 @@ std::string UciProcess::read_line() {
   }
 }
 
+bool UciProcess::has_output(std::chrono::milliseconds wait) {
+  if (pending_.find('\n') != std::string::npos) return true;
+  pollfd readable{from_child_, POLLIN, 0};
+  const int ready = poll(&readable, 1, static_cast<int>(wait.count()));
+  return ready > 0;  // an interrupted wait counts as none
+}
+
 std::string UciProcess::read_until_prefix(const std::string& prefix) {
   for (;;) {
     std::string line = read_line();

@@ -29,6 +29,9 @@ class UciProcess {
   // The next line of output; throws if the process has closed it (exited or crashed)
   // or stayed silent past the limit.
   std::string read_line();
+  // Whether read_line() has something to read (a line, part of one, or the end of the
+  // output) within `wait`, without reading it.
+  bool has_output(std::chrono::milliseconds wait);
   std::string read_until_prefix(const std::string& prefix);
 
  private:

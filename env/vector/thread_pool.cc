@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 namespace knightgym {
 namespace {
@@ -40,19 +41,37 @@ constexpr uint64_t pack(uint32_t generation, uint32_t next, uint32_t end) {
 
 }  // namespace
 
-ThreadPool::ThreadPool(int num_threads) : slots_(num_threads > 0 ? num_threads : 0) {
+ThreadPool::ThreadPool(int num_threads, ThreadStarter start)
+    : slots_(num_threads > 0 ? num_threads : 0) {
   if (num_threads < 1)
     throw std::invalid_argument("num_threads must be at least 1, got " +
                                 std::to_string(num_threads));
   workers_.reserve(num_threads - 1);
-  for (int i = 1; i < num_threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+  // A constructor that throws runs no destructor: the threads started so far are stopped
+  // and joined here, since destroying a joinable std::thread ends the process.
+  for (int i = 1; i < num_threads; ++i) {
+    try {
+      workers_.push_back(start(i, [this, i] { worker_loop(i); }));
+    } catch (const std::system_error& error) {
+      stop_workers();
+      // The caller's thread is thread 1; worker i is thread i + 1.
+      throw std::runtime_error("cannot start thread " + std::to_string(i + 1) + " of " +
+                               std::to_string(num_threads) + ": " + error.what());
+    } catch (...) {
+      stop_workers();
+      throw;
+    }
+  }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stop_workers(); }
+
+void ThreadPool::stop_workers() {
   stop_.store(true, std::memory_order_relaxed);
   generation_.fetch_add(1, std::memory_order_release);
   generation_.notify_all();
-  for (auto& worker : workers_) worker.join();
+  for (auto& worker : workers_)
+    if (worker.joinable()) worker.join();
 }
 
 void ThreadPool::parallel_for(int count, FunctionRef<void(int, int)> task) {

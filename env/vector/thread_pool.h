@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -18,7 +19,17 @@ namespace knightgym {
 
 class ThreadPool {
  public:
-  explicit ThreadPool(int num_threads);
+  // Starts worker thread `index` (1 to num_threads - 1) running `body`: std::thread's
+  // constructor, which tests replace to see a start fail.
+  using ThreadStarter = std::thread (*)(int index, std::function<void()> body);
+  static std::thread start_thread(int, std::function<void()> body) {
+    return std::thread(std::move(body));
+  }
+
+  // num_threads counts the caller's: it starts num_threads - 1 workers. Throws
+  // std::invalid_argument for fewer than 1, and std::runtime_error ("cannot start thread
+  // k of n: why") if a thread cannot start, after stopping those it started.
+  explicit ThreadPool(int num_threads, ThreadStarter start = &start_thread);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -42,6 +53,7 @@ class ThreadPool {
 
   void work(uint32_t generation, int self);
   void worker_loop(int self);
+  void stop_workers();
 
   std::vector<std::thread> workers_;
   std::vector<Slot> slots_;

@@ -28,8 +28,8 @@ class VectorEnv {
   using State = typename G::State;
 
   VectorEnv(const G& game, const VectorEnvOptions& options)
-      : batch_(game, options, EnvBatch<G>::Rewards::kEveryPlayer),
-        pool_(std::min(options.num_threads, batch_.num_envs())),
+      : batch_(game, checked(options), EnvBatch<G>::Rewards::kEveryPlayer),
+        pool_(options.num_threads),
         current_player_(batch_.num_envs()) {
     for_each_env([this](int i) { start_episode(i); });
   }
@@ -95,6 +95,13 @@ class VectorEnv {
   const int32_t* current_player() const { return current_player_.data(); }
 
  private:
+  // The options, num_threads checked before a buffer is allocated (num_envs is the
+  // batch's to check).
+  static const VectorEnvOptions& checked(const VectorEnvOptions& options) {
+    if (options.num_envs >= 1) checked_num_threads(options.num_threads, options.num_envs);
+    return options;
+  }
+
   // Runs f(i) for every environment, in blocks spread over the pool.
   template <class F>
   void for_each_env(F&& f) {

@@ -3,6 +3,7 @@
 #include <array>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace knightgym {
@@ -47,6 +48,18 @@ Autoreset parse_autoreset(std::string_view name) {
 std::string_view finished_mask_name(FinishedMask mask) { return name_of(kFinishedMaskNames, mask); }
 FinishedMask parse_finished_mask(std::string_view name) {
   return parse(kFinishedMaskNames, "finished_mask", name);
+}
+
+int checked_num_threads(int num_threads, int num_envs) {
+  const std::string got = ", got " + std::to_string(num_threads);
+  if (num_threads < 1) throw std::invalid_argument("num_threads must be at least 1" + got);
+  if (num_threads > kMaxThreads)
+    throw std::invalid_argument("num_threads must be at most " + std::to_string(kMaxThreads) +
+                                " (kMaxThreads)" + got);
+  if (num_threads > num_envs)
+    throw std::invalid_argument("num_threads must be at most num_envs (" +
+                                std::to_string(num_envs) + ")" + got);
+  return num_threads;
 }
 
 uint64_t fresh_seed() {

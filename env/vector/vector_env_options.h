@@ -25,9 +25,17 @@ enum class Autoreset : uint8_t { kNextStep, kSameStep, kDisabled };
 // anyway. kAllZeros: the legal actions of a finished game, none.
 enum class FinishedMask : uint8_t { kAllOnes, kAllZeros };
 
+// The most threads a vector env steps on. A fixed number, not a multiple of the machine's
+// cores, so that settings that work on one machine work on every other (and a typo such
+// as 10**6 is refused rather than tried: each thread costs a stack and a core's time). 256
+// is above the cores of the largest machines this runs on; past the cores, more threads
+// only wait for each other.
+inline constexpr int kMaxThreads = 256;
+
 struct VectorEnvOptions {
   int num_envs = 1;
-  int num_threads = 1;               // the vector env's; an opponent env steps on one
+  // The vector env's, in [1, min(num_envs, kMaxThreads)]; an opponent env steps on one.
+  int num_threads = 1;
   std::optional<uint64_t> seed = 0;  // none: a seed drawn from std::random_device
   Autoreset autoreset = Autoreset::kNextStep;
   FinishedMask finished_mask = FinishedMask::kAllOnes;
@@ -39,6 +47,10 @@ std::string_view autoreset_name(Autoreset mode);
 Autoreset parse_autoreset(std::string_view name);
 std::string_view finished_mask_name(FinishedMask mask);
 FinishedMask parse_finished_mask(std::string_view name);
+
+// num_threads if it is in [1, min(num_envs, kMaxThreads)]; otherwise throws
+// std::invalid_argument naming the value and the bound it breaks.
+int checked_num_threads(int num_threads, int num_envs);
 
 // A seed from std::random_device, for the environments made without one.
 uint64_t fresh_seed();

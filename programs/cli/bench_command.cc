@@ -91,7 +91,11 @@ int bench_command(Args& args) {
     throw std::invalid_argument("expected one GAME, e.g. knightgym bench knight_fight");
   const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int envs = static_cast<int>(args.get_int("envs", 1024, 1));
-  const int threads = static_cast<int>(args.get_int("threads", hardware, 1));
+  // By default every core, as far as the vector env takes them; a --threads it does not
+  // take is refused here, before the first row.
+  const int threads =
+      static_cast<int>(args.get_int("threads", std::min({hardware, envs, kMaxThreads}), 1));
+  checked_num_threads(threads, envs);
   const int64_t steps = args.get_int("steps", 4'000'000, 1);
   const int repeat = static_cast<int>(args.get_int("repeat", 3, 1));
   // The Python row runs the package beside this program: by default with the interpreter

@@ -1,5 +1,6 @@
 // knightgym demo: the main job for now. Random Knight Fight games in a vector env, the
 // board of the first finished game, the results, and a throughput line.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -46,8 +47,10 @@ int demo_command(Args& args) {
       static_cast<long long>(truncated),
       static_cast<double>(decisions) / static_cast<double>(finished));
 
-  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int batch = 1024;
+  // Every core, as far as the vector env takes them.
+  const int threads = std::min(
+      {static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), batch, kMaxThreads});
   const auto fast = game->make_vector_env({batch, threads, seed});
   actions.resize(batch);
   const int batches = 2000;

@@ -2,6 +2,9 @@
 repeat, act_batch equals act() in turn, search limits and bad input. The searches
 themselves are tested in C++ (tests/cpp/agents/search_test.cc, tests/cpp/agents/agents_test.cc)."""
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -136,6 +139,38 @@ def test_a_time_limit_stops_a_long_search():
     agent = agents.make("mcts:sims=100000000", game)
     agent.act(game.new_initial_state(), time_limit=0.05)
     assert 0 < agent.last_report["simulations"] < 100000000
+
+
+@pytest.mark.parametrize("spec, game_spec", [
+    ("mcts:sims=100000000", "knight_fight"),
+    ("az:sims=1000000,search=puct,rollouts=8", "knight_fight"),
+    ("az:sims=1000000,search=gumbel,rollouts=8", "tailten"),
+    ("uci:nodes=2000000000", "knightmate")])
+def test_stop_from_another_thread_ends_the_search_with_a_legal_action(spec, game_spec):
+    """No time limit: only stop() can end these searches within the test's time."""
+    game = knightgym.load_game(game_spec)
+    agent = agents.make(spec, game)
+    state = game.new_initial_state(seed=1)
+    chosen = []
+    thread = threading.Thread(target=lambda: chosen.append(agent.act(state)), daemon=True)
+    thread.start()
+    time.sleep(0.2)
+    stopped = time.monotonic()
+    agent.stop()
+    thread.join(timeout=10)
+    assert not thread.is_alive(), "stop() did not end the search"
+    assert time.monotonic() - stopped < 2
+    assert chosen and chosen[0] in state.legal_actions()
+    if not spec.startswith("uci"):
+        assert 0 < agent.last_report["simulations"] < (10**8 if "mcts" in spec else 10**6)
+    agent.stop()  # with no search running: lost, and the next search runs whole
+    if spec.startswith("uci"):  # the engine's budget is the spec's: only a time limit ends it
+        started = time.monotonic()
+        assert agent.act(state, time_limit=0.3) in state.legal_actions()
+        assert 0.3 <= time.monotonic() - started < 2.3
+    else:
+        assert agent.act(state, simulations=4) in state.legal_actions()
+        assert agent.last_report["simulations"] == 4
 
 
 def test_agents_that_do_not_search_report_zeros():

@@ -257,3 +257,56 @@ def test_describe_game_gives_knight_fights_four_parameters():
     assert [params[name]["type"] for name in params] == ["choice", "bool", "int", "string"]
     assert params["double_erase"]["choices"] == ["optional", "forced", "off"]
     assert all(p["doc"] for p in params.values())
+
+
+class Index:
+    """An integer type of its own: anything with __index__ is an action."""
+
+    def __index__(self):
+        return 2
+
+
+@pytest.mark.parametrize("action", [2, np.int64(2), np.int32(2), np.uint8(2), Index()])
+def test_actions_are_python_or_numpy_integers(game, action):
+    state = game.new_initial_state()
+    assert state.action_to_string(action) == "c1"
+    assert state.action_to_string(0, action) == "c1"
+    state.apply_action(action)
+    assert state.serialize() == play(game.new_initial_state(), "c1").serialize()
+
+
+@pytest.mark.parametrize("action, named", [
+    (True, "bool True"), (False, "bool False"), (np.bool_(True), "numpy.bool_ True"),
+    (1.0, "float 1.0"), (np.float32(1), "numpy.float32 1.0"), ("0", "str '0'"),
+    (None, "NoneType None"), ("x" * 1000, "str '" + "x" * 59 + "...")])
+def test_bools_floats_and_strings_are_not_actions(game, action, named):
+    state = game.new_initial_state()
+    before = state.serialize()
+    message = re.escape(f"action must be an integer, got {named}")
+    with pytest.raises(TypeError, match=message):
+        state.apply_action(action)
+    with pytest.raises(TypeError, match=message):
+        state.action_to_string(action)
+    with pytest.raises(TypeError, match=message):
+        state.action_to_string(0, action)
+    assert state.serialize() == before
+
+
+@pytest.mark.parametrize("action", [2**31, 2**32 + 2, 2**64, 2**64 + 2, -1, -2**63, PASS + 1,
+                                    np.int64(-1), np.int64(2**40), np.uint64(2**64 - 1)])
+def test_out_of_range_actions_are_named_as_given_never_wrapped(game, action):
+    state = game.new_initial_state()
+    before = state.serialize()
+    message = re.escape(f"action {int(action)} is out of range [0, {game.num_actions})")
+    with pytest.raises(ValueError, match=message):
+        state.apply_action(action)
+    with pytest.raises(ValueError, match=message):
+        state.action_to_string(action)
+    with pytest.raises(ValueError, match=message):
+        state.action_to_string(0, action)
+    assert state.serialize() == before
+
+
+def test_an_action_too_long_to_write_is_still_refused(game):
+    with pytest.raises(ValueError, match=r"action .* is out of range"):
+        game.new_initial_state().apply_action(10**5000)

@@ -2,6 +2,8 @@
 chosen environments, a finished episode's mask, and seeds drawn from entropy, for the
 vector env and the opponent env alike."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -218,3 +220,18 @@ def test_a_learner_seat_for_every_env():
         knightgym.make("tailten", num_envs=4, opponent="random", seat=2)
     with pytest.raises(ValueError, match="only an OpponentEnv"):
         knightgym.make("tailten", num_envs=4, seat=1)
+
+
+@pytest.mark.parametrize("num_envs, num_threads, message", [
+    (4, 10**6, "num_threads must be at most 256 (kMaxThreads), got 1000000"),
+    (1000, 257, "num_threads must be at most 256 (kMaxThreads), got 257"),
+    (4, 5, "num_threads must be at most num_envs (4), got 5"),
+    (1, 2, "num_threads must be at most num_envs (1), got 2")])
+def test_num_threads_beyond_the_envs_or_the_limit_is_refused_not_cut(num_envs, num_threads,
+                                                                      message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        knightgym.make("knight_fight", num_envs=num_envs, num_threads=num_threads)
+
+
+def test_num_threads_up_to_the_envs_is_taken_as_given():
+    assert knightgym.make("knight_fight", num_envs=3, num_threads=3).num_threads == 3

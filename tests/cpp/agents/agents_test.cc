@@ -44,6 +44,20 @@ TEST_CASE("agent specs: kinds, parameters, canonical form", "[agents]") {
   CHECK(split_agent_specs("mcts(sims=4,c=2),greedy,az:sims=8") ==
         std::vector<std::string>{"mcts(sims=4,c=2)", "greedy", "az:sims=8"});
   CHECK_THROWS_WITH(split_agent_specs("random,,greedy"), Catch::Contains("empty agent"));
+  // Refusals of long inputs quote only their start.
+  const std::string many = std::string(100000, 'r') + ",,greedy";
+  CHECK_THROWS_WITH(split_agent_specs(many),
+                    Catch::Contains("empty agent in '" + std::string(60, 'r') + "...'"));
+  CHECK_THROWS_WITH(read_agent_config(std::string(60000, 'a')),
+                    Catch::Contains("'" + std::string(60, 'a') + "...'"));
+  for (const std::string& text : {many, std::string(60000, 'a'), "mcts:sims=" + many}) {
+    try {
+      text == many ? (void)split_agent_specs(text) : (void)read_agent_config(text);
+      FAIL("accepted");
+    } catch (const std::invalid_argument& error) {
+      CHECK(std::string(error.what()).size() < 400);
+    }
+  }
 }
 
 TEST_CASE("the agent factory checks specs and states", "[agents]") {

@@ -1,6 +1,8 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <functional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -62,6 +64,35 @@ TEST_CASE("a slow block does not stop the other threads from taking the rest", "
 
 TEST_CASE("a pool needs at least one thread", "[thread_pool]") {
   REQUIRE_THROWS_AS(ThreadPool(0), std::invalid_argument);
+}
+
+// Thread starts that fail from the third on (as std::thread's constructor does when the
+// system has no thread to give), counting the workers that ran and returned.
+std::atomic<int> started{0}, finished{0};
+std::thread start_two(int index, std::function<void()> body) {
+  if (index > 2)
+    throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                            "no thread for you");
+  ++started;
+  return std::thread([body = std::move(body)] {
+    body();
+    ++finished;
+  });
+}
+
+TEST_CASE("a pool that cannot start a thread stops the others and says which", "[thread_pool]") {
+  started = finished = 0;
+  // Without the cleanup, the two started threads would end the process (std::terminate).
+  REQUIRE_THROWS_WITH(ThreadPool(6, &start_two),
+                      Catch::Contains("cannot start thread 4 of 6: no thread for you"));
+  CHECK(started == 2);
+  CHECK(finished == 2);  // joined before the constructor threw
+  ThreadPool fine(3, &start_two);
+  std::atomic<int> sum{0};
+  fine.parallel_for(100, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) sum += i;
+  });
+  CHECK(sum == 4950);
 }
 
 }  // namespace
