@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "util/atomic_file.h"
+#include "util/text.h"
 
 namespace knightgym {
 namespace fs = std::filesystem;
@@ -90,22 +91,34 @@ std::pair<std::string, std::string> RunDirectory::read_config() const {
 }
 
 MetricsLog::MetricsLog(const std::string& path, const std::vector<std::string>& columns,
-                       int64_t resume_step)
+                       const std::optional<MetricsBounds>& resume)
     : columns_(columns.size()) {
   const std::string header = join_csv(columns);
   std::string kept = header;
-  if (resume_step >= 0 && fs::is_regular_file(path)) {
+  if (resume && fs::is_regular_file(path)) {
+    // (column index, bound) of each bound.
+    std::vector<std::pair<size_t, int64_t>> bounds;
+    for (const auto& [name, bound] : *resume) {
+      const auto found = std::find(columns.begin(), columns.end(), name);
+      if (found == columns.end()) throw std::logic_error("no metrics column '" + name + "'");
+      bounds.emplace_back(static_cast<size_t>(found - columns.begin()), bound);
+    }
     std::istringstream lines(read_text(path));
     std::string line;
     std::getline(lines, line);
     if (line + "\n" != header)
       throw std::invalid_argument("'" + path + "' has other columns than this run writes");
-    // A whole row ends with a newline and has every column; its first cell is its step.
+    // A whole row ends with a newline and has every column.
     while (std::getline(lines, line) && !lines.eof()) {
-      if (static_cast<size_t>(std::count(line.begin(), line.end(), ',')) + 1 != columns_) break;
-      char* end = nullptr;
-      const long long step = std::strtoll(line.c_str(), &end, 10);
-      if (end == line.c_str() || *end != ',' || step > resume_step) break;
+      const std::vector<std::string_view> cells = split(line, ',');
+      if (cells.size() != columns_) break;
+      const bool within = std::all_of(bounds.begin(), bounds.end(), [&](const auto& b) {
+        const std::string cell(cells[b.first]);
+        char* end = nullptr;
+        const long long value = std::strtoll(cell.c_str(), &end, 10);
+        return !cell.empty() && *end == '\0' && value <= b.second;
+      });
+      if (!within) break;
       kept += line + "\n";
     }
   }

@@ -11,7 +11,9 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace knightgym {
@@ -41,12 +43,17 @@ class RunDirectory {
   std::string dir_;
 };
 
+// Where a resumed run's metrics.csv is cut: a row is kept if each named column holds an
+// integer at most the bound (the counters of the checkpoint the run resumes from).
+using MetricsBounds = std::vector<std::pair<std::string, int64_t>>;
+
 // metrics.csv: a header, then rows appended and flushed one at a time.
 class MetricsLog {
  public:
-  // Fresh (resume_step < 0): writes the header. Resuming: keeps the rows whose first
-  // column (the training step) is at most resume_step and that are whole, drops the rest.
-  MetricsLog(const std::string& path, const std::vector<std::string>& columns, int64_t resume_step);
+  // Fresh (no bounds): writes the header, dropping any rows there. Resuming: keeps the
+  // leading rows that are whole and within the bounds, and drops the rest.
+  MetricsLog(const std::string& path, const std::vector<std::string>& columns,
+             const std::optional<MetricsBounds>& resume);
   ~MetricsLog();
   MetricsLog(const MetricsLog&) = delete;
   MetricsLog& operator=(const MetricsLog&) = delete;

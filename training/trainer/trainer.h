@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,14 +61,24 @@ class Trainer {
         learner_(info_, game_spec_, config.net, stream_seed(config.seed, Stream::kLearnerInit, 0),
                  config.learner, device_),
         buffer_(config.window) {
-    if (!(resume && restore()) && !config_.init.empty())
+    const bool restored = resume && restore();
+    if (!restored && !config_.init.empty())
       learner_.load_weights(config_.init == "pretrained" ? pretrained_model_path(game_spec_)
                                                          : config_.init);
     if (!resume) dir_.write_config(game_spec_, config_.spec);  // once the weights are there
     // The first "best" is the network the run starts from, for the first evaluation to beat.
     if (!std::filesystem::exists(dir_.file("best.pt"))) learner_.export_model(dir_.file("best.pt"));
-    metrics_ = std::make_unique<MetricsLog>(dir_.file("metrics.csv"), columns(),
-                                            resume ? counters_.steps : -1);
+    // metrics.csv holds exactly the rows written up to the checkpoint restored: a run that
+    // starts over starts a fresh file. A row is written before the checkpoint of its
+    // iteration, with the same counters; every row written after a checkpoint follows at
+    // least one self-play step, which advances the decisions (run() checkpoints only
+    // iterations that another follows). So the rows up to a checkpoint are those with at
+    // most its steps and decisions.
+    metrics_ = std::make_unique<MetricsLog>(
+        dir_.file("metrics.csv"), columns(),
+        restored ? std::optional<MetricsBounds>(
+                       {{"step", counters_.steps}, {"decisions", counters_.decisions}})
+                 : std::nullopt);
     const Shape& s = info_.observation_shape;
     observations_.resize(static_cast<size_t>(config_.batch) * s.size());
     masks_.resize(static_cast<size_t>(config_.batch) * info_.num_actions);
@@ -119,7 +130,10 @@ class Trainer {
     period.start = last_log;
     const int64_t decisions_before = last_decisions_ = counters_.decisions;
     const int64_t evaluations_before = last_evaluations_ = counters_.evaluations;
-    while (!done()) {
+    // done() is asked once an iteration, so that the loop's last iteration is the one
+    // that found it true; an iteration's checkpoint (the constructor's comment on
+    // metrics.csv) is then never the last thing before the final row.
+    for (bool finished = done(); !finished;) {
       self_play.step([&](Trajectory<G>&& game) {
         period.game_decisions += game.plies;
         ++period.games;
@@ -153,7 +167,8 @@ class Trainer {
         last_snapshot = static_cast<int64_t>(now) / config_.snapshot_seconds;
         learner_.export_model(dir_.snapshot(last_snapshot * config_.snapshot_seconds));
       }
-      if (now - last_checkpoint >= config_.checkpoint_seconds) {
+      finished = done();
+      if (!finished && now - last_checkpoint >= config_.checkpoint_seconds) {
         checkpoint();
         last_checkpoint = now;
       }

@@ -24,6 +24,7 @@
 #include "tests/cpp/test_files.h"
 #include "training/trainer/trainer.h"
 #include "util/atomic_file.h"
+#include "util/text.h"
 
 namespace knightgym {
 namespace {
@@ -286,6 +287,49 @@ TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoi
                       Contains("trains " + spec));
 }
 
+TEST_CASE("trainer: after a resume, metrics.csv holds exactly the rows up to its checkpoint",
+          "[trainer]") {
+  const Tailten game;
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
+  const std::string dir = temporary_dir("trainer_metrics");
+  const std::string metrics = dir + "/metrics.csv";
+  std::atomic<bool> stop{false};
+  // A row as the trainer writes it, with these step and decisions.
+  const auto row = [](int64_t step, int64_t decisions) {
+    return std::to_string(step) + "," + std::to_string(step * 32) + "," +
+           std::to_string(decisions) + ",1,1.0,1,1,1,1,1,1,1,0,,\n";
+  };
+  { Trainer<Tailten> fresh(game, spec, tiny_config(), "cpu", dir, false, stderr); }
+  const std::string header = read_bytes(metrics);
+  REQUIRE(lines_of(metrics).size() == 1);
+
+  // Killed before its first checkpoint, having written rows (at step 0): resumed, it
+  // starts over, and so does metrics.csv.
+  std::ofstream(metrics, std::ios::app) << row(0, 8) << row(0, 16) << "0,0,2";
+  {
+    Trainer<Tailten> trainer(game, spec, tiny_config(), "cpu", dir, true, stderr);
+    CHECK(trainer.counters().steps == 0);
+    CHECK(read_bytes(metrics) == header);
+    REQUIRE(trainer.run({0, 10}, stop));
+  }
+  const std::string written = read_bytes(metrics);
+  const auto lines = lines_of(metrics);
+  REQUIRE(lines.size() >= 2);
+  CHECK(lines.back().rfind("10,320,", 0) == 0);
+  const int64_t decisions = std::stoll(std::string(split(lines.back(), ',')[2]));
+
+  // Rows written after the checkpoint (step 10): at its step but past its decisions (a
+  // period logged before the next training step), then past its step, then half a row.
+  std::ofstream(metrics, std::ios::app)
+      << row(10, decisions + 8) << row(11, decisions + 16) << "12,384,";
+  {
+    Trainer<Tailten> trainer(game, spec, tiny_config(), "cpu", dir, true, stderr);
+    CHECK(trainer.counters().steps == 10);
+    CHECK(trainer.counters().decisions == decisions);
+    CHECK(read_bytes(metrics) == written);  // every row of the run, and nothing else
+  }
+}
+
 // The evaluator's priors and values at the first decisions of a seeded Tailten game.
 std::vector<float> answers(Evaluator& net) {
   const Tailten game;
@@ -449,8 +493,19 @@ TEST_CASE("train CLI: SIGKILL at random moments, then --resume, loses at most a 
   REQUIRE(wait_for(pid) == 0);
   for (const auto& entry : fs::recursive_directory_iterator(dir))
     REQUIRE_FALSE(is_atomic_temporary(entry.path().filename().string()));
-  for (const std::string& row : lines_of(dir + "/metrics.csv"))
-    REQUIRE(std::count(row.begin(), row.end(), ',') == 14);
+  // Every row whole, and none left from a killed session past the checkpoint it resumed
+  // from: the steps and the decisions never go back.
+  int64_t step = 0, decisions = 0;
+  const auto rows = lines_of(dir + "/metrics.csv");
+  for (size_t r = 1; r < rows.size(); ++r) {
+    INFO(rows[r]);
+    REQUIRE(std::count(rows[r].begin(), rows[r].end(), ',') == 14);
+    const std::vector<std::string_view> cells = split(rows[r], ',');
+    REQUIRE(std::stoll(std::string(cells[0])) >= step);
+    REQUIRE(std::stoll(std::string(cells[2])) >= decisions);
+    step = std::stoll(std::string(cells[0]));
+    decisions = std::stoll(std::string(cells[2]));
+  }
 }
 
 TEST_CASE("train CLI: SIGTERM saves a checkpoint and exits; bad flags are refused", "[trainer]") {
