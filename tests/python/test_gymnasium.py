@@ -86,6 +86,59 @@ def test_an_illegal_action_loses_by_default_and_raises_on_request():
     assert strict.state().serialize() == before
 
 
+@pytest.mark.parametrize("illegal_action", ["lose", "raise"])
+def test_actions_are_integers_in_range_never_coerced(illegal_action):
+    env = gymnasium.make("knightgym/Tailten-v0", illegal_action=illegal_action).unwrapped
+    obs, _ = env.reset(seed=0)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    before = env.state().serialize()
+    for action, error, message in [
+            (legal + 0.7, TypeError, "got float"), (str(legal), TypeError, "got str"),
+            (True, TypeError, "got bool"), (np.bool_(True), TypeError, "got bool"),
+            (np.float32(legal), TypeError, "got float32"), (None, TypeError, "got NoneType"),
+            (np.array([legal]), TypeError, "got ndarray"),
+            (2**32 + legal, ValueError, f"action {2**32 + legal} is out of range"),
+            (2**31, ValueError, "action 2147483648 is out of range"),
+            (-1, ValueError, "action -1 is out of range"),
+            (np.int64(env.game.num_actions), ValueError, "is out of range")]:
+        with pytest.raises(error, match=message):
+            env.step(action)
+        assert env.state().serialize() == before
+    for action in [legal, np.int64(legal), np.uint8(legal), np.array(legal)]:
+        env.reset(seed=0)
+        env.step(action)
+        assert env.state().serialize() != before
+
+
+def test_one_env_serves_two_threads_by_turns():
+    import threading
+    env = gymnasium.make("knightgym/KnightFight-v0").unwrapped
+    env.reset(seed=0)
+    errors, steps = [], [0]
+
+    def play():
+        try:
+            for _ in range(300):
+                with env._lock:  # a step and the mask it uses, as one turn
+                    if env._over:
+                        env.reset()
+                    mask = env.action_masks()
+                    env.step(int(np.flatnonzero(mask)[0]))
+                    steps[0] += 1
+                env.action_masks()
+                env.state()
+        except Exception as error:  # noqa: BLE001 - collected for the assertion
+            errors.append(error)
+
+    threads = [threading.Thread(target=play) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads) and errors == []
+    assert steps[0] == 600
+
+
 def test_seat_and_opponent_reach_the_env():
     env = gymnasium.make("knightgym/Tailten-v0", opponent="greedy", seat=1).unwrapped
     _, info = env.reset(seed=0)

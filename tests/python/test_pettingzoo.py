@@ -116,6 +116,20 @@ def test_an_illegal_action_loses_the_game_and_raw_env_refuses_it():
     assert raw.game_state().serialize() == before
 
 
+def test_raw_env_takes_integer_actions_only():
+    raw = raw_env("tailten")
+    raw.reset(seed=0)
+    legal = int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])[0])
+    before = raw.game_state().serialize()
+    for action, error in [(legal + 0.9, TypeError), (0.9, TypeError), (True, TypeError),
+                          (str(legal), TypeError), (2**32 + legal, ValueError), (-1, ValueError)]:
+        with pytest.raises(error):
+            raw.step(action)
+        assert raw.game_state().serialize() == before
+    raw.step(np.int64(legal))
+    assert raw.game_state().serialize() != before
+
+
 def test_reset_with_a_seed_replays_and_without_one_goes_on():
     aec = raw_env("knight_fight")
     aec.reset(seed=9)

@@ -99,11 +99,34 @@ def good_line():
     (lambda d: {**d, "moves": d["moves"][:-1]}, "not over"),
     (lambda d: {**d, "returns": [r + 1 for r in d["returns"]]}, "differ from the replay"),
     (lambda d: {**d, "agents": ["a"]}, "has 2 seats"),
+    (lambda d: {**d, "agents": [1, 2]}, "agents must be strings"),
+    (lambda d: {**d, "returns": ["1", "-1"]}, "returns must be finite numbers"),
+    (lambda d: {**d, "returns": [True, False]}, "returns must be finite numbers"),
+    (lambda d: {**d, "seed": 2**70}, "seed"),
+    (lambda d: "[" * 100000 + "]" * 100000, "nested too deep"),
 ])
 def test_bad_records_are_refused_naming_the_line(tmp_path, change, message):
+    """Whatever a line holds, a ValueError with the file and the line."""
     data = change(good_line())
     path = tmp_path / "bad.jsonl"
     good = json.dumps(good_line())
     path.write_text(good + "\n" + (data if isinstance(data, str) else json.dumps(data)) + "\n")
     with pytest.raises(ValueError, match=f"bad.jsonl:2: .*{re.escape(message)}"):
         records.read(path)
+
+
+def test_a_line_that_is_not_utf8_is_refused_naming_it(tmp_path):
+    path = tmp_path / "bytes.jsonl"
+    path.write_bytes(json.dumps(good_line()).encode() + b"\n" + b'{"spec": "\xff\xfe"}\n')
+    with pytest.raises(ValueError, match="bytes.jsonl:2: not UTF-8"):
+        records.read(path)
+
+
+def test_a_huge_field_is_refused_without_quoting_it_whole(tmp_path):
+    path = tmp_path / "huge.jsonl"
+    for change in [{"spec": "tailten(" + "x" * 100000 + ")"}, {"seed": "7" * 100000},
+                   {"moves": ["x" * 100000]}]:
+        path.write_text(json.dumps({**good_line(), **change}) + "\n")
+        with pytest.raises(ValueError, match="huge.jsonl:1: ") as refused:
+            records.read(path)
+        assert len(str(refused.value)) < 1000

@@ -20,8 +20,13 @@ Conventions, shared by both:
   True (and info["max_turns_reached"] True), never with truncated, which would tell an
   agent to bootstrap from a state that has no future;
 - arrays are copies unless the env is made with copy=False, when they are read-only
-  views that the next step overwrites.
+  views that the next step overwrites;
+- an action is an integer (int or numpy integer) in [0, A): anything else (a float, a
+  bool, a string, a number out of range) is a TypeError or ValueError naming it;
+- calls from several threads on one env take turns (a lock), never interleave.
 """
+
+import threading
 
 import numpy as np
 
@@ -30,6 +35,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from knightgym._checks import checked_action, serialised
 from knightgym.vector_env import OpponentEnv, make_spec
 
 # Registered id names and the games they make.
@@ -105,6 +111,7 @@ class KnightgymEnv(gymnasium.Env):
 
     def __init__(self, game="knight_fight", opponent="random", seat=0, render_mode=None,
                  copy=True, illegal_action="lose", **params):
+        self._lock = threading.RLock()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
                              f"None, got {render_mode!r}")
@@ -125,6 +132,7 @@ class KnightgymEnv(gymnasium.Env):
         self._obs_seat = None
         self._over = False
 
+    @serialised
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         self._obs, info = self._env.reset(seed=seed)
@@ -134,13 +142,14 @@ class KnightgymEnv(gymnasium.Env):
             print(self.render_text())
         return _observation(self._obs, self._copy, 0), {"seat": int(info["seat"][0])}
 
+    @serialised
     def step(self, action):
         if self._obs is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
         if self._over:
             raise ValueError("the episode is over: call reset() first")
-        action = int(action)
-        legal = 0 <= action < self.game.num_actions and self._obs["action_mask"][0, action]
+        action = checked_action(action, self.game.num_actions)
+        legal = self._obs["action_mask"][0, action]
         if not legal and self._illegal_action == "lose":
             self._over = True
             observation = _observation(self._obs, True, 0)
@@ -157,10 +166,14 @@ class KnightgymEnv(gymnasium.Env):
             print(self.render_text())
         return _observation(self._obs, self._copy, 0), float(rewards[0]), self._over, False, info
 
+    @serialised
     def action_masks(self):
         """The legal actions, bool [A] (sb3-contrib's convention)."""
+        if self._obs is None:
+            raise gymnasium.error.ResetNeeded("call reset() before action_masks()")
         return self._obs["action_mask"][0].copy()
 
+    @serialised
     def state(self):
         """A copy of the current state, as a knightgym State."""
         return self._env.state(0)
@@ -168,6 +181,7 @@ class KnightgymEnv(gymnasium.Env):
     def render_text(self):
         return str(self._env.state(0))
 
+    @serialised
     def render(self):
         if self.render_mode == "ansi":
             return self.render_text()
@@ -175,6 +189,7 @@ class KnightgymEnv(gymnasium.Env):
             print(self.render_text())
         return None
 
+    @serialised
     def close(self):
         self._env = None
         super().close()
@@ -197,6 +212,7 @@ class KnightgymVectorEnv(gymnasium.vector.VectorEnv):
     def __init__(self, game="knight_fight", num_envs=1, opponent="random", seat=None,
                  autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None, copy=True,
                  finished_mask="all", **params):
+        self._lock = threading.RLock()
         mode = _autoreset_mode(autoreset_mode)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
@@ -215,6 +231,7 @@ class KnightgymVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = None
 
+    @serialised
     def reset(self, *, seed=None, options=None):
         if seed is not None and not isinstance(seed, (int, np.integer)):
             raise ValueError("seed: one integer seeds every environment (each one's streams "
@@ -227,6 +244,7 @@ class KnightgymVectorEnv(gymnasium.vector.VectorEnv):
         self._obs, info = self._env.reset(seed=seed, mask=mask)
         return _observation(self._obs, self._copy), self._info(info)
 
+    @serialised
     def step(self, actions):
         self._obs, rewards, terminated, truncated, info = self._env.step(actions)
         out = self._info(info)
@@ -241,15 +259,20 @@ class KnightgymVectorEnv(gymnasium.vector.VectorEnv):
         return _observation(self._obs, self._copy), rewards, terminated | truncated, \
             np.zeros(self.num_envs, dtype=bool), out
 
+    @serialised
     def action_masks(self):
         """The masks of the last observations, bool [num_envs, A]."""
+        if self._obs is None:
+            raise gymnasium.error.ResetNeeded("call reset() before action_masks()")
         return self._obs["action_mask"].copy()
 
+    @serialised
     def render(self):
         if self.render_mode != "ansi":
             return None
         return tuple(str(self._env.state(i)) for i in range(self.num_envs))
 
+    @serialised
     def close_extras(self, **kwargs):
         self._env = None
 

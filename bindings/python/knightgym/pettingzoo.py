@@ -17,6 +17,8 @@ not to move. The game's length cap (`max_turns`) is one of its rules: reaching i
 the game with terminations True and infos[agent]["max_turns_reached"] True; truncations
 stay False.
 
+An action is an integer (int or numpy integer) in [0, A): anything else is a TypeError or
+ValueError naming it, and calls from several threads on one env take turns.
 `raw_env` raises ValueError for an illegal action and changes nothing; `env` wraps it as
 PettingZoo's classic games are: an illegal action ends the game, the offender scoring
 -1 (TerminateIllegalWrapper), and acting out of turn or out of range is an error. There
@@ -24,12 +26,15 @@ is no Parallel view: every game here is turn-based, and a Parallel step would ha
 invent moves for the players not on turn.
 """
 
+import threading
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from knightgym import load_game
+from knightgym._checks import checked_action, serialised
 from knightgym.gymnasium import observation_space
 from knightgym.vector_env import make_spec
 
@@ -49,6 +54,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
 
     def __init__(self, spec="knight_fight", render_mode=None, **params):
         super().__init__()
+        self._lock = threading.RLock()
         self.game = load_game(make_spec(spec, **params))
         if render_mode is not None and render_mode not in ("ansi", "human"):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, got {render_mode!r}")
@@ -68,6 +74,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
     def action_space(self, agent):
         return self.action_spaces[agent]
 
+    @serialised
     def reset(self, seed=None, options=None):
         """A new game whose randomness (Knight Fight's layout) comes from a stream seeded
         by `seed`; without one the stream goes on (or starts from fresh entropy)."""
@@ -82,6 +89,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self._state.current_player()]
 
+    @serialised
     def observe(self, agent):
         player = self.possible_agents.index(agent)
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
@@ -89,12 +97,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
             mask[:] = self._state.legal_actions_mask()
         return {"observation": self._state.observation_tensor(player), "action_mask": mask}
 
+    @serialised
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._state.apply_action(int(action))  # ValueError naming an illegal action
+        action = checked_action(action, self.game.num_actions)
+        self._state.apply_action(action)  # ValueError naming an illegal action
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self._state.is_terminal():
@@ -110,10 +120,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         if self.render_mode == "human":
             self.render()
 
+    @serialised
     def game_state(self):
         """A copy of the current state, as a knightgym State."""
         return self._state.clone()
 
+    @serialised
     def render(self):
         text = str(self._state)
         if self.render_mode == "human":
@@ -121,5 +133,6 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
             return None
         return text
 
+    @serialised
     def close(self):
         self._state = None

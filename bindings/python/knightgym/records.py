@@ -27,6 +27,7 @@ import os
 import tempfile
 
 import knightgym
+from knightgym._checks import shortened
 
 FIELDS = {"spec": str, "seed": int, "game": int, "agents": list, "opening_plies": int,
           "moves": list, "returns": list, "truncated": bool}
@@ -73,12 +74,24 @@ class GameRecord:
                    truncated=bool(state.is_truncated()))
 
 
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def parse_line(text, where="record"):
-    """The GameRecord of one JSON line, checked by replaying it; ValueError names ``where``."""
+    """The GameRecord of one JSON line (str, or bytes in UTF-8), checked by replaying it;
+    ValueError names ``where`` and the problem, whatever the line holds."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"{where}: not UTF-8: {error}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"{where}: not JSON: {error}") from None
+    except RecursionError:
+        raise ValueError(f"{where}: not a game record: nested too deep") from None
     if not isinstance(data, dict):
         raise ValueError(f"{where}: a game record is a JSON object, got {type(data).__name__}")
     missing = [key for key in FIELDS if key not in data]
@@ -87,9 +100,15 @@ def parse_line(text, where="record"):
     for key, kind in FIELDS.items():
         value = data[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ValueError(f"{where}: {key} must be {kind.__name__}, got {value!r}")
+            raise ValueError(f"{where}: {key} must be {kind.__name__}, got {shortened(value)}")
     if not all(isinstance(move, str) for move in data["moves"]):
         raise ValueError(f"{where}: moves must be strings")
+    if not 0 <= data["seed"] < 2**64:
+        raise ValueError(f"{where}: seed must be in 0..2^64-1, got {data['seed']}")
+    if not all(isinstance(agent, str) for agent in data["agents"]):
+        raise ValueError(f"{where}: agents must be strings (agent specs)")
+    if not all(_is_number(value) for value in data["returns"]):
+        raise ValueError(f"{where}: returns must be finite numbers")
     record = GameRecord(**{key: data[key] for key in FIELDS})
     try:
         state = record.initial_state()
@@ -103,7 +122,7 @@ def parse_line(text, where="record"):
         try:
             state.apply_action(state.string_to_action(move))
         except ValueError as error:
-            raise ValueError(f"{where}: move {i + 1} ({move!r}): {error}") from None
+            raise ValueError(f"{where}: move {i + 1} ({shortened(move)}): {error}") from None
     if not state.is_terminal():
         raise ValueError(f"{where}: the game is not over after its {len(record.moves)} moves")
     # The writer keeps 10 significant digits (util/json_writer.h).
@@ -117,7 +136,7 @@ def parse_line(text, where="record"):
 def read(path):
     """Every game of a records file, in order; ValueError names the file, line and problem."""
     records = []
-    with open(path, encoding="utf-8") as file:
+    with open(path, "rb") as file:
         for number, line in enumerate(file, 1):
             if line.strip():
                 records.append(parse_line(line, f"{path}:{number}"))

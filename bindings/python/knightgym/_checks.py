@@ -1,0 +1,49 @@
+"""What every Python face checks of what it is given: actions that are integers in range,
+one call at a time on an object that keeps state between calls, and errors that quote
+a value shortly, never whole."""
+
+import functools
+import operator
+
+import numpy as np
+
+SHOWN = 60  # characters of a refused value that an error quotes
+
+
+def shortened(value, most=SHOWN):
+    """``value`` as an error quotes it: its repr(), cut after ``most`` characters with the
+    whole length said."""
+    text = repr(value)
+    if len(text) <= most:
+        return text
+    return f"{text[:most]}... ({len(text)} characters)"
+
+
+def checked_action(action, num_actions):
+    """``action`` as an int if it is an integer (a Python int, a numpy integer or a 0-d
+    integer array; not a bool) in [0, num_actions). Otherwise TypeError or ValueError
+    naming the action as given: nothing is rounded, parsed or wrapped around."""
+    integer = (isinstance(action, (int, np.integer)) or
+               (isinstance(action, np.ndarray) and action.ndim == 0 and
+                action.dtype.kind in "iu"))
+    if not integer or isinstance(action, (bool, np.bool_)):
+        raise TypeError(f"an action is an integer (int or numpy integer), got "
+                        f"{type(action).__name__} {shortened(action)}")
+    value = operator.index(action)
+    if not 0 <= value < num_actions:
+        raise ValueError(f"action {value} is out of range [0, {num_actions})")
+    return value
+
+
+def serialised(method):
+    """Runs ``method`` holding the object's ``_lock`` (a threading.RLock made in its
+    __init__): calls from several threads take turns instead of interleaving the state
+    the object keeps between calls; a call from within a call on the same thread goes
+    through."""
+
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked
