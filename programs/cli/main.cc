@@ -46,10 +46,12 @@ constexpr const char* kUsage =
     "                                    seat balance of rule sets; see docs/balance.md;\n"
     "                                    --record: the first N games of each in\n"
     "                                    DIR/records.jsonl\n"
-    "  view [FILE|DIR...] [--port P] [--host H]\n"
+    "  view [FILE|DIR...] [--folder DIR]... [--model NAME=PATH]...\n"
+    "       [--engine NAME=PATH]... [--max-sims N] [--move-seconds S] [--port P] [--host H]\n"
     "                                    a web app on http://H:P/ (default 127.0.0.1:8000;\n"
-    "                                    port 0 picks one): replay game records, play\n"
-    "                                    against any agent\n";
+    "                                    port 0 picks one), opened with the token it\n"
+    "                                    prints: replay game records, play against\n"
+    "                                    agents; see docs/api.md\n";
 
 }  // namespace
 

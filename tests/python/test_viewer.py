@@ -46,22 +46,36 @@ def record_file(tmp_path_factory):
     return path
 
 
+TOKEN = "a-token-for-the-tests"
+
+
 @pytest.fixture(scope="module")
-def server(record_file):
-    library = Library()
+def httpd(record_file):
+    """The server, serving the records file's folder, with a known token."""
+    library = Library(roots=[record_file.parent])
     library.open(record_file)
-    httpd = make_server(library)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    server = make_server(library, token=TOKEN)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    yield server
+    server.shutdown()
+    server.server_close()
 
 
-def call(url, body=None):
-    """(status, JSON) of a GET, or of a POST when there is a body."""
+@pytest.fixture(scope="module")
+def server(httpd):
+    return f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
+def call(url, body=None, token=TOKEN, headers=None):
+    """(status, JSON) of a GET, or of a POST when there is a body, with the token."""
     data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
-    request = urllib.request.Request(url, data=data, method="GET" if data is None else "POST")
+    request = urllib.request.Request(url, data=data, method="GET" if data is None else "POST",
+                                     headers=dict(headers or {}))
+    if data is not None and "Content-Type" not in request.headers:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"token {token}")
     try:
         with urllib.request.urlopen(request) as response:
             return response.status, json.loads(response.read())
@@ -159,7 +173,7 @@ def test_the_api_answers_bad_requests_with_their_reason(server):
     status, body = call(server + "/api/play", {"spec": "tailten", "seats": "0"})
     assert status == 400 and "seats must be a list" in body["error"]
     status, body = call(server + "/api/play/77/move", {"move": "d4"})
-    assert status == 400 and body["error"].startswith("no game 77")
+    assert status == 404 and body["error"].startswith("no game 77")
     assert call(server + "/static/../server.py")[0] == 404
     assert call(server + "/api/nothing")[0] == 404
     status, game = call(server + "/api/play", {"spec": "tailten", "agent": "random", "seats": [0]})
@@ -174,7 +188,7 @@ def test_a_fault_of_the_viewer_is_answered_not_dropped():
         def summary(self):
             raise RuntimeError("a bug")
 
-    httpd = make_server(Broken())
+    httpd = make_server(Broken(), token=TOKEN)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
@@ -191,14 +205,39 @@ def test_the_command_serves_on_the_port_it_prints(record_file):
     try:
         line = child.stdout.readline()
         assert line.startswith("knightgym view: serving on http://127.0.0.1:")
-        url = line.split()[-1]
-        status, body = call(url + "api/library")
+        url, _, token = line.split()[-1].partition("/?token=")
+        assert len(token) >= 32
+        assert call(url + "/api/library", token=None)[0] == 403
+        status, body = call(url + "/api/library", token=token)
         assert status == 200 and len(body["games"]) == 10
     finally:
         child.terminate()
         child.wait(timeout=10)
     done = subprocess.run([str(CLI), "view", "/nonexistent.jsonl"], capture_output=True, text=True)
     assert done.returncode != 0 and "/nonexistent.jsonl: no such file" in done.stderr
+
+
+def test_the_command_line_names_folders_models_engines_and_caps(record_file, tmp_path):
+    child = subprocess.Popen([str(CLI), "view", "--folder", str(record_file.parent), "--model",
+                              f"mine={tmp_path / 'net.pt'}", "--engine", "fsf=/usr/games/x",
+                              "--max-sims", "10", "--move-seconds", "0.5", "--port", "0"],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        url, _, token = child.stdout.readline().split()[-1].partition("/?token=")
+        status, agents = call(url + "/api/agents", token=token)
+        assert status == 200 and agents["max_sims"] == 10 and agents["move_seconds"] == 0.5
+        assert "mine" in agents["models"] and "fsf" in agents["engines"]
+        status, body = call(url + "/api/open", {"path": str(record_file)}, token=token)
+        assert status == 200 and body["added"] == 10
+        status, body = call(url + "/api/play", {"spec": "tailten", "agent": "mcts:sims=11"},
+                            token=token)
+        assert status == 400 and "--max-sims" in body["error"]
+    finally:
+        child.terminate()
+        child.wait(timeout=10)
+    done = subprocess.run([str(CLI), "view", "--model", "nameless"], capture_output=True,
+                          text=True)
+    assert done.returncode != 0 and "expected NAME=PATH" in done.stderr
 
 
 # ---- The page in a real browser ----
@@ -244,7 +283,7 @@ def text_of(driver, element_id):
 
 def test_the_page_replays_records_with_buttons_keys_and_the_move_list(browser, server, record_file):
     from selenium.webdriver.common.keys import Keys
-    browser.get(server + "/")
+    browser.get(f"{server}/?token={TOKEN}")
     wait(browser, lambda: len(by_css(browser, "#library tbody tr")) == 10)
     games = records.read(record_file)
     for index in range(0, 10, 2):  # the first game of each game
@@ -314,7 +353,7 @@ def play_by_clicking(driver, spec, seat):
 
 @pytest.mark.parametrize("spec,seat", [(spec, seat) for spec, seat in zip(PLAYED, [0, 1, 1, 2, 1, 0])])
 def test_a_whole_game_against_random_is_played_by_clicking(browser, server, spec, seat):
-    browser.get(server + "/")
+    browser.get(f"{server}/?token={TOKEN}")
     made = play_by_clicking(browser, spec, seat)
     assert made > 0
     assert text_of(browser, "result").startswith("Returns: ")
@@ -325,7 +364,7 @@ def test_a_whole_game_against_random_is_played_by_clicking(browser, server, spec
 
 
 def test_the_page_shows_visit_shares_and_refusals(browser, server):
-    browser.get(server + "/")
+    browser.get(f"{server}/?token={TOKEN}")
     start_game(browser, "tailten", "mcts:sims=100", 1)
     wait(browser, lambda: by_css(browser, "#report table"))
     assert len(by_css(browser, "#report tr")) >= 3
@@ -344,6 +383,6 @@ def test_the_page_shows_visit_shares_and_refusals(browser, server):
     path = by_css(browser, "#open-path")[0]
     path.send_keys("/nonexistent/games.jsonl")
     by_css(browser, "#open-button")[0].click()
-    wait(browser, lambda: "no such file" in text_of(browser, "message"))
-    # The refusals' status 400 is all the console holds.
-    assert console_errors(browser, allowed=["status of 400"]) == []
+    wait(browser, lambda: "the viewer opens only the files" in text_of(browser, "message"))
+    # The refusals' statuses are all the console holds.
+    assert console_errors(browser, allowed=["status of 400", "status of 403"]) == []

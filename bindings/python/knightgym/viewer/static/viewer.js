@@ -206,8 +206,17 @@ async function newGame(event) {
     spec: $("play-spec").value, agent: $("play-agent").value,
     seats: seat === "" ? [] : [Number(seat)], seed: Number($("play-seed").value || 0)});
   if (!view) return;
+  closeGame(page.playId);
   page.playId = view.id;
   showPlay(view);
+}
+
+// The server keeps a game and its agents until it is closed: the page closes each game
+// it leaves.
+function closeGame(id) {
+  if (id === null) return;
+  fetch(`/api/play/${id}/close`, {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"}).catch(() => {});
 }
 
 function showPlay(view) {
@@ -304,6 +313,11 @@ async function start() {
   page.games = games.games;
   for (const game of page.games) $("play-game").append(el("option", game.name, {value: game.name}));
   chooseGame();
+  const agents = await ask("/api/agents");
+  if (agents)
+    $("play-agent").title = `random, greedy, mcts, az:model=${agents.models.join("|")}, ` +
+        `uci:engine=${agents.engines.join("|")}; at most ${agents.max_sims} simulations and ` +
+        `${agents.move_seconds} s a move (the command line names more)`;
   const library = await ask("/api/library");
   if (library) refreshLibrary(library.games);
   setMode("replay");

@@ -1,0 +1,339 @@
+"""knightgym view as a hostile web page and a careless or hostile client would use it: every
+request that does not come from the page the server served is refused (a foreign Origin
+or Host, DNS rebinding, no token, a preflight), a request names no program or file to
+load, files open only from the folders the command line named, and no request can stall
+or exhaust the server (huge bodies and specs, unbounded searches, silent connections,
+the same file opened a thousand times): through all of it, another request is answered
+within a second."""
+
+import contextlib
+import http.client
+import json
+import pathlib
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+import knightgym
+from knightgym.viewer import AgentPolicy, Library
+from knightgym.viewer.server import MOST_GAMES, make_server
+
+CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
+TOKEN = "the-launch-token"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """An allowed folder with one records file (two Tailten games)."""
+    path = tmp_path_factory.mktemp("allowed")
+    subprocess.run([str(CLI), "play", "tailten(max_turns=20)", "--agents", "random", "--games",
+                    "2", "--record", str(path / "games.jsonl")], check=True, capture_output=True)
+    return path
+
+
+@contextlib.contextmanager
+def serving(folder, **policy):
+    server = make_server(Library(roots=[folder]), policy=AgentPolicy(**policy), token=TOKEN)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def server(folder):
+    with serving(folder, move_seconds=2.0) as running:
+        yield running
+
+
+def request(server, method, path, body=None, headers=None, token=TOKEN, timeout=30):
+    """(status, headers, parsed JSON or text) of one request."""
+    port = server.server_address[1]
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    sent = {"Host": f"127.0.0.1:{port}"}
+    if body is not None:
+        sent["Content-Type"] = "application/json"
+        body = body if isinstance(body, bytes) else json.dumps(body).encode()
+    if token:
+        sent["Authorization"] = f"token {token}"
+    sent.update(headers or {})
+    connection.request(method, path, body=body, headers=sent)
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    try:
+        data = json.loads(data)
+    except ValueError:
+        data = data.decode(errors="replace")
+    return response.status, dict(response.getheaders()), data
+
+
+@contextlib.contextmanager
+def answered_within_a_second(server):
+    """Asks for the library every 0.1 s while the body runs; fails if an answer ever took
+    a second or more."""
+    slowest, stop = [0.0], threading.Event()
+
+    def probe():
+        while not stop.is_set():
+            start = time.monotonic()
+            status, _, _ = request(server, "GET", "/api/library", timeout=10)
+            assert status == 200
+            slowest[0] = max(slowest[0], time.monotonic() - start)
+            stop.wait(0.1)
+
+    thread = threading.Thread(target=probe)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+    assert slowest[0] < 1.0, f"an answer took {slowest[0]:.2f} s"
+
+
+# ---- Only its user's page drives it ----
+
+def test_a_request_without_the_token_is_refused(server):
+    for token in [None, "wrong", TOKEN + "x"]:
+        status, _, body = request(server, "GET", "/api/library", token=token)
+        assert status == 403 and "token" in body["error"]
+    status, _, body = request(server, "POST", "/api/play", {"spec": "tailten"}, token=None)
+    assert status == 403
+    assert request(server, "GET", "/", token=None)[0] == 403
+
+
+def test_the_token_in_the_printed_address_becomes_a_strict_cookie(server):
+    port = server.server_address[1]
+    assert server.url == f"http://127.0.0.1:{port}/?token={TOKEN}"
+    status, headers, _ = request(server, "GET", f"/?token={TOKEN}", token=None)
+    assert status == 303 and headers["Location"] == "/"
+    cookie = headers["Set-Cookie"]
+    assert cookie.startswith(f"knightgym-view-{port}={TOKEN};")
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    jar = {"Cookie": f"knightgym-view-{port}={TOKEN}"}
+    assert request(server, "GET", "/api/library", headers=jar, token=None)[0] == 200
+    assert request(server, "GET", "/", headers=jar, token=None)[0] == 200
+    wrong = {"Cookie": f"knightgym-view-{port + 1}={TOKEN}"}
+    assert request(server, "GET", "/api/library", headers=wrong, token=None)[0] == 403
+    assert request(server, "GET", "/?token=guess", token=None)[0] == 403
+
+
+def test_a_cross_origin_request_is_refused_even_with_the_token(server):
+    port = server.server_address[1]
+    for origin in ["http://evil.example", "null", f"http://127.0.0.1:{port + 1}",
+                   f"https://127.0.0.1:{port}"]:
+        status, headers, body = request(server, "POST", "/api/play", {"spec": "tailten"},
+                                        headers={"Origin": origin})
+        assert status == 403 and "Origin" in body["error"]
+        assert "Access-Control-Allow-Origin" not in headers
+    status, _, _ = request(server, "POST", "/api/play/1/close", {},
+                           headers={"Sec-Fetch-Site": "cross-site"})
+    assert status == 403
+    # The page's own origin, by any of the server's names, is answered.
+    for name in ["127.0.0.1", "localhost"]:
+        status, _, _ = request(server, "GET", "/api/games",
+                               headers={"Origin": f"http://{name}:{port}",
+                                        "Host": f"{name}:{port}"})
+        assert status == 200
+
+
+def test_a_foreign_host_is_refused_against_dns_rebinding(server):
+    port = server.server_address[1]
+    for host in [f"evil.example:{port}", "evil.example", f"127.0.0.1:{port + 1}",
+                 f"127.0.0.1.evil.example:{port}", ""]:
+        status, _, body = request(server, "GET", "/api/games", headers={"Host": host})
+        assert status == 403 and "Host" in body["error"]
+
+
+def test_a_form_post_and_a_preflight_open_nothing(server):
+    # A cross-site form can send text/plain without a preflight: not JSON to the viewer.
+    status, _, body = request(server, "POST", "/api/play", b'{"spec": "tailten"}',
+                              headers={"Content-Type": "text/plain"})
+    assert status == 415
+    status, headers, _ = request(server, "OPTIONS", "/api/play", token=None,
+                                 headers={"Origin": "http://evil.example",
+                                          "Access-Control-Request-Method": "POST"})
+    assert status == 403 and not any(k.startswith("Access-Control") for k in headers)
+    status, headers, _ = request(server, "OPTIONS", "/api/play", token=None)
+    assert status == 204 and not any(k.startswith("Access-Control") for k in headers)
+
+
+# ---- No program, model or file that the command line did not name ----
+
+def test_an_agent_spec_names_no_program_and_no_model_file(server, tmp_path):
+    marker = tmp_path / "ran"
+    program = tmp_path / "engine.sh"
+    program.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    program.chmod(0o755)
+    for agent, named in [(f"uci:engine={program},nodes=1", "engine="),
+                         (f"uci(engine=[{program}],nodes=1)", "engine="),
+                         ("uci:engine=sh,nodes=1", "engine="),
+                         ("az:model=/etc/passwd", "model="),
+                         (f"az:model={tmp_path}/net.pt,sims=2", "model=")]:
+        status, _, body = request(server, "POST", "/api/play",
+                                  {"spec": "knightmate", "agent": agent, "seats": [1]})
+        assert status == 400, agent
+        assert named in body["error"] and "not one this viewer was started with" in body["error"]
+    assert not marker.exists()
+    # What loads nothing, or what the command line named, plays.
+    for agent in ["az:model=uniform,sims=4", "greedy", "mcts:sims=8"]:
+        status, _, view = request(server, "POST", "/api/play",
+                                  {"spec": "tailten", "agent": agent, "seats": [1]})
+        assert status == 200 and len(view["moves"]) == 1, agent
+
+
+def test_models_and_engines_are_named_on_the_command_line(folder, tmp_path):
+    net = tmp_path / "net.pt"
+    policy = AgentPolicy(models={"mine": str(net)}, engines={"fsf": "/usr/games/fairy-stockfish"})
+    assert policy.resolve("az:model=mine,sims=3") == f"az(model={net},sims=3)"
+    assert policy.resolve("uci:engine=fsf,nodes=5").startswith(
+        "uci(engine=/usr/games/fairy-stockfish,nodes=5,movetime=")
+    assert policy.resolve("random") == "random"
+    with pytest.raises(ValueError, match="built-in name"):
+        AgentPolicy(models={"pretrained": "x.pt"})
+    with pytest.raises(ValueError, match="more than this viewer allows"):
+        policy.resolve("az:model=resnet,channels=4096,blocks=100")
+
+
+def test_files_open_only_from_the_folders_named_and_outside_reveal_nothing(server, folder,
+                                                                           tmp_path):
+    status, _, body = request(server, "POST", "/api/open", {"path": str(folder / "games.jsonl")})
+    assert status == 200 and len(body["games"]) == 2
+    outside = tmp_path / "secret.json"
+    outside.write_text('{"spec": "the secret"}\n')
+    (folder / "link.jsonl").symlink_to(outside)
+    answers = set()
+    for path in [str(outside), str(tmp_path / "missing.jsonl"), "/etc/passwd", "/etc",
+                 str(folder / ".." / "elsewhere.jsonl"), str(folder / "link.jsonl")]:
+        status, _, body = request(server, "POST", "/api/open", {"path": path})
+        assert status == 403 and "secret" not in body["error"]
+        answers.add(body["error"].split(":", 1)[1])
+    assert len(answers) == 1  # one answer, whether or not the file exists
+
+
+def test_opening_one_file_a_thousand_times_keeps_its_games_once(server, folder):
+    with answered_within_a_second(server):
+        for _ in range(1000):
+            status, _, body = request(server, "POST", "/api/open",
+                                      {"path": str(folder / "games.jsonl")})
+            assert status == 200
+    assert len(body["games"]) == 2
+
+
+# ---- Bounded work per request ----
+
+def test_a_50_mb_body_is_refused_unread(server):
+    port = server.server_address[1]
+    with answered_within_a_second(server):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+            raw.sendall(f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                        f"Authorization: token {TOKEN}\r\nContent-Type: application/json\r\n"
+                        f"Content-Length: {50 * 2**20}\r\n\r\n".encode() + b"[" * 65536)
+            answer = b""
+            while chunk := raw.recv(65536):
+                answer += chunk
+            answer = answer.decode()
+    assert answer.startswith("HTTP/1.0 413") and len(answer) < 2000
+    assert "at most 65536 bytes" in answer
+
+
+def test_bad_lengths_deep_json_and_huge_seeds_are_refused_not_failed(server):
+    port = server.server_address[1]
+    for length in ["abc", "-5"]:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+            raw.sendall(f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                        f"Authorization: token {TOKEN}\r\nContent-Type: application/json\r\n"
+                        f"Content-Length: {length}\r\n\r\n".encode())
+            assert raw.recv(4096).startswith(b"HTTP/1.0 400")
+    status, _, body = request(server, "POST", "/api/play", b"[" * 30000 + b"]" * 30000)
+    assert status == 400 and "nested too deep" in body["error"]
+    for seed in [1e23, 10**23, -1, True, "3"]:
+        status, _, body = request(server, "POST", "/api/play", {"spec": "tailten", "seed": seed})
+        assert status == 400 and "seed must be" in body["error"], seed
+
+
+def test_a_100000_parameter_spec_is_refused_at_once_and_not_echoed(server):
+    spec = "tailten(" + ",".join(f"p{i}=1" for i in range(100_000)) + ")"
+    with answered_within_a_second(server):
+        status, _, body = request(server, "POST", "/api/play", {"spec": spec, "seats": [0]})
+        assert status == 413 and len(body["error"]) < 200
+        status, _, body = request(server, "GET", "/api/game?spec=" + spec[:60000])
+        assert status in (400, 413) and len(json.dumps(body)) < 1000
+    # Within the text limit, the parser still refuses a long spec quickly and shortly.
+    spec = "tailten(" + ",".join(f"p{i}=1" for i in range(500)) + ")"
+    assert len(spec) < 4096
+    status, _, body = request(server, "POST", "/api/play", {"spec": spec, "seats": [0]})
+    assert status == 400 and len(body["error"]) < 400
+
+
+def test_an_unbounded_search_is_refused_or_cut_to_the_move_time(server, folder):
+    status, _, body = request(server, "POST", "/api/play",
+                              {"spec": "tailten", "agent": "mcts:sims=100000000", "seats": [1]})
+    assert status == 400 and "--max-sims" in body["error"]
+    with serving(folder, max_sims=100_000_000, move_seconds=0.5) as generous:
+        start = time.monotonic()
+        status, _, view = request(generous, "POST", "/api/play",
+                                  {"spec": "tailten", "agent": "mcts:sims=100000000",
+                                   "seats": [1]})
+        assert status == 200 and len(view["moves"]) == 1
+        assert time.monotonic() - start < 5
+
+
+def test_a_search_whose_client_goes_is_cancelled(folder):
+    with serving(folder, max_sims=100_000_000, move_seconds=60) as slow:
+        port = slow.server_address[1]
+        with answered_within_a_second(slow):
+            body = json.dumps({"spec": "tailten", "agent": "mcts:sims=100000000",
+                               "seats": []}).encode()
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+                raw.sendall(f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                            f"Authorization: token {TOKEN}\r\nContent-Type: application/json\r\n"
+                            f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                time.sleep(0.3)  # the game is made, with no people: nothing searches yet
+            # The step's search, which the client leaves, is the one to cancel.
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+                raw.sendall(f"POST /api/play/1/step HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                            f"Authorization: token {TOKEN}\r\nContent-Type: application/json\r\n"
+                            f"Content-Length: 2\r\n\r\n{{}}".encode())
+                time.sleep(0.5)
+            deadline = time.monotonic() + 5
+            while request(slow, "GET", "/api/play/1")[0] != 410:
+                assert time.monotonic() < deadline, "the search went on after its client left"
+                time.sleep(0.1)
+
+
+def test_closing_a_game_and_dropping_the_oldest_end_their_games(server):
+    ids = []
+    for _ in range(MOST_GAMES + 2):
+        status, _, view = request(server, "POST", "/api/play",
+                                  {"spec": "tailten", "agent": "random", "seats": [0]})
+        ids.append(view["id"])
+    assert request(server, "GET", f"/api/play/{ids[0]}")[0] == 404
+    assert request(server, "GET", f"/api/play/{ids[-1]}")[0] == 200
+    assert request(server, "POST", f"/api/play/{ids[-1]}/close", {})[0] == 200
+    assert request(server, "GET", f"/api/play/{ids[-1]}")[0] == 404
+    assert request(server, "POST", f"/api/play/{ids[-1]}/move", {"move": "a1"})[0] == 404
+
+
+def test_200_silent_connections_do_not_stop_the_server(server):
+    port = server.server_address[1]
+    silent = []
+    with answered_within_a_second(server):
+        for i in range(200):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+            if i % 2:  # half send headers and promise a body that never comes
+                connection.sendall(f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                   f"Authorization: token {TOKEN}\r\n"
+                                   "Content-Type: application/json\r\n"
+                                   "Content-Length: 100\r\n\r\n{".encode())
+            silent.append(connection)
+        time.sleep(1.5)
+    for connection in silent:
+        connection.close()
