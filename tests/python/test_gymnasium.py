@@ -94,9 +94,9 @@ def test_actions_are_integers_in_range_never_coerced(illegal_action):
     before = env.state().serialize()
     for action, error, message in [
             (legal + 0.7, TypeError, "got float"), (str(legal), TypeError, "got str"),
-            (True, TypeError, "got bool"), (np.bool_(True), TypeError, "got bool"),
-            (np.float32(legal), TypeError, "got float32"), (None, TypeError, "got NoneType"),
-            (np.array([legal]), TypeError, "got ndarray"),
+            (True, TypeError, "got bool"), (np.bool_(True), TypeError, "got numpy.bool_"),
+            (np.float32(legal), TypeError, "got numpy.float32"), (None, TypeError, "got NoneType"),
+            (np.array([legal]), TypeError, "got numpy.ndarray"),
             (2**32 + legal, ValueError, f"action {2**32 + legal} is out of range"),
             (2**31, ValueError, "action 2147483648 is out of range"),
             (-1, ValueError, "action -1 is out of range"),

@@ -27,8 +27,11 @@ def checked_action(action, num_actions):
                (isinstance(action, np.ndarray) and action.ndim == 0 and
                 action.dtype.kind in "iu"))
     if not integer or isinstance(action, (bool, np.bool_)):
-        raise TypeError(f"an action is an integer (int or numpy integer), got "
-                        f"{type(action).__name__} {shortened(action)}")
+        kind = type(action)
+        name = kind.__qualname__
+        if kind.__module__ != "builtins":
+            name = f"{kind.__module__}.{name}"
+        raise TypeError(f"action must be an integer, got {name} {shortened(action)}")
     value = operator.index(action)
     if not 0 <= value < num_actions:
         raise ValueError(f"action {value} is out of range [0, {num_actions})")
