@@ -2,7 +2,7 @@
 """Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/NAME/) from what the
 tests already use: the conformance specs (for the spec parser's time too), the golden renders' serialized states, the
 FENs of the C++ tests, the UCI scripts of the engine's tests, agent specs, the shipped
-networks' training settings, and balance strings. Each seed is a file named by its
+networks' training settings, balance strings, and teacher shards of the golden states. Each seed is a file named by its
 content's hash, so running this again adds only what is new.
 
     tools/fuzz_seeds.py
@@ -10,6 +10,7 @@ content's hash, so running this again adds only what is new.
 
 import hashlib
 import re
+import struct
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +35,31 @@ def golden_states():
         states += [(spec, line[len("serialized: "):]) for line in text.splitlines()
                    if line.startswith("serialized: ")]
     return states
+
+
+def teacher_shards():
+    """Shards of the golden states (training/teacher/teacher_shard.h), written here from
+    the format's description: two players, each decision the whole policy on action 0."""
+    def text(value):
+        data = value.encode()
+        return struct.pack("<I", len(data)) + data
+
+    by_spec = {}
+    for spec, state in golden_states():
+        by_spec.setdefault(spec, []).append(state)
+    shards = []
+    for spec, states in list(by_spec.items())[:6]:
+        body = b"KGTEACH1" + struct.pack("<I", 1) + text(spec) + text("mcts:sims=4")
+        body += struct.pack("<III", 2, 100, 1)
+        body += struct.pack("<qQB", 0, 7, 0) + struct.pack("<ff", 1.0, -1.0)
+        body += struct.pack("<I", len(states))
+        for state in states:
+            body += text(state) + struct.pack("<fI", 0.25, 1) + struct.pack("<if", 0, 1.0)
+        digest = 0xcbf29ce484222325
+        for byte in body:
+            digest = ((digest ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+        shards.append(body + struct.pack("<Q", digest))
+    return shards
 
 
 def test_fens():
@@ -68,6 +94,7 @@ SEEDS = {
                            "az:sims=4,model=uniform", "uci:nodes=10"],
     "train_config": lambda: [p.read_text() for p in sorted((ROOT / "tools" / "pretrained")
                                                             .glob("*.txt"))],
+    "teacher_shard": teacher_shards,
     "balance": lambda: [
         "knight_fight\nsweep double_erase=optional,forced,off\nsweep mirror_on_moves=true,false\n"
         "sprt a1=0.05\nagents mcts:sims=16,random",
@@ -83,7 +110,7 @@ def main():
         folder = CORPUS / target
         folder.mkdir(parents=True, exist_ok=True)
         for seed in make():
-            data = seed.encode()
+            data = seed if isinstance(seed, bytes) else seed.encode()
             (folder / f"seed-{hashlib.sha1(data).hexdigest()[:16]}").write_bytes(data)
         print(f"{target}: {len(list(folder.iterdir()))} files")
 

@@ -38,7 +38,9 @@ constexpr const char* kUsage =
     "                                    (default agent mcts:sims=800)\n"
     "  train GAME --out DIR [--minutes M | --steps S] [--resume] [--device cpu|cuda]\n"
     "        [--config FILE] [--print-config]\n"
-    "                                    AlphaZero-style training; see docs/training.md\n"
+    "                                    AlphaZero-style training (teacher= in the\n"
+    "                                    settings: from teacher data first); see\n"
+    "                                    docs/training.md\n"
     "  balance GAME [--sweep KEY=V1,V2,...]... --agents SPEC[,SPEC] [--games N]\n"
     "          [--threads T] [--batch B] [--opening-plies P] [--seed S]\n"
     "          [--sprt a0=A,a1=B,alpha=X,beta=Y] [--check-every N] [--ray ADDRESS]\n"
@@ -46,6 +48,11 @@ constexpr const char* kUsage =
     "                                    seat balance of rule sets; see docs/balance.md;\n"
     "                                    --record: the first N games of each in\n"
     "                                    DIR/records.jsonl\n"
+    "  teach GAME --teacher SPEC --games N --out DIR [--threads T] [--seed S]\n"
+    "        [--opening-plies P] [--shard-games K] [--resume]\n"
+    "                                    teacher data: SPEC plays every seat, each\n"
+    "                                    decision kept with its policy and value in\n"
+    "                                    DIR/shard-*.kgt; see docs/training.md\n"
     "  view [FILE|DIR...] [--folder DIR]... [--model NAME=PATH]...\n"
     "       [--engine NAME=PATH]... [--max-sims N] [--move-seconds S] [--port P] [--host H]\n"
     "                                    a web app on http://H:P/ (default 127.0.0.1:8000;\n"
@@ -71,6 +78,7 @@ int main(int argc, char** argv) {
         command == "list"      ? std::set<std::string>{"agents"}
         : command == "train"   ? std::set<std::string>{"resume", "print-config"}
         : command == "balance" ? std::set<std::string>{"no-plots", "resume"}
+        : command == "teach"   ? std::set<std::string>{"resume"}
                                : std::set<std::string>{"divide"};
     Args args(argc, argv, 2, switches);
     if (command == "list") return list_command(args);
@@ -91,6 +99,7 @@ int main(int argc, char** argv) {
           "this build has no LibTorch (configured with KNIGHTGYM_TORCH=OFF)");
 #endif
     if (command == "balance") return balance_command(args);
+    if (command == "teach") return teach_command(args);
     std::fprintf(stderr, "knightgym: unknown command '%s'\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const std::exception& error) {

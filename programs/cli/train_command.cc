@@ -1,6 +1,5 @@
 // knightgym train: AlphaZero-style training of a game into DIR, with --resume, and
 // SIGINT/SIGTERM ending the run with a checkpoint.
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,26 +9,11 @@
 #include "env/registry/game_list.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
+#include "programs/cli/stop_signals.h"
 #include "training/trainer/trainer.h"
 
 namespace knightgym::cli {
 namespace {
-
-std::atomic<bool> g_stop{false};
-std::atomic<int> g_signal{0};
-
-extern "C" void on_stop_signal(int signal) {
-  g_signal = signal;
-  g_stop = true;
-}
-
-void install_stop_handlers() {
-  struct sigaction action = {};
-  action.sa_handler = on_stop_signal;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
 
 std::string read_settings(const std::string& path) {
   std::ifstream in(path);
@@ -91,7 +75,7 @@ int train_command(Args& args) {
                                                      : read_settings(config_file);
   const TrainConfig config = read_train_config(game->training_defaults(), settings);
 
-  install_stop_handlers();
+  const std::atomic<bool>& stop = stop_on_signals();
   bool finished = false;
   Games::visit(*game, [&](const auto& rules) {
     using G = std::decay_t<decltype(rules)>;
@@ -99,7 +83,7 @@ int train_command(Args& args) {
     std::fprintf(stderr, "%s: %lld parameters, %s; run in %s\n", game->spec().c_str(),
                  static_cast<long long>(trainer.learner().num_parameters()), device.c_str(),
                  out.c_str());
-    finished = trainer.run({minutes, steps}, g_stop);
+    finished = trainer.run({minutes, steps}, stop);
     const TrainingCounters& c = trainer.counters();
     std::printf("%s: %lld steps, %lld self-play games, %lld decisions, %.1f min\n",
                 game->spec().c_str(), static_cast<long long>(c.steps),
@@ -111,8 +95,8 @@ int train_command(Args& args) {
   });
   if (finished) return 0;
   std::fprintf(stderr, "stopped by signal %d: checkpoint written; --resume continues\n",
-               g_signal.load());
-  return 128 + g_signal.load();
+               stop_signal());
+  return 128 + stop_signal();
 }
 
 }  // namespace knightgym::cli

@@ -52,6 +52,18 @@ void read(ParamReader& r, TrainConfig& c) {
   c.init = r.get_string("init", c.init,
                         "first weights: empty (fresh), pretrained (the shipped network of the "
                         "game) or a TorchScript file of the same game and shape");
+  c.teacher = r.get_string("teacher", c.teacher,
+                           "a teacher run directory (knightgym teach) to learn from before "
+                           "self-play, for teacher_steps optimizer steps (empty: none)");
+  c.teacher_steps = r.get_int("teacher_steps", c.teacher_steps, 0, 1000000000,
+                              "optimizer steps on the teacher's data, then self-play");
+  c.teacher_holdout = r.get_float("teacher_holdout", c.teacher_holdout, 0, 0.5,
+                                  "share of the teacher's games held out to measure the "
+                                  "policy's loss and agreement with the teacher");
+  if (c.teacher.empty() != (c.teacher_steps == 0))
+    r.fail("teacher_steps",
+           "teacher and teacher_steps go together: a teacher run directory "
+           "and the optimizer steps to learn from it");
   c.search.sims = r.get_int("sims", c.search.sims, 1, 100000, "self-play simulations per move");
   c.search.gumbel = r.get_choice("search", c.search.gumbel ? "gumbel" : "puct", {"gumbel", "puct"},
                                  "self-play search") == "gumbel";

@@ -19,11 +19,16 @@ namespace knightgym {
 
 struct TrainConfig {
   NetConfig net{4, 32, 4};
-  AzConfig search;         // self-play search (sims, gumbel or PUCT, ...)
-  std::string init;        // first weights: "" (fresh), pretrained, or a TorchScript file
-  int games = 64;          // concurrent self-play games
-  int sample_plies = 30;   // PUCT: decisions sampled from the visits
-  PlayoutCap playout_cap;  // fast searches, not recorded, for a share of the decisions
+  AzConfig search;   // self-play search (sims, gumbel or PUCT, ...)
+  std::string init;  // first weights: "" (fresh), pretrained, or a TorchScript file
+  // Supervised learning first: teacher data (training/teacher/teacher_data.h) learned from
+  // for teacher_steps optimizer steps before self-play starts.
+  std::string teacher;
+  int teacher_steps = 0;
+  double teacher_holdout = 0.05;  // share of the teacher's games held out for measuring
+  int games = 64;                 // concurrent self-play games
+  int sample_plies = 30;          // PUCT: decisions sampled from the visits
+  PlayoutCap playout_cap;         // fast searches, not recorded, for a share of the decisions
   // Share of the search's root value in the value targets: 0.5 won the comparison of
   // docs/training.md against the returns alone.
   double q_weight = 0.5;

@@ -1,7 +1,9 @@
 // AlphaZero-style training of one game: self-play with batched search over the network
 // being trained, a replay buffer, and the learner, interleaved on one thread so that the
-// learner draws `ratio` training samples per self-play decision. Periodic evaluation
-// plays the network (with `eval_sims` simulations) against the best network so far and
+// learner draws `ratio` training samples per self-play decision. With a teacher, the run
+// first learns from a strong player's games (teacher= and teacher_steps=, expert
+// iteration's first half: training/teacher/teacher_set.h), then goes on by self-play. Periodic
+// evaluation plays the network (with `eval_sims` simulations) against the best network so far and
 // against fixed baselines; metrics go to metrics.csv, checkpoints are atomic and kept
 // `keep` deep, and a run resumes from the newest checkpoint that loads (run_directory.h).
 #pragma once
@@ -22,6 +24,7 @@
 #include "training/learner/learner.h"
 #include "training/selfplay/replay_buffer.h"
 #include "training/selfplay/self_play.h"
+#include "training/teacher/teacher_set.h"
 #include "training/trainer/run_directory.h"
 #include "training/trainer/streams.h"
 #include "training/trainer/symmetry.h"
@@ -65,15 +68,19 @@ class Trainer {
     if (!restored && !config_.init.empty())
       learner_.load_weights(config_.init == "pretrained" ? pretrained_model_path(game_spec_)
                                                          : config_.init);
+    if (learning_from_teacher())  // a teacher's data is learned from before self-play
+      teacher_ = std::make_unique<TeacherSet<G>>(game_, config_.teacher, game_spec_,
+                                                 config_.teacher_holdout);
     if (!resume) dir_.write_config(game_spec_, config_.spec);  // once the weights are there
     // The first "best" is the network the run starts from, for the first evaluation to beat.
     if (!std::filesystem::exists(dir_.file("best.pt"))) learner_.export_model(dir_.file("best.pt"));
     // metrics.csv holds exactly the rows written up to the checkpoint restored: a run that
     // starts over starts a fresh file. A row is written before the checkpoint of its
     // iteration, with the same counters; every row written after a checkpoint follows at
-    // least one self-play step, which advances the decisions (run() checkpoints only
-    // iterations that another follows). So the rows up to a checkpoint are those with at
-    // most its steps and decisions.
+    // least one optimizer step on a teacher's data, which advances the steps, or one
+    // self-play step, which advances the decisions (run() checkpoints only iterations that
+    // another follows). So the rows up to a checkpoint are those with at most its steps
+    // and decisions.
     metrics_ = std::make_unique<MetricsLog>(
         dir_.file("metrics.csv"), columns(),
         restored ? std::optional<MetricsBounds>(
@@ -119,6 +126,8 @@ class Trainer {
     // share of decisions searched in full (the decisions counter holds them all).
     const double recorded_share =
         config_.playout_cap.fast_sims > 0 ? config_.playout_cap.full_fraction : 1.0;
+    // A teacher's data is learned from first (its samples are not self-play's).
+    const int64_t teacher_samples = static_cast<int64_t>(config_.teacher_steps) * config_.batch;
     Rng rng(stream_seed(config_.seed, Stream::kReplaySampling, counters_.steps));
     double last_log = elapsed(), last_eval = last_log, last_checkpoint = last_log;
     // Snapshots fall on multiples of snapshot_seconds of training; a fresh run's first is
@@ -132,22 +141,32 @@ class Trainer {
     const int64_t evaluations_before = last_evaluations_ = counters_.evaluations;
     // done() is asked once an iteration, so that the loop's last iteration is the one
     // that found it true; an iteration's checkpoint (the constructor's comment on
-    // metrics.csv) is then never the last thing before the final row.
+    // metrics.csv) is then never the last thing before the final row. Every iteration
+    // takes an optimizer step (learning from the teacher) or a self-play step.
     for (bool finished = done(); !finished;) {
-      self_play.step([&](Trajectory<G>&& game) {
-        period.game_decisions += game.plies;
-        ++period.games;
-        ++counters_.games;
-        buffer_.add(std::move(game));
-      });
-      counters_.decisions = decisions_before + self_play.decisions();
-      counters_.evaluations = evaluations_before + self_play.evaluations();
-      const int64_t due = static_cast<int64_t>(
-          config_.ratio * std::max(0.0, recorded_share * static_cast<double>(counters_.decisions) -
-                                            config_.min_replay));
-      while (buffer_.size() >= config_.min_replay && counters_.samples < due && !done()) {
-        const Losses losses = train_step(rng);
-        period.add(losses);
+      if (learning_from_teacher()) {
+        for (int k = 0; k < kTeacherStepsPerIteration && learning_from_teacher() && !done(); ++k)
+          period.add(train_step(rng, teacher_->train()));
+      } else {
+        teacher_.reset();  // learned: its memory is self-play's now
+        self_play.step([&](Trajectory<G>&& game) {
+          period.game_decisions += game.plies;
+          ++period.games;
+          ++counters_.games;
+          buffer_.add(std::move(game));
+        });
+        counters_.decisions = decisions_before + self_play.decisions();
+        counters_.evaluations = evaluations_before + self_play.evaluations();
+        const int64_t due =
+            teacher_samples +
+            static_cast<int64_t>(
+                config_.ratio *
+                std::max(0.0, recorded_share * static_cast<double>(counters_.decisions) -
+                                  config_.min_replay));
+        while (buffer_.size() >= config_.min_replay && counters_.samples < due && !done()) {
+          const Losses losses = train_step(rng, buffer_);
+          period.add(losses);
+        }
       }
       const double now = elapsed();
       counters_.milliseconds = static_cast<int64_t>(now * 1000);
@@ -184,6 +203,9 @@ class Trainer {
   }
 
  private:
+  static constexpr int kTeacherStepsPerIteration = 16;  // between the periodic duties
+  static constexpr int kHoldoutBatches = 2;             // held-out rows measured per row
+
   // What one metrics row sums up.
   struct Period {
     double start = 0;
@@ -218,10 +240,14 @@ class Trainer {
     return false;
   }
 
-  Losses train_step(Rng& rng) {
+  bool learning_from_teacher() const {
+    return !config_.teacher.empty() && counters_.steps < config_.teacher_steps;
+  }
+
+  Losses train_step(Rng& rng, ReplayBuffer<G>& source) {
     const int n = config_.batch;
-    buffer_.sample(game_, n, rng, observations_.data(), masks_.data(), policies_.data(),
-                   values_.data(), static_cast<float>(config_.q_weight));
+    source.sample(game_, n, rng, observations_.data(), masks_.data(), policies_.data(),
+                  values_.data(), static_cast<float>(config_.q_weight));
     if (config_.augment && Symmetries<G>::kCount > 1) {
       const int obs_size = info_.observation_shape.size();
       for (int row = 0; row < n; ++row)
@@ -282,11 +308,22 @@ class Trainer {
   }
 
   std::vector<std::string> columns() const {
-    std::vector<std::string> out = {
-        "step",       "samples",      "decisions",          "games",
-        "seconds",    "replay",       "policy_loss",        "value_loss",
-        "entropy",    "game_length",  "selfplay_pos_per_s", "evaluations_per_s",
-        "generation", "score_vs_best"};
+    std::vector<std::string> out = {"step",
+                                    "samples",
+                                    "decisions",
+                                    "games",
+                                    "seconds",
+                                    "replay",
+                                    "policy_loss",
+                                    "value_loss",
+                                    "entropy",
+                                    "game_length",
+                                    "selfplay_pos_per_s",
+                                    "evaluations_per_s",
+                                    "generation",
+                                    "holdout_policy_loss",
+                                    "holdout_top1",
+                                    "score_vs_best"};
     for (const std::string& baseline : config_.baselines) out.push_back("score_vs_" + baseline);
     return out;
   }
@@ -317,6 +354,15 @@ class Trainer {
         number(decisions / seconds, "%.1f"),
         number(evaluations / seconds, "%.1f"),
         std::to_string(counters_.generation)};
+    // While learning from a teacher: agreement with it on the held-out games.
+    if (teacher_ && teacher_->holdout_decisions() > 0) {
+      const Agreement agreement = teacher_->holdout_agreement(
+          game_, *learner_.evaluator(), kHoldoutBatches * config_.batch, config_.batch);
+      row.push_back(number(agreement.policy_loss));
+      row.push_back(number(agreement.top1));
+    } else {
+      row.insert(row.end(), {"", ""});
+    }
     for (size_t i = 0; i <= config_.baselines.size(); ++i)
       row.push_back(fresh_evaluation_ && i < evaluation_.size() ? number(evaluation_[i].score.score)
                                                                 : "");
@@ -347,6 +393,7 @@ class Trainer {
   ProgressLine progress_;
   Learner learner_;
   ReplayBuffer<G> buffer_;
+  std::unique_ptr<TeacherSet<G>> teacher_;  // while learning from a teacher
   TrainingCounters counters_;
   std::unique_ptr<MetricsLog> metrics_;
   std::vector<Evaluation> evaluation_;

@@ -44,6 +44,12 @@ the GIL::
     actions = agent.act_batch([state, other])   # int32, equal to act() on each
     agent.last_report                             # {'simulations': 400, 'value': ..., 'depth': ...}
 
+Teacher data: a strong player's games, each decision with its policy and value, for a
+network to learn from before self-play (the trainer's teacher= setting)::
+
+    knightgym.teacher.generate("tailten", "out/teach", teacher="mcts:sims=1600", games=400)
+    knightgym.teacher.read_shard("out/teach/shard-000000.kgt")
+
 The networks shipped for every game (models/), played without a path::
 
     agent = knightgym.agents.make("az:model=pretrained,sims=64", "tailten")
@@ -56,7 +62,7 @@ import sys
 from knightgym._knightgym import (Game, State, describe_game, games, load_game,
                                   registered_names)
 from knightgym import _knightgym
-from knightgym._knightgym import agents
+from knightgym._knightgym import agents, teacher
 from knightgym.vector_env import OpponentEnv, VectorEnv, make, make_spec
 from knightgym import svg
 
@@ -68,7 +74,7 @@ State._repr_svg_ = svg.draw
 # and `from knightgym.knightmate import perft` work as for a file of the package: agents,
 # and each game's extras (knightgym.knightmate, knightgym.tailten, ...; their C++ lives in
 # the game's folder, env/games/<game>/python_extras.cc).
-for _name in ["agents", *_knightgym.game_extras]:
+for _name in ["agents", "teacher", *_knightgym.game_extras]:
     _submodule = getattr(_knightgym, _name)
     _submodule.__name__ = __name__ + "." + _name
     sys.modules[_submodule.__name__] = _submodule
@@ -81,4 +87,5 @@ if os.path.isfile(os.path.join(_models, "manifest.txt")):
     agents.set_models_directory(_models)
 
 __all__ = ["Game", "OpponentEnv", "State", "VectorEnv", "agents", "describe_game", "games",
-           "load_game", "make", "make_spec", "registered_names", "svg", *_knightgym.game_extras]
+           "load_game", "make", "make_spec", "registered_names", "svg", "teacher",
+           *_knightgym.game_extras]

@@ -21,6 +21,7 @@
 #include "agents/random_agent.h"
 #include "env/core/sample.h"
 #include "env/registry/game_list.h"
+#include "env/registry/registry.h"
 #include "tests/cpp/test_files.h"
 #include "training/trainer/trainer.h"
 #include "util/atomic_file.h"
@@ -409,6 +410,76 @@ TEST_CASE("trainer: init starts from a network's weights; snapshots follow the t
                       Contains("is a network for " + spec));
 }
 
+TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-play goes on",
+          "[trainer][learning]") {
+  const Tailten game;
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
+  const auto any_game = load_game(spec);
+  const std::string shards = temporary_dir("trainer_teacher_shards");
+  const std::atomic<bool> no_stop{false};
+  TeacherOptions teacher;
+  teacher.teacher = "mcts:sims=64";
+  teacher.games = 12;
+  teacher.shard_games = 4;
+  teacher.threads = 2;
+  teacher.opening_plies = 2;
+  generate_teacher_data(*any_game, teacher, shards, false, nullptr, no_stop);
+
+  const std::string dir = temporary_dir("trainer_teacher");
+  const auto config = [&](const std::string& more) {
+    return read_train_config(training_defaults<Tailten>(),
+                             "blocks=1\nchannels=16\ngames=8\nsims=4\nbatch=32\nmin_replay=64\n"
+                             "eval_seconds=0\neval_games=0\nlog_seconds=1\nteacher_holdout=0.25\n"
+                             "teacher_steps=400\nlr=0.003\n" +
+                                 more);
+  };
+  TeacherSet<Tailten> set(game, shards, spec, 0);
+  // What the policy's loss can still fall: its cross-entropy above the teacher's entropy.
+  const auto loss = [&](Evaluator& evaluator) {
+    const Agreement agreement = measure_agreement(game, set.train(), evaluator, 256, 64);
+    return agreement.policy_loss - agreement.entropy;
+  };
+  double before = 0;
+  std::atomic<bool> stop{false};
+  {
+    Trainer<Tailten> trainer(game, spec, config("teacher=" + shards), "cpu", dir, false, stderr);
+    before = loss(*trainer.learner().evaluator());
+    REQUIRE(trainer.run({0, 400}, stop));
+    CHECK(trainer.counters().steps == 400);
+    CHECK(trainer.counters().decisions == 0);  // no self-play yet
+  }
+  const auto model = TorchEvaluator::load(dir + "/model.pt", game.info(), spec, "cpu");
+  const double after = loss(*model);
+  INFO("policy loss above the teacher's entropy " << before << " -> " << after);
+  CHECK(after < 0.7 * before);
+  // The rows show the held-out agreement while the teacher is learned from.
+  const auto rows = lines_of(dir + "/metrics.csv");
+  REQUIRE(rows.size() >= 2);
+  CHECK_THAT(rows[0], Contains("holdout_policy_loss,holdout_top1"));
+  CHECK(split(rows.back(), ',')[13] != "");
+  // The model is an ordinary network that az:model= plays.
+  const AgentFactory az("az:model=" + dir + "/model.pt,sims=8", any_game);
+  const auto state = any_game->new_initial_state(3);
+  const Action action = az.make(1)->act(*state);
+  const std::vector<Action> legal = state->legal_actions();
+  CHECK(std::find(legal.begin(), legal.end(), action) != legal.end());
+  // Resumed past teacher_steps, the run goes on by self-play.
+  {
+    Trainer<Tailten> trainer(game, spec, config("teacher=" + shards), "cpu", dir, true, stderr);
+    REQUIRE(trainer.run({0, 410}, stop));
+    CHECK(trainer.counters().decisions > 0);
+    CHECK(trainer.counters().steps == 410);
+  }
+  // A teacher that is not there writes no run.
+  const std::string refused = temporary_dir("trainer_teacher_refused");
+  REQUIRE_THROWS_WITH(
+      Trainer<Tailten>(game, spec, config("teacher=" + refused), "cpu", refused, false, stderr),
+      Contains("holds no teacher shards"));
+  CHECK_FALSE(fs::exists(refused + "/config.txt"));
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "teacher=" + shards),
+                      Contains("teacher and teacher_steps go together"));
+}
+
 TEST_CASE("trainer: the newest checkpoint that loads wins; half-written files are skipped",
           "[trainer]") {
   const Tailten game;
@@ -499,7 +570,7 @@ TEST_CASE("train CLI: SIGKILL at random moments, then --resume, loses at most a 
   const auto rows = lines_of(dir + "/metrics.csv");
   for (size_t r = 1; r < rows.size(); ++r) {
     INFO(rows[r]);
-    REQUIRE(std::count(rows[r].begin(), rows[r].end(), ',') == 14);
+    REQUIRE(std::count(rows[r].begin(), rows[r].end(), ',') == 16);  // 17 columns with one baseline
     const std::vector<std::string_view> cells = split(rows[r], ',');
     REQUIRE(std::stoll(std::string(cells[0])) >= step);
     REQUIRE(std::stoll(std::string(cells[2])) >= decisions);

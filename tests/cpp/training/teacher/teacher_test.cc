@@ -1,0 +1,160 @@
+// Teacher data: shards hold what the teacher did at every decision and read back to the
+// same games; a run cut short and resumed, or played on more threads, writes the same
+// bytes as one unbroken run; a truncated, damaged or foreign file is refused by name.
+#include <algorithm>
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <numeric>
+
+#include "env/registry/registry.h"
+#include "tests/cpp/test_files.h"
+#include "training/teacher/teacher_data.h"
+
+namespace knightgym {
+namespace {
+
+using Catch::Contains;
+using testing::read_bytes;
+using testing::temporary_dir;
+using testing::write_bytes;
+
+const std::atomic<bool> kNoStop{false};
+
+TeacherOptions small_options() {
+  TeacherOptions options;
+  options.teacher = "mcts:sims=16";
+  options.games = 5;
+  options.shard_games = 2;
+  options.opening_plies = 2;
+  options.seed = 7;
+  return options;
+}
+
+TeacherRun generate(const AnyGame& game, const TeacherOptions& options, const std::string& dir,
+                    bool resume = false) {
+  return generate_teacher_data(game, options, dir, resume, nullptr, kNoStop);
+}
+
+TEST_CASE("teacher shards hold each decision's state, search policy, value and the result",
+          "[teacher]") {
+  const auto game = load_game("tailten(max_turns=30)");
+  const std::string dir = temporary_dir("teacher_contents");
+  const TeacherRun run = generate(*game, small_options(), dir);
+  CHECK(run.games == 5);
+  CHECK(run.shards == 3);  // 2 + 2 + 1 games
+  const std::vector<TeacherShard> shards = read_teacher_data(dir, game->spec());
+  REQUIRE(shards.size() == 3);
+  int64_t decisions = 0, index = 0;
+  for (const TeacherShard& shard : shards) {
+    CHECK(shard.game_spec == game->spec());
+    CHECK(shard.teacher.starts_with("mcts:sims=16,"));
+    for (const TeacherGame& played : shard.games) {
+      CHECK(played.index == index++);
+      CHECK(std::accumulate(played.returns.begin(), played.returns.end(), 0.0f) == 0.0f);
+      auto state = game->new_initial_state(played.start_seed);
+      REQUIRE_FALSE(played.decisions.empty());
+      for (const TeacherDecision& decision : played.decisions) {
+        const auto here = game->deserialize_state(decision.state);
+        CHECK(here->serialize() == decision.state);
+        const std::vector<Action> legal = here->legal_actions();
+        float total = 0;
+        for (const auto& [action, probability] : decision.policy) {
+          CHECK(std::find(legal.begin(), legal.end(), action) != legal.end());
+          total += probability;
+        }
+        CHECK(std::abs(total - 1) < 1e-4);
+        CHECK((decision.value >= -1 && decision.value <= 1));
+      }
+      // The last decision's most visited move ends the game as recorded.
+      decisions += static_cast<int64_t>(played.decisions.size());
+    }
+  }
+  CHECK(decisions == run.decisions);
+  // Encoding is exact.
+  CHECK(encode_shard(decode_shard(encode_shard(shards[1]), "bytes")) == encode_shard(shards[1]));
+}
+
+TEST_CASE("a teacher run resumed, or on more threads, writes the same shards", "[teacher]") {
+  const auto game = load_game("knight_fight(max_turns=20)");
+  TeacherOptions options = small_options();
+  const std::string whole = temporary_dir("teacher_whole");
+  generate(*game, options, whole);
+
+  options.threads = 3;
+  const std::string threaded = temporary_dir("teacher_threaded");
+  generate(*game, options, threaded);
+
+  const std::string cut = temporary_dir("teacher_cut");
+  options.games = 3;  // its last shard is short, and is played again once there are more
+  CHECK(generate(*game, options, cut).shards == 2);
+  options.games = 5;
+  CHECK(generate(*game, options, cut, true).games == 3);  // games 2, 3 and 4
+  CHECK(generate(*game, options, cut, true).games == 0);  // nothing left
+
+  for (const char* shard : {"/shard-000000.kgt", "/shard-000001.kgt", "/shard-000002.kgt"}) {
+    CHECK(read_bytes(whole + shard) == read_bytes(threaded + shard));
+    CHECK(read_bytes(whole + shard) == read_bytes(cut + shard));
+  }
+}
+
+TEST_CASE("teacher runs refuse other settings and a second run in one directory", "[teacher]") {
+  const auto game = load_game("tailten(max_turns=10)");
+  TeacherOptions options = small_options();
+  options.games = 1;
+  const std::string dir = temporary_dir("teacher_settings");
+  generate(*game, options, dir);
+  CHECK_THROWS_WITH(generate(*game, options, dir), Contains("already holds a teacher run"));
+  options.seed = 8;
+  CHECK_THROWS_WITH(generate(*game, options, dir, true), Contains("other settings"));
+  CHECK_THROWS_WITH(generate(*game, options, temporary_dir("teacher_none"), true),
+                    Contains("no teacher run to resume"));
+  options.threads = 0;
+  CHECK_THROWS_WITH(generate(*game, options, temporary_dir("teacher_bad")),
+                    Contains("threads must be in 1.."));
+  CHECK_THROWS_WITH(read_teacher_data(temporary_dir("teacher_empty"), game->spec()),
+                    Contains("holds no teacher shards"));
+}
+
+TEST_CASE("a truncated, damaged or foreign shard is refused naming the file", "[teacher]") {
+  const auto game = load_game("tailten(max_turns=10)");
+  TeacherOptions options = small_options();
+  options.games = 2;
+  const std::string dir = temporary_dir("teacher_refused");
+  generate(*game, options, dir);
+  const std::string path = dir + "/shard-000000.kgt";
+  const std::string bytes = read_bytes(path);
+  REQUIRE(read_shard(path, game->spec()).games.size() == 2);
+
+  write_bytes(path, bytes.substr(0, bytes.size() - 5));
+  CHECK_THROWS_WITH(read_shard(path), Contains(path + ": damaged or truncated"));
+  write_bytes(path, bytes.substr(0, 6));
+  CHECK_THROWS_WITH(read_shard(path), Contains("not a knightgym teacher shard"));
+  std::string damaged = bytes;
+  damaged[damaged.size() / 2] ^= 0x40;
+  write_bytes(path, damaged);
+  CHECK_THROWS_WITH(read_shard(path), Contains("damaged or truncated"));
+  write_bytes(path, "{\"spec\": \"tailten\"}\n");
+  CHECK_THROWS_WITH(read_shard(path), Contains("not a knightgym teacher shard"));
+  write_bytes(path, bytes);
+  CHECK_THROWS_WITH(read_shard(path, "knight_fight"),
+                    Contains("holds games of tailten(") && Contains("not of knight_fight"));
+  CHECK_THROWS_WITH(read_shard(dir + "/missing.kgt"), Contains("cannot read it"));
+}
+
+TEST_CASE("an engine teacher's decisions hold its one move", "[teacher]") {
+  // A teacher that reports no search (greedy here, an external engine likewise) gives
+  // its chosen move the whole policy, and no value.
+  const auto game = load_game("tailten(max_turns=10)");
+  const AgentFactory greedy("greedy", game);
+  const TeacherGame played = play_teacher_game(*game, greedy, 0, 1, 0, nullptr);
+  REQUIRE_FALSE(played.decisions.empty());
+  for (const TeacherDecision& decision : played.decisions) {
+    REQUIRE(decision.policy.size() == 1);
+    CHECK(decision.policy[0].second == 1.0f);
+    CHECK(std::isnan(decision.value));
+  }
+}
+
+}  // namespace
+}  // namespace knightgym

@@ -1,0 +1,65 @@
+"""knightgym.teacher and `knightgym teach`: teacher data written on several threads, read
+back as the games the teacher played (each state, its policy over legal moves, its value),
+the same on any thread count and after a resume, and a damaged or foreign shard refused by
+name."""
+
+import pathlib
+import subprocess
+
+import pytest
+
+import knightgym
+
+CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
+
+
+def test_the_teacher_games_read_back_and_replay(tmp_path):
+    run = knightgym.teacher.generate("knight_fight(max_turns=20)", str(tmp_path / "t"),
+                                     teacher="mcts:sims=16", games=3, threads=2, seed=4,
+                                     shard_games=2)
+    assert run["games"] == 3 and run["shards"] == 2 and run["positions"] > 0
+    game = knightgym.load_game("knight_fight(max_turns=20)")
+    games = []
+    for shard in sorted((tmp_path / "t").glob("shard-*.kgt")):
+        data = knightgym.teacher.read_shard(str(shard), "knight_fight(max_turns=20)")
+        assert data["game"] == game.spec and data["teacher"].startswith("mcts:sims=16,")
+        games += data["games"]
+    assert [g["index"] for g in games] == [0, 1, 2]
+    positions = 0
+    for played in games:
+        assert sum(played["returns"]) == pytest.approx(0)
+        for decision in played["decisions"]:
+            state = game.deserialize_state(decision["state"])
+            legal = set(state.legal_actions())
+            assert set(decision["policy"]) <= legal
+            assert sum(decision["policy"].values()) == pytest.approx(1, abs=1e-4)
+            assert -1 <= decision["value"] <= 1
+            positions += 1
+    assert positions == run["positions"]
+
+
+def test_the_command_resumes_to_the_same_shards_and_refuses_bad_files(tmp_path):
+    def teach(out, games, *more):
+        return subprocess.run([str(CLI), "teach", "tailten(max_turns=16)", "--teacher",
+                               "mcts:sims=8", "--games", str(games), "--shard-games", "2",
+                               "--out", str(out), *more], capture_output=True, text=True)
+
+    whole = teach(tmp_path / "whole", 4, "--threads", "2")
+    assert whole.returncode == 0, whole.stderr
+    assert "positions/s" in whole.stdout and "2 shards" in whole.stdout
+    assert teach(tmp_path / "cut", 2).returncode == 0
+    resumed = teach(tmp_path / "cut", 4, "--resume")
+    assert resumed.returncode == 0 and "resuming at game 2 of 4" in resumed.stderr
+    for name in ["shard-000000.kgt", "shard-000001.kgt"]:
+        assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "cut" / name).read_bytes()
+    again = teach(tmp_path / "whole", 4)
+    assert again.returncode != 0 and "already holds a teacher run" in again.stderr
+
+    shard = tmp_path / "whole" / "shard-000000.kgt"
+    shard.write_bytes(shard.read_bytes()[:-3])
+    with pytest.raises(ValueError, match="shard-000000.kgt: damaged or truncated"):
+        knightgym.teacher.read_shard(str(shard))
+    with pytest.raises(ValueError, match="not a knightgym teacher shard"):
+        knightgym.teacher.read_shard(str(tmp_path / "whole" / "teach.txt"))
+    with pytest.raises(ValueError, match="holds games of tailten"):
+        knightgym.teacher.read_shard(str(tmp_path / "whole" / "shard-000001.kgt"), "knightmate")

@@ -1,0 +1,203 @@
+#include "training/teacher/teacher_data.h"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "env/core/rng.h"
+#include "util/atomic_file.h"
+#include "util/ordered_parallel.h"
+#include "util/text.h"
+
+namespace knightgym {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kMaxThreads = 1024;
+constexpr int64_t kMaxShardGames = 1 << 20;
+
+std::string shard_path(const std::string& dir, int64_t shard) {
+  char name[32];
+  std::snprintf(name, sizeof name, "shard-%06lld.kgt", static_cast<long long>(shard));
+  return dir + "/" + name;
+}
+
+// teach.txt: what makes the games what they are (the number of games aside).
+std::string settings_text(const AnyGame& game, const std::string& teacher,
+                          const TeacherOptions& options) {
+  return "game=" + game.spec() + "\nteacher=" + teacher + "\nseed=" + std::to_string(options.seed) +
+         "\nopening_plies=" + std::to_string(options.opening_plies) +
+         "\nshard_games=" + std::to_string(options.shard_games) + "\n";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument(path + ": cannot read it");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void check(const TeacherOptions& options) {
+  const auto bad = [](const std::string& what) { throw std::invalid_argument(what); };
+  if (options.games < 1) bad("games must be at least 1, got " + std::to_string(options.games));
+  if (options.threads < 1 || options.threads > kMaxThreads)
+    bad("threads must be in 1.." + std::to_string(kMaxThreads) + ", got " +
+        std::to_string(options.threads));
+  if (options.shard_games < 1 || options.shard_games > kMaxShardGames)
+    bad("shard_games must be in 1.." + std::to_string(kMaxShardGames) + ", got " +
+        std::to_string(options.shard_games));
+  if (options.opening_plies < 0)
+    bad("opening_plies must be at least 0, got " + std::to_string(options.opening_plies));
+}
+
+// The first game not yet written whole: shards are whole from the first on, and a
+// shard shorter than shard_games counts only if it ends the series.
+int64_t first_missing_game(const std::string& dir, const AnyGame& game,
+                           const TeacherOptions& options) {
+  int64_t first = 0;
+  for (int64_t shard = 0; fs::exists(shard_path(dir, shard)); ++shard) {
+    const TeacherShard read = read_shard(shard_path(dir, shard), game.spec());
+    const auto games = static_cast<int64_t>(read.games.size());
+    if (games != options.shard_games && first + games < options.games) break;
+    first += games;
+    if (games != options.shard_games) break;
+  }
+  return std::min(first, options.games);
+}
+
+struct Stopped {};
+
+}  // namespace
+
+TeacherGame play_teacher_game(const AnyGame& game, const AgentFactory& teacher, int64_t index,
+                              uint64_t seed, int opening_plies, const std::atomic<bool>* stop) {
+  const int players = game.info().num_players;
+  std::vector<std::unique_ptr<AnyAgent>> seated;
+  for (int seat = 0; seat < players; ++seat)
+    seated.push_back(
+        teacher.make(derive_seed(seed, static_cast<uint64_t>(index) * players + seat)));
+  TeacherGame out;
+  out.index = index;
+  out.start_seed = derive_seed(seed ^ 0x7eac4e7ull, static_cast<uint64_t>(index));
+  auto state = game.new_initial_state(out.start_seed);
+  Rng opening(derive_seed(seed ^ 0x0be17ull, static_cast<uint64_t>(index)));
+  for (int ply = 0; ply < opening_plies && !state->is_terminal(); ++ply) {
+    const std::vector<Action> legal = state->legal_actions();
+    state->apply_action(legal[opening.below(static_cast<uint32_t>(legal.size()))]);
+  }
+  SearchLimits limits;
+  limits.stop = stop;
+  while (!state->is_terminal()) {
+    AnyAgent& agent = *seated[state->current_player()];
+    TeacherDecision decision;
+    decision.state = state->serialize();
+    const Action action = agent.act(*state, limits);
+    const SearchReport report = agent.last_report();
+    decision.value =
+        report.simulations > 0 ? report.value : std::numeric_limits<float>::quiet_NaN();
+    // A search's visit shares, or the one move of a teacher that reports none (an engine).
+    decision.policy = report.visit_shares;
+    if (decision.policy.empty()) decision.policy.emplace_back(action, 1.0f);
+    out.decisions.push_back(std::move(decision));
+    state->apply_action(action);
+  }
+  out.returns = state->returns();
+  out.truncated = state->is_truncated();
+  return out;
+}
+
+TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& options,
+                                 const std::string& dir, bool resume, std::FILE* log,
+                                 const std::atomic<bool>& stop) {
+  check(options);
+  const AgentFactory teacher(options.teacher, game.shared_from_this());
+  const std::string settings = settings_text(game, teacher.config().spec, options);
+  const std::string settings_file = dir + "/teach.txt";
+  if (resume) {
+    if (!fs::exists(settings_file))
+      throw std::invalid_argument("'" + dir + "' holds no teacher run to resume (no teach.txt)");
+    if (read_file(settings_file) != settings)
+      throw std::invalid_argument("'" + dir + "' holds a teacher run of other settings:\n" +
+                                  read_file(settings_file) + "not\n" + settings);
+  } else {
+    if (fs::exists(settings_file))
+      throw std::invalid_argument("'" + dir +
+                                  "' already holds a teacher run: --resume continues it, or "
+                                  "choose another --out");
+    fs::create_directories(dir);
+    write_file_atomically(settings_file, settings);
+  }
+
+  const int64_t first = resume ? first_missing_game(dir, game, options) : 0;
+  TeacherRun run;
+  const auto start = std::chrono::steady_clock::now();
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (first > 0 && log)
+    std::fprintf(log, "resuming at game %lld of %lld\n", static_cast<long long>(first),
+                 static_cast<long long>(options.games));
+
+  TeacherShard shard{
+      game.spec(), teacher.config().spec, game.info().num_players, game.info().num_actions, {}};
+  double last_report = 0;
+  const auto report = [&] {
+    if (!log) return;
+    const double s = std::max(seconds(), 1e-9);
+    std::fprintf(log, "%lld/%lld games, %lld positions, %.1f positions/s\n",
+                 static_cast<long long>(first + run.games), static_cast<long long>(options.games),
+                 static_cast<long long>(run.decisions), static_cast<double>(run.decisions) / s);
+    std::fflush(log);
+  };
+  try {
+    ordered_parallel(
+        options.games - first, options.threads, 4 * static_cast<int64_t>(options.threads),
+        [&](int64_t i, const std::atomic<bool>& quit) {
+          return play_teacher_game(game, teacher, first + i, options.seed, options.opening_plies,
+                                   &quit);
+        },
+        [&](TeacherGame&& played) {
+          if (stop) throw Stopped{};
+          const int64_t index = played.index;
+          run.decisions += static_cast<int64_t>(played.decisions.size());
+          ++run.games;
+          shard.games.push_back(std::move(played));
+          if ((index + 1) % options.shard_games == 0 || index + 1 == options.games) {
+            write_shard(shard_path(dir, index / options.shard_games), shard);
+            shard.games.clear();
+          }
+          if (seconds() - last_report >= 10) {
+            report();
+            last_report = seconds();
+          }
+        },
+        [&] {
+          if (stop) throw Stopped{};
+        });
+  } catch (const Stopped&) {
+    // The games of the shard under way are played again on --resume.
+    run.games -= static_cast<int64_t>(shard.games.size());
+    run.decisions -= shard.decisions();
+  }
+  run.seconds = seconds();
+  report();
+  while (fs::exists(shard_path(dir, run.shards))) ++run.shards;
+  return run;
+}
+
+std::vector<TeacherShard> read_teacher_data(const std::string& dir, const std::string& game_spec) {
+  std::vector<TeacherShard> shards;
+  for (int64_t i = 0; fs::exists(shard_path(dir, i)); ++i)
+    shards.push_back(read_shard(shard_path(dir, i), game_spec));
+  if (shards.empty())
+    throw std::invalid_argument("'" + dir + "' holds no teacher shards (shard-000000.kgt, ...)");
+  return shards;
+}
+
+}  // namespace knightgym

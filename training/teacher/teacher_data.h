@@ -1,0 +1,57 @@
+// Teacher data: a strong player (any agent spec: roll-out MCTS at many simulations, a
+// shipped network's search, an external UCI engine) plays every seat of many games on
+// every core, and each decision is kept with the player's policy and value
+// (teacher_shard.h) for a network to learn from (the trainer's teacher= setting).
+//
+// A run directory holds teach.txt (the game and the settings; --resume reads it back)
+// and shard-NNNNNN.kgt, shard i holding games [i * shard_games, (i + 1) * shard_games),
+// each written whole. Game i is seeded from the seed and i alone, so a run cut short and
+// resumed, or played on more threads, writes the same shards as one unbroken run.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "agents/any_agent.h"
+#include "training/teacher/teacher_shard.h"
+
+namespace knightgym {
+
+struct TeacherOptions {
+  std::string teacher = "mcts:sims=800";  // the agent that plays every seat
+  int64_t games = 100;                    // in all, with those already written
+  int threads = 1;
+  uint64_t seed = 0;
+  int opening_plies = 0;     // uniformly random legal moves before the teacher plays
+  int64_t shard_games = 64;  // games per shard
+};
+
+struct TeacherRun {
+  int64_t games = 0;      // written by this call
+  int64_t decisions = 0;  // written by this call
+  double seconds = 0;
+  int64_t shards = 0;  // in the directory
+};
+
+// Game `index` of a series: the teacher in every seat, each seat's agent seeded apart.
+TeacherGame play_teacher_game(const AnyGame& game, const AgentFactory& teacher, int64_t index,
+                              uint64_t seed, int opening_plies, const std::atomic<bool>* stop);
+
+// Plays and writes the games not yet in `dir` (resume: the run there, whose settings
+// must agree with `options` but for the number of games). Prints progress with
+// positions per second to `log` about every 10 s. Returns early, with whole shards
+// written, once `stop` is set. Throws std::invalid_argument for bad options, a
+// directory that holds another run (or, without resume, any run).
+TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& options,
+                                 const std::string& dir, bool resume, std::FILE* log,
+                                 const std::atomic<bool>& stop);
+
+// Every shard of a teacher run directory, in order, each checked (teacher_shard.h) and
+// of `game_spec`; throws std::invalid_argument naming the file and the problem, or a
+// directory without shards.
+std::vector<TeacherShard> read_teacher_data(const std::string& dir, const std::string& game_spec);
+
+}  // namespace knightgym

@@ -1,0 +1,117 @@
+// A teacher run's games as training data for game G: every decision in a replay buffer
+// (the same draws, symmetries and value targets as self-play's), a share of the games
+// held out, and how well a network agrees with the teacher on them.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "agents/evaluator.h"
+#include "env/core/rng.h"
+#include "training/selfplay/replay_buffer.h"
+#include "training/teacher/teacher_data.h"
+
+namespace knightgym {
+
+// A teacher's game as a trajectory: each state read back from its text, the teacher's
+// policy, and a root value per player from the mover's (the other players share its
+// opposite, as in a zero-sum game; a teacher without values gives the returns).
+template <Game G>
+Trajectory<G> to_trajectory(const G& game, const TeacherGame& played) {
+  const int players = game.info().num_players;
+  Trajectory<G> out;
+  std::vector<float> policy(game.info().num_actions), values(players);
+  for (const TeacherDecision& decision : played.decisions) {
+    const typename G::State state = game.deserialize(decision.state);
+    std::fill(policy.begin(), policy.end(), 0.0f);
+    for (const auto& [action, probability] : decision.policy) policy[action] = probability;
+    const int mover = game.current_player(state);
+    for (int p = 0; p < players; ++p)
+      values[p] = std::isnan(decision.value) ? played.returns[p]
+                  : p == mover               ? decision.value
+                                             : -decision.value / static_cast<float>(players - 1);
+    out.add(state, policy, values);
+  }
+  out.returns = played.returns;
+  out.truncated = played.truncated;
+  out.plies = static_cast<int>(played.decisions.size());
+  return out;
+}
+
+// What a network makes of a teacher's decisions.
+struct Agreement {
+  double policy_loss = 0;  // cross-entropy against the teacher's policy, nats
+  double entropy = 0;      // the teacher's policy's own: the least policy_loss can be
+  double top1 = 0;         // share of decisions whose most likely move is the teacher's
+};
+
+// The evaluator's agreement with the teacher on `rows` decisions of `decisions`, the same
+// ones at every call (a fixed draw), evaluated `batch` at a time.
+template <Game G>
+Agreement measure_agreement(const G& game, ReplayBuffer<G>& decisions, Evaluator& evaluator,
+                            int rows, int batch) {
+  const GameInfo info = game.info();
+  const int actions = info.num_actions;
+  std::vector<float> observations(static_cast<size_t>(batch) * info.observation_shape.size());
+  std::vector<float> targets(static_cast<size_t>(batch) * actions), priors(targets.size());
+  std::vector<float> values(static_cast<size_t>(batch) * info.num_players);
+  std::vector<uint8_t> masks(static_cast<size_t>(batch) * actions);
+  Rng rng(0x401d047ull);
+  Agreement out;
+  for (int done = 0; done < rows; done += batch) {
+    const int n = std::min(batch, rows - done);
+    decisions.sample(game, n, rng, observations.data(), masks.data(), targets.data(),
+                     values.data());
+    evaluator.evaluate(n, observations.data(), masks.data(), priors.data(), values.data());
+    for (int row = 0; row < n; ++row) {
+      const float* target = targets.data() + static_cast<int64_t>(row) * actions;
+      const float* prior = priors.data() + static_cast<int64_t>(row) * actions;
+      for (int a = 0; a < actions; ++a)
+        if (target[a] > 0) {
+          out.policy_loss -= target[a] * std::log(std::max(prior[a], 1e-12f));
+          out.entropy -= target[a] * std::log(target[a]);
+        }
+      out.top1 += std::max_element(prior, prior + actions) - prior ==
+                  std::max_element(target, target + actions) - target;
+    }
+  }
+  out.policy_loss /= rows;
+  out.entropy /= rows;
+  out.top1 /= rows;
+  return out;
+}
+
+template <Game G>
+class TeacherSet {
+ public:
+  // Every game of the teacher run in `dir` (of `game_spec`), game i held out when
+  // holdout > 0 and i falls on a multiple of 1 / holdout. Throws std::invalid_argument
+  // naming the problem (no shards, a damaged or foreign one, no game left to learn).
+  TeacherSet(const G& game, const std::string& dir, const std::string& game_spec, double holdout)
+      : train_(std::numeric_limits<int64_t>::max()), holdout_(std::numeric_limits<int64_t>::max()) {
+    const int64_t period = holdout > 0 ? std::llround(1 / holdout) : 0;
+    for (const TeacherShard& shard : read_teacher_data(dir, game_spec))
+      for (const TeacherGame& played : shard.games)
+        (period > 0 && played.index % period == period - 1 ? holdout_ : train_)
+            .add(to_trajectory(game, played));
+    if (train_.size() == 0)
+      throw std::invalid_argument("'" + dir + "' holds no teacher decisions to learn from");
+  }
+
+  ReplayBuffer<G>& train() { return train_; }
+  int64_t holdout_decisions() const { return holdout_.size(); }
+
+  // The evaluator's agreement with the teacher on `rows` held-out decisions.
+  Agreement holdout_agreement(const G& game, Evaluator& evaluator, int rows, int batch) {
+    return measure_agreement(game, holdout_, evaluator, rows, batch);
+  }
+
+ private:
+  ReplayBuffer<G> train_, holdout_;
+};
+
+}  // namespace knightgym

@@ -1,0 +1,195 @@
+#include "training/teacher/teacher_shard.h"
+
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <stdexcept>
+
+#include "util/atomic_file.h"
+#include "util/text.h"
+
+namespace knightgym {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "shards are little-endian");
+
+constexpr std::string_view kMagic = "KGTEACH1";
+constexpr uint32_t kMostPlayers = 64, kMostActions = 1 << 20;  // far above every game's
+
+uint64_t fnv1a(std::string_view bytes) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (const char c : bytes) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return hash;
+}
+
+class Writer {
+ public:
+  template <class T>
+  void put(T value) {
+    char bytes[sizeof(T)];
+    std::memcpy(bytes, &value, sizeof(T));
+    out_.append(bytes, sizeof(T));
+  }
+  void put_text(std::string_view text) {
+    put(static_cast<uint32_t>(text.size()));
+    out_.append(text);
+  }
+  void put_raw(std::string_view bytes) { out_.append(bytes); }
+  std::string& bytes() { return out_; }
+
+ private:
+  std::string out_;
+};
+
+// Reads what Writer wrote; every read past the end is "truncated".
+class Reader {
+ public:
+  Reader(std::string_view bytes, const std::string& where) : bytes_(bytes), where_(where) {}
+
+  template <class T>
+  T get() {
+    need(sizeof(T));
+    T value;
+    std::memcpy(&value, bytes_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return value;
+  }
+  std::string get_text() {
+    const uint32_t size = get<uint32_t>();
+    need(size);
+    std::string text(bytes_.substr(pos_, size));
+    pos_ += size;
+    return text;
+  }
+  // A count of items of at least `item_bytes` each, checked against what is left so
+  // that a damaged count cannot ask for gigabytes.
+  uint32_t get_count(size_t item_bytes) {
+    const uint32_t count = get<uint32_t>();
+    if (static_cast<uint64_t>(count) * item_bytes > bytes_.size() - pos_) fail("truncated");
+    return count;
+  }
+  size_t position() const { return pos_; }
+  [[noreturn]] void fail(const std::string& why) const {
+    throw std::invalid_argument(where_ + ": " + why);
+  }
+
+ private:
+  void need(size_t size) {
+    if (size > bytes_.size() - pos_)
+      fail("truncated (" + std::to_string(bytes_.size()) + " bytes)");
+  }
+
+  std::string_view bytes_;
+  const std::string& where_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+int64_t TeacherShard::decisions() const {
+  int64_t total = 0;
+  for (const TeacherGame& game : games) total += static_cast<int64_t>(game.decisions.size());
+  return total;
+}
+
+std::string encode_shard(const TeacherShard& shard) {
+  Writer out;
+  out.put_raw(kMagic);
+  out.put(kTeacherShardFormat);
+  out.put_text(shard.game_spec);
+  out.put_text(shard.teacher);
+  out.put(static_cast<uint32_t>(shard.num_players));
+  out.put(static_cast<uint32_t>(shard.num_actions));
+  out.put(static_cast<uint32_t>(shard.games.size()));
+  for (const TeacherGame& game : shard.games) {
+    if (game.returns.size() != static_cast<size_t>(shard.num_players))
+      throw std::logic_error("a teacher game with returns for another number of players");
+    out.put(game.index);
+    out.put(game.start_seed);
+    out.put(static_cast<uint8_t>(game.truncated));
+    for (const float r : game.returns) out.put(r);
+    out.put(static_cast<uint32_t>(game.decisions.size()));
+    for (const TeacherDecision& decision : game.decisions) {
+      out.put_text(decision.state);
+      out.put(decision.value);
+      out.put(static_cast<uint32_t>(decision.policy.size()));
+      for (const auto& [action, probability] : decision.policy) {
+        out.put(static_cast<int32_t>(action));
+        out.put(probability);
+      }
+    }
+  }
+  out.put(fnv1a(out.bytes()));
+  return std::move(out.bytes());
+}
+
+void write_shard(const std::string& path, const TeacherShard& shard) {
+  write_file_atomically(path, encode_shard(shard));
+}
+
+TeacherShard decode_shard(std::string_view bytes, const std::string& where,
+                          const std::string& game_spec) {
+  Reader in(bytes, where);
+  if (bytes.substr(0, kMagic.size()) != kMagic)
+    in.fail("not a knightgym teacher shard (no KGTEACH1 at its start)");
+  if (bytes.size() < kMagic.size() + sizeof(uint64_t)) in.fail("truncated");
+  const std::string_view body = bytes.substr(0, bytes.size() - sizeof(uint64_t));
+  uint64_t hash;
+  std::memcpy(&hash, bytes.data() + body.size(), sizeof hash);
+  in.get<uint64_t>();  // the magic, checked above
+  const uint32_t format = in.get<uint32_t>();
+  if (format != kTeacherShardFormat)
+    in.fail("format " + std::to_string(format) + ", but this build reads format " +
+            std::to_string(kTeacherShardFormat));
+  if (fnv1a(body) != hash) in.fail("damaged or truncated (its hash does not match its bytes)");
+
+  TeacherShard shard;
+  shard.game_spec = in.get_text();
+  shard.teacher = in.get_text();
+  if (!game_spec.empty() && shard.game_spec != game_spec)
+    in.fail("holds games of " + excerpt(shard.game_spec) + ", not of " + excerpt(game_spec));
+  const uint32_t players = in.get<uint32_t>(), actions = in.get<uint32_t>();
+  if (players < 1 || players > kMostPlayers || actions < 1 || actions > kMostActions)
+    in.fail(std::to_string(players) + " players and " + std::to_string(actions) +
+            " actions, outside 1.." + std::to_string(kMostPlayers) + " and 1.." +
+            std::to_string(kMostActions));
+  shard.num_players = static_cast<int>(players);
+  shard.num_actions = static_cast<int>(actions);
+  const uint32_t games = in.get_count(21);
+  shard.games.resize(games);
+  for (TeacherGame& game : shard.games) {
+    game.index = in.get<int64_t>();
+    game.start_seed = in.get<uint64_t>();
+    const uint8_t truncated = in.get<uint8_t>();
+    if (truncated > 1) in.fail("a truncated flag of " + std::to_string(truncated));
+    game.truncated = truncated == 1;
+    game.returns.resize(shard.num_players);
+    for (float& r : game.returns) r = in.get<float>();
+    game.decisions.resize(in.get_count(12));
+    for (TeacherDecision& decision : game.decisions) {
+      decision.state = in.get_text();
+      decision.value = in.get<float>();
+      decision.policy.resize(in.get_count(8));
+      for (auto& [action, probability] : decision.policy) {
+        action = in.get<int32_t>();
+        probability = in.get<float>();
+        if (action < 0 || action >= shard.num_actions)
+          in.fail("an action " + std::to_string(action) + " outside [0, " +
+                  std::to_string(shard.num_actions) + ")");
+      }
+    }
+  }
+  if (in.position() != body.size()) in.fail("bytes after its last game");
+  return shard;
+}
+
+TeacherShard read_shard(const std::string& path, const std::string& game_spec) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::invalid_argument(path + ": cannot read it");
+  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  return decode_shard(bytes, path, game_spec);
+}
+
+}  // namespace knightgym

@@ -1,0 +1,72 @@
+// Teacher data: games played by a strong player (a search of any agent spec, or an
+// external engine), kept per decision as what a network learns from: the state, the
+// player's policy there (a search's visit shares, or its one chosen move) and its value,
+// and each game's result. One format for every game and every teacher.
+//
+// A shard file holds whole games, written all at once (util/atomic_file.h), in
+// little-endian binary:
+//
+//   "KGTEACH1"                          magic
+//   u32 format (kTeacherShardFormat)
+//   str game spec (canonical)  str teacher spec (canonical)
+//   u32 num_players  u32 num_actions  u32 number of games
+//   each game:  i64 index in its series  u64 seed of its initial state
+//               u8 truncated  f32 returns[num_players]  u32 decisions
+//     each decision:  str state (the game's own serialize(): any history the
+//                     observation needs is in it)
+//                     f32 value (the mover's expected return in [-1, 1]; NaN if the
+//                     teacher gives none)  u32 n  (i32 action, f32 probability) x n
+//   u64 FNV-1a hash of every byte before it
+//
+// where str is a u32 length and that many bytes. States are text rather than raw bytes,
+// so that a shard outlives a change of a State's layout.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "env/core/types.h"
+
+namespace knightgym {
+
+inline constexpr uint32_t kTeacherShardFormat = 1;
+
+struct TeacherDecision {
+  std::string state;                             // the game's serialize()
+  float value = 0;                               // the mover's; NaN: none
+  std::vector<std::pair<Action, float>> policy;  // legal actions with their probabilities
+};
+
+struct TeacherGame {
+  int64_t index = 0;  // in its series (the seeds derive from it)
+  uint64_t start_seed = 0;
+  bool truncated = false;
+  std::vector<float> returns;  // per player
+  std::vector<TeacherDecision> decisions;
+};
+
+struct TeacherShard {
+  std::string game_spec;
+  std::string teacher;
+  int num_players = 0;
+  int num_actions = 0;
+  std::vector<TeacherGame> games;
+
+  int64_t decisions() const;
+};
+
+// The shard as its file's bytes, and written to `path` all or nothing.
+std::string encode_shard(const TeacherShard& shard);
+void write_shard(const std::string& path, const TeacherShard& shard);
+
+// Reads a shard back; throws std::invalid_argument naming `where` (the file) and the
+// problem: not a teacher shard, another format, truncated, damaged (the hash), or, if
+// `game_spec` is given, games of another game.
+TeacherShard decode_shard(std::string_view bytes, const std::string& where,
+                          const std::string& game_spec = "");
+TeacherShard read_shard(const std::string& path, const std::string& game_spec = "");
+
+}  // namespace knightgym
