@@ -7,6 +7,7 @@ import json
 import pathlib
 import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -115,3 +116,27 @@ def test_resume_refuses_checkpoints_of_an_older_format(run_dir, tmp_path):
     assert result.returncode == 1
     assert (f"no checkpoint loads; the newest: checkpoint '{checkpoints[-1]}': has format "
             "version 1, this build reads version 2") in result.stderr
+
+
+def test_a_kept_run_goes_on_elsewhere_from_its_step(run_dir, tmp_path):
+    """tools/keep_run.py copies what a run needs to go on; a fresh directory holding only
+    that resumes from the checkpoint's step, its replay window refilled."""
+    tool = pathlib.Path(__file__).resolve().parents[2] / "tools" / "keep_run.py"
+    kept = tmp_path / "kept"
+    done = subprocess.run([sys.executable, str(tool), str(run_dir),
+                           str(kept)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    files = sorted(str(p.relative_to(kept)) for p in kept.rglob("*") if p.is_file())
+    assert files == ["best.pt", "checkpoints/step-000000012.ckpt",
+                     "checkpoints/step-000000012.replay", "config.txt", "metrics.csv",
+                     "model.pt"]
+    assert sum(p.stat().st_size for p in kept.rglob("*") if p.is_file()) < 5_000_000
+    again = subprocess.run([str(CLI), "train", GAME, "--out", str(kept), "--steps", "14",
+                            "--resume"], capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert "(step 12)" in again.stderr and "replay window refilled" in again.stderr
+    assert "14 steps" in again.stdout
+    missing = subprocess.run([sys.executable, str(tool),
+                              str(tmp_path / "none"), str(tmp_path / "dest")],
+                             capture_output=True, text=True)
+    assert missing.returncode == 1 and not (tmp_path / "dest").exists()

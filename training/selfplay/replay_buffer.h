@@ -41,6 +41,7 @@ class ReplayBuffer {
   int64_t size() const { return size_; }
   int64_t added() const { return added_; }  // decisions ever added
   int num_games() const { return static_cast<int>(games_.size()); }
+  const std::deque<Trajectory<G>>& games() const { return games_; }  // oldest first
 
   // `batch` decisions drawn uniformly with replacement. observations: batch x
   // observation_shape; masks, policies: batch x num_actions; values: batch x num_players.

@@ -1,6 +1,7 @@
 // A teacher run's games as training data for game G: every decision in a replay buffer
 // (the same draws, symmetries and value targets as self-play's), a share of the games
-// held out, and how well a network agrees with the teacher on them.
+// held out, and how well a network agrees with the teacher on them; and self-play's
+// games in the shards' format, which a run keeps beside each checkpoint.
 #pragma once
 
 #include <algorithm>
@@ -39,6 +40,27 @@ Trajectory<G> to_trajectory(const G& game, const TeacherGame& played) {
   out.returns = played.returns;
   out.truncated = played.truncated;
   out.plies = static_cast<int>(played.decisions.size());
+  return out;
+}
+
+// The other way: a trajectory as a teacher's game (its root value the mover's), which
+// to_trajectory reads back exactly in a two-player game.
+template <Game G>
+TeacherGame to_teacher_game(const G& game, const Trajectory<G>& played, int64_t index) {
+  const int players = game.info().num_players;
+  TeacherGame out;
+  out.index = index;
+  out.truncated = played.truncated;
+  out.returns = played.returns;
+  for (int i = 0; i < played.size(); ++i) {
+    TeacherDecision decision;
+    decision.state = game.serialize(played.states[i]);
+    const int mover = game.current_player(played.states[i]);
+    decision.value = played.root_values[static_cast<size_t>(i) * players + mover];
+    for (int32_t p = played.policy_begin[i]; p < played.policy_begin[i + 1]; ++p)
+      decision.policy.emplace_back(played.policy_actions[p], played.policy_probs[p]);
+    out.decisions.push_back(std::move(decision));
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -67,9 +68,16 @@ std::vector<std::string> RunDirectory::checkpoints() const {
   return out;
 }
 
+std::string RunDirectory::replay_sample(const std::string& checkpoint) {
+  return checkpoint.substr(0, checkpoint.size() - std::strlen(kSuffix)) + ".replay";
+}
+
 void RunDirectory::prune(int keep) const {
   const std::vector<std::string> all = checkpoints();
-  for (size_t i = static_cast<size_t>(keep); i < all.size(); ++i) fs::remove(all[i]);
+  for (size_t i = static_cast<size_t>(keep); i < all.size(); ++i) {
+    fs::remove(all[i]);
+    fs::remove(replay_sample(all[i]));
+  }
   for (const std::string& folder : {dir_, dir_ + "/checkpoints"})
     for (const auto& entry : fs::directory_iterator(folder))
       if (is_atomic_temporary(entry.path().filename().string())) fs::remove(entry.path());

@@ -1,6 +1,8 @@
 // The files of a training run, all under one directory:
 //   config.txt                     the game and every setting; --resume reads it back
-//   checkpoints/step-NNNNNNNNN.ckpt the last `keep` checkpoints (learner.h)
+//   checkpoints/step-NNNNNNNNN.ckpt the last `keep` checkpoints (learner.h), each with
+//   checkpoints/step-NNNNNNNNN.replay the newest games of its replay window (kept_replay
+//                                  decisions, a teacher shard: teacher_shard.h)
 //   model.pt                       the latest network as TorchScript
 //   best.pt                        the best network so far, by evaluation against the last
 //   metrics.csv                    one row per period: losses, speeds, scores
@@ -28,6 +30,8 @@ class RunDirectory {
   std::string checkpoint(int64_t step) const;
   // Checkpoint files, newest (highest step) first; temporaries are not listed.
   std::vector<std::string> checkpoints() const;
+  // The replay sample written with a checkpoint (checkpoints/step-NNNNNNNNN.replay).
+  static std::string replay_sample(const std::string& checkpoint);
   // snapshots/seconds-NNNNNNN.pt, the network after `seconds` of training (creates
   // snapshots/ if needed).
   std::string snapshot(int64_t seconds) const;

@@ -101,6 +101,9 @@ void read(ParamReader& r, TrainConfig& c) {
   c.learner.value_weight =
       r.get_float("value_weight", c.learner.value_weight, 0, 100, "weight of the value loss");
   c.window = r.get_int("window", c.window, 1, 100000000, "replay buffer: recent decisions kept");
+  c.kept_replay = r.get_int("kept_replay", c.kept_replay, 0, 100000000,
+                            "newest decisions of the replay window written with each "
+                            "checkpoint, to refill it when the run resumes (0: none)");
   c.min_replay = r.get_int("min_replay", c.min_replay, 1, 100000000,
                            "decisions in the buffer before training starts");
   c.ratio = r.get_float("ratio", c.ratio, 1e-3, 1000, "training samples per self-play decision");

@@ -35,6 +35,7 @@ struct TrainConfig {
   int batch = 256;         // training batch
   LearnerConfig learner;   // learning rate, weight decay, value weight
   int window = 40000;      // replay buffer: most recent decisions
+  int kept_replay = 5000;  // its newest decisions written with each checkpoint
   int min_replay = 2000;   // decisions in the buffer before training starts
   double ratio = 4;        // training samples per self-play decision
   bool augment = true;     // symmetry augmentation where the game has symmetries

@@ -8,6 +8,7 @@
 // `keep` deep, and a run resumes from the newest checkpoint that loads (run_directory.h).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -96,6 +97,7 @@ class Trainer {
   }
 
   const TrainingCounters& counters() const { return counters_; }
+  int64_t replay_decisions() const { return buffer_.size(); }
   const std::vector<Evaluation>& last_evaluation() const { return evaluation_; }
   Learner& learner() { return learner_; }
 
@@ -229,6 +231,7 @@ class Trainer {
         counters_ = learner_.load_checkpoint(path);
         std::fprintf(log_, "resuming from %s (step %lld)\n", path.c_str(),
                      static_cast<long long>(counters_.steps));
+        refill_replay(path);
         return true;
       } catch (const std::invalid_argument& error) {
         std::fprintf(log_, "skipping %s\n", error.what());
@@ -302,9 +305,41 @@ class Trainer {
   }
 
   void checkpoint() {
+    // The replay sample first: a checkpoint never lacks the one written for it.
+    if (config_.kept_replay > 0)
+      write_shard(RunDirectory::replay_sample(dir_.checkpoint(counters_.steps)), replay_sample());
     learner_.save_checkpoint(dir_.checkpoint(counters_.steps), counters_);
     learner_.export_model(dir_.file("model.pt"));
     dir_.prune(config_.keep);
+  }
+
+  // The newest whole games of the replay window holding at most kept_replay decisions.
+  TeacherShard replay_sample() const {
+    TeacherShard shard{game_spec_, "self-play", info_.num_players, info_.num_actions, {}};
+    int64_t left = config_.kept_replay;
+    const auto& games = buffer_.games();
+    for (auto game = games.rbegin(); game != games.rend() && game->size() <= left; ++game) {
+      left -= game->size();
+      shard.games.push_back(to_teacher_game(game_, *game, 0));
+    }
+    std::reverse(shard.games.begin(), shard.games.end());
+    for (size_t i = 0; i < shard.games.size(); ++i) shard.games[i].index = static_cast<int64_t>(i);
+    return shard;
+  }
+
+  // Refills the replay window from the sample kept with `checkpoint`, if it is there and
+  // whole; without it, self-play refills the window.
+  void refill_replay(const std::string& checkpoint) {
+    const std::string path = RunDirectory::replay_sample(checkpoint);
+    if (!std::filesystem::exists(path)) return;
+    try {
+      for (const TeacherGame& game : read_shard(path, game_spec_).games)
+        buffer_.add(to_trajectory(game_, game));
+      std::fprintf(log_, "replay window refilled with %lld decisions from %s\n",
+                   static_cast<long long>(buffer_.size()), path.c_str());
+    } catch (const std::invalid_argument& error) {
+      std::fprintf(log_, "skipping %s\n", error.what());
+    }
   }
 
   std::vector<std::string> columns() const {

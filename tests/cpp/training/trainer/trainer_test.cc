@@ -480,6 +480,40 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
                       Contains("teacher and teacher_steps go together"));
 }
 
+TEST_CASE("trainer: a run goes on from its kept state in a fresh directory", "[trainer]") {
+  // What a run keeps for another machine (docs/training.md): its settings, the newest
+  // checkpoint with its replay sample, and the best network; nothing else.
+  const Tailten game;
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
+  const std::string dir = temporary_dir("trainer_kept_from");
+  std::atomic<bool> stop{false};
+  {
+    Trainer<Tailten> trainer(game, spec, tiny_config(), "cpu", dir, false, stderr);
+    REQUIRE(trainer.run({0, 20}, stop));
+  }
+  RunDirectory run(dir);
+  const std::string newest = run.checkpoints().front();
+  REQUIRE(fs::is_regular_file(RunDirectory::replay_sample(newest)));
+  CHECK(fs::file_size(RunDirectory::replay_sample(newest)) < 2'000'000);
+  const std::string kept = temporary_dir("trainer_kept");
+  fs::create_directories(kept + "/checkpoints");
+  for (const std::string& file :
+       {std::string("config.txt"), std::string("best.pt"),
+        "checkpoints/" + fs::path(newest).filename().string(),
+        "checkpoints/" + fs::path(RunDirectory::replay_sample(newest)).filename().string()})
+    fs::copy_file(dir + "/" + file, kept + "/" + file);
+  Trainer<Tailten> trainer(game, spec, tiny_config(), "cpu", kept, true, stderr);
+  CHECK(trainer.counters().steps == 20);
+  CHECK(trainer.replay_decisions() >= 64);  // min_replay: it trains at once
+  REQUIRE(trainer.run({0, 25}, stop));
+  CHECK(trainer.counters().steps == 25);
+  // Older checkpoints' samples go with them.
+  for (const auto& entry : fs::directory_iterator(dir + "/checkpoints")) {
+    const std::string name = entry.path().string();
+    if (name.ends_with(".replay")) CHECK(fs::exists(name.substr(0, name.size() - 7) + ".ckpt"));
+  }
+}
+
 TEST_CASE("trainer: the newest checkpoint that loads wins; half-written files are skipped",
           "[trainer]") {
   const Tailten game;
