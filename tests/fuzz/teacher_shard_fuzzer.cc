@@ -18,7 +18,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                   "a refusal that does not name the file: ", error.what());
     return 0;
   }
-  fuzz::require(encode_shard(shard) == bytes, "a shard that does not write back to its bytes",
-                "");
+  fuzz::require(encode_shard(shard) == bytes, "a shard that does not write back to its bytes", "");
   return 0;
 }
