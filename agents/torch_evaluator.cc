@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -19,6 +20,8 @@ struct TorchEvaluator::Impl {
   GameInfo info;
   torch::Device device;
   std::mutex mutex;
+  // For networks that only infer: `module` frozen and optimized for inference.
+  std::optional<torch::jit::Module> inference;
 };
 
 namespace {
@@ -65,6 +68,12 @@ std::pair<torch::Tensor, torch::Tensor> forward(torch::jit::Module& module, cons
   return {logits, values};
 }
 
+// A frozen copy of `module` optimized for inference (the header says why).
+torch::jit::Module optimized(const torch::jit::Module& module) {
+  torch::jit::Module frozen = torch::jit::freeze(module.clone());
+  return torch::jit::optimize_for_inference(frozen);
+}
+
 torch::Tensor zero_batch(const GameInfo& info, int n) {
   const Shape& s = info.observation_shape;
   return torch::zeros({n, s.channels, s.height, s.width});
@@ -84,9 +93,10 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::create(const GameInfo& info,
   set_threads(threads);
   const torch::Device where = parse_device(device);
   auto impl =
-      std::unique_ptr<Impl>(new Impl{make_resnet(info, game_spec, net, seed), info, where, {}});
+      std::unique_ptr<Impl>(new Impl{make_resnet(info, game_spec, net, seed), info, where, {}, {}});
   impl->module.eval();
   impl->module.to(where);
+  impl->inference = optimized(impl->module);
   return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
 }
 
@@ -111,7 +121,7 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::load(const std::string& path, co
                                   game_spec);
   }
   module.eval();
-  auto impl = std::unique_ptr<Impl>(new Impl{module, info, where, {}});
+  auto impl = std::unique_ptr<Impl>(new Impl{module, info, where, {}, {}});
   try {
     torch::InferenceMode guard;
     forward(impl->module, info, zero_batch(info, 1).to(where));
@@ -121,13 +131,14 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::load(const std::string& path, co
     throw std::invalid_argument("model '" + path + "' fails on this game's observations: " +
                                 error.what_without_backtrace());
   }
+  impl->inference = optimized(impl->module);
   return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
 }
 
 std::unique_ptr<TorchEvaluator> TorchEvaluator::over(const torch::jit::Module& module,
                                                      const GameInfo& info,
                                                      const std::string& device) {
-  auto impl = std::unique_ptr<Impl>(new Impl{module, info, parse_device(device), {}});
+  auto impl = std::unique_ptr<Impl>(new Impl{module, info, parse_device(device), {}, {}});
   impl->module.eval();
   return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
 }
@@ -153,7 +164,7 @@ void TorchEvaluator::evaluate(int n, const float* observations, const uint8_t* m
           .expand({rows, info.num_actions})
           .to(impl_->device)
           .to(torch::kBool);
-  auto [logits, value] = forward(impl_->module, info, input);
+  auto [logits, value] = forward(impl_->inference ? *impl_->inference : impl_->module, info, input);
   const torch::Tensor policy =
       torch::softmax(logits.to(torch::kFloat32).masked_fill(legal.logical_not(), -INFINITY), 1)
           .to(torch::kCPU)

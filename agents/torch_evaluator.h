@@ -6,6 +6,13 @@
 // also one written from Python with torch.jit.save. Illegal actions are masked out
 // before the softmax. Runs on CPU or CUDA; calls from several threads are serialised.
 // LibTorch stays out of this header, so only its own translation units compile it.
+//
+// A network that only infers (create, load) runs a frozen copy optimized for inference
+// (torch::jit::freeze, then optimize_for_inference: batch norms folded into the
+// convolutions, and on the CPU oneDNN's blocked layout kept from layer to layer instead
+// of reordered around each convolution). On 10 x 10 and 12 x 12 boards that doubles the
+// forward pass (docs/benchmarks.md); its answers equal the module's up to rounding. The
+// learner's evaluator (over) runs its module as it is, since it trains between calls.
 #pragma once
 
 #include <cstdint>
