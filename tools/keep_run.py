@@ -40,6 +40,7 @@ def keep(run, dest):
     parent = os.path.dirname(os.path.abspath(dest))
     os.makedirs(parent, exist_ok=True)
     staging = tempfile.mkdtemp(dir=parent, prefix=os.path.basename(dest) + ".tmp")
+    os.chmod(staging, 0o755)  # mkdtemp's is the owner's alone
     try:
         os.makedirs(os.path.join(staging, "checkpoints"))
         for name in wanted:
