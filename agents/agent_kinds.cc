@@ -6,7 +6,6 @@
 #include "util/text.h"
 
 namespace knightgym {
-namespace {
 
 Spec parse_agent_spec(std::string_view text) {
   const size_t colon = text.find(':');
@@ -17,6 +16,8 @@ Spec parse_agent_spec(std::string_view text) {
   as_call += ')';
   return parse_spec(as_call);
 }
+
+namespace {
 
 // The table's index of `kind`; throws naming the known kinds.
 size_t kind_index(std::string_view kind) {

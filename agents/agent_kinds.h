@@ -60,6 +60,10 @@ struct AgentConfig {
   std::string_view kind() const { return AgentKinds::kNames[settings.index()]; }
 };
 
+// The kind and the key=value pairs as written ("mcts:sims=400" or "mcts(sims=400)"),
+// nothing checked against the kind; throws std::invalid_argument as parse_spec does.
+Spec parse_agent_spec(std::string_view text);
+
 // Throws std::invalid_argument naming the problem (unknown kind, key or bad value).
 AgentConfig read_agent_config(std::string_view spec);
 

@@ -202,6 +202,15 @@ void init_agents(py::module_& m) {
       "An agent from a spec such as 'mcts:sims=400' or 'az:sims=64,model=resnet' for `game` "
       "(a Game or a game spec). Raises ValueError naming a bad kind, parameter or value.");
   agents.def(
+      "parse_spec",
+      [](const std::string& spec) {
+        const Spec parsed = parse_agent_spec(spec);
+        return py::make_tuple(parsed.name, parsed.params);
+      },
+      py::arg("spec"),
+      "(kind, [(key, value), ...]) of an agent spec as written, checking nothing against "
+      "the kind (which make() does). Raises ValueError for text that is not a spec.");
+  agents.def(
       "kinds",
       [] {
         py::dict out;

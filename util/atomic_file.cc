@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace knightgym {
@@ -25,6 +27,14 @@ bool write_all(int fd, std::string_view bytes) {
 }
 
 }  // namespace
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return std::move(bytes).str();
+}
 
 void write_file_atomically(const std::string& path, std::string_view bytes) {
   const std::string temporary = path + std::string(kTemporaryMark) + std::to_string(::getpid());

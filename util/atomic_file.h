@@ -5,6 +5,7 @@
 // stray "<name>.tmp<pid>" that readers ignore.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,5 +16,8 @@ void write_file_atomically(const std::string& path, std::string_view bytes);
 
 // True for the temporary files write_file_atomically leaves behind when killed.
 bool is_atomic_temporary(std::string_view filename);
+
+// A whole file's bytes, or nothing if it cannot be read (callers name the problem).
+std::optional<std::string> read_file(const std::string& path);
 
 }  // namespace knightgym

@@ -2,8 +2,7 @@
 // SIGINT/SIGTERM ending the run with a checkpoint.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <optional>
 #include <string>
 
 #include "env/registry/game_list.h"
@@ -11,16 +10,15 @@
 #include "programs/cli/commands.h"
 #include "programs/cli/stop_signals.h"
 #include "training/trainer/trainer.h"
+#include "util/atomic_file.h"
 
 namespace knightgym::cli {
 namespace {
 
 std::string read_settings(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("--config '" + path + "': cannot read it");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::optional<std::string> text = read_file(path);
+  if (!text) throw std::invalid_argument("--config '" + path + "': cannot read it");
+  return std::move(*text);
 }
 
 void print_evaluation(const std::vector<Evaluation>& evaluation) {

@@ -3,9 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 
 #include "env/core/rng.h"
@@ -33,14 +31,6 @@ std::string settings_text(const AnyGame& game, const std::string& teacher,
   return "game=" + game.spec() + "\nteacher=" + teacher + "\nseed=" + std::to_string(options.seed) +
          "\nopening_plies=" + std::to_string(options.opening_plies) +
          "\nshard_games=" + std::to_string(options.shard_games) + "\n";
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(path + ": cannot read it");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 void check(const TeacherOptions& options) {
@@ -122,9 +112,10 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
   if (resume) {
     if (!fs::exists(settings_file))
       throw std::invalid_argument("'" + dir + "' holds no teacher run to resume (no teach.txt)");
-    if (read_file(settings_file) != settings)
-      throw std::invalid_argument("'" + dir + "' holds a teacher run of other settings:\n" +
-                                  read_file(settings_file) + "not\n" + settings);
+    const std::string kept = read_file(settings_file).value_or("");
+    if (kept != settings)
+      throw std::invalid_argument("'" + dir + "' holds a teacher run of other settings:\n" + kept +
+                                  "not\n" + settings);
   } else {
     if (fs::exists(settings_file))
       throw std::invalid_argument("'" + dir +

@@ -2,9 +2,7 @@
 
 #include <bit>
 #include <cstring>
-#include <fstream>
-#include <iterator>
-#include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "util/atomic_file.h"
@@ -186,10 +184,9 @@ TeacherShard decode_shard(std::string_view bytes, const std::string& where,
 }
 
 TeacherShard read_shard(const std::string& path, const std::string& game_spec) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::invalid_argument(path + ": cannot read it");
-  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  return decode_shard(bytes, path, game_spec);
+  const std::optional<std::string> bytes = read_file(path);
+  if (!bytes) throw std::invalid_argument(path + ": cannot read it");
+  return decode_shard(*bytes, path, game_spec);
 }
 
 }  // namespace knightgym

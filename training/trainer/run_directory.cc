@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -18,13 +17,6 @@ namespace {
 
 constexpr const char* kPrefix = "step-";
 constexpr const char* kSuffix = ".ckpt";
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string join_csv(const std::vector<std::string>& cells) {
   std::string line;
@@ -91,7 +83,7 @@ std::pair<std::string, std::string> RunDirectory::read_config() const {
   const std::string path = file("config.txt");
   if (!fs::is_regular_file(path))
     throw std::invalid_argument("nothing to resume in '" + dir_ + "': no config.txt");
-  const std::string text = read_text(path);
+  const std::string text = read_file(path).value_or("");
   const size_t end = text.find('\n');
   if (text.rfind("game=", 0) != 0 || end == std::string::npos)
     throw std::invalid_argument("'" + path + "' does not start with game=SPEC");
@@ -111,7 +103,7 @@ MetricsLog::MetricsLog(const std::string& path, const std::vector<std::string>& 
       if (found == columns.end()) throw std::logic_error("no metrics column '" + name + "'");
       bounds.emplace_back(static_cast<size_t>(found - columns.begin()), bound);
     }
-    std::istringstream lines(read_text(path));
+    std::istringstream lines(read_file(path).value_or(""));
     std::string line;
     std::getline(lines, line);
     if (line + "\n" != header)

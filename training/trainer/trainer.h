@@ -2,10 +2,11 @@
 // being trained, a replay buffer, and the learner, interleaved on one thread so that the
 // learner draws `ratio` training samples per self-play decision. With a teacher, the run
 // first learns from a strong player's games (teacher= and teacher_steps=, expert
-// iteration's first half: training/teacher/teacher_set.h), then goes on by self-play. Periodic
-// evaluation plays the network (with `eval_sims` simulations) against the best network so far and
-// against fixed baselines; metrics go to metrics.csv, checkpoints are atomic and kept
-// `keep` deep, and a run resumes from the newest checkpoint that loads (run_directory.h).
+// iteration's first half: training/teacher/teacher_set.h), then goes on by self-play.
+// Periodic evaluation plays the network (with `eval_sims` simulations) against the best
+// network so far and against fixed baselines; metrics go to metrics.csv, checkpoints are
+// atomic and kept `keep` deep, and a run resumes from the newest checkpoint that loads
+// (run_directory.h).
 #pragma once
 
 #include <algorithm>
@@ -315,15 +316,13 @@ class Trainer {
 
   // The newest whole games of the replay window holding at most kept_replay decisions.
   TeacherShard replay_sample() const {
-    TeacherShard shard{game_spec_, "self-play", info_.num_players, info_.num_actions, {}};
-    int64_t left = config_.kept_replay;
     const auto& games = buffer_.games();
-    for (auto game = games.rbegin(); game != games.rend() && game->size() <= left; ++game) {
-      left -= game->size();
-      shard.games.push_back(to_teacher_game(game_, *game, 0));
-    }
-    std::reverse(shard.games.begin(), shard.games.end());
-    for (size_t i = 0; i < shard.games.size(); ++i) shard.games[i].index = static_cast<int64_t>(i);
+    auto first = games.end();  // the oldest game kept
+    for (int64_t left = config_.kept_replay; first != games.begin() && (first - 1)->size() <= left;)
+      left -= (--first)->size();
+    TeacherShard shard{game_spec_, "self-play", info_.num_players, info_.num_actions, {}};
+    for (auto game = first; game != games.end(); ++game)
+      shard.games.push_back(to_teacher_game(game_, *game, game - first));
     return shard;
   }
 

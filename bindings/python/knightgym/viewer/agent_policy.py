@@ -38,11 +38,8 @@ CAPS = {
 
 def split_agent_spec(spec):
     """(kind, {key: value}) of an agent spec, "mcts:sims=400" or "mcts(sims=400)"."""
-    colon = spec.find(":")
-    if colon >= 0 and not 0 <= spec.find("(") < colon:
-        spec = f"{spec[:colon]}({spec[colon + 1:]})"
     try:
-        kind, pairs = knightgym._knightgym.parse_spec(spec)
+        kind, pairs = knightgym.agents.parse_spec(spec)
     except ValueError as error:
         raise ViewerError(f"agent: {error}") from None
     return kind, dict(pairs)

@@ -248,6 +248,7 @@ class PlayedGame:
         self._check_open()
         if self.human_seats:
             while self._agent_to_move():
+                self._check_open()  # closed between two moves: no search starts
                 self._agent_move()
 
     def move(self, text):
