@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Ships a training run's network: models/NAME.pt and its entry in models/manifest.txt.
 
-    tools/ship_model.py NAME RUN_DIR [--machine TEXT]   # the run's model.pt, settings, time
+    tools/ship_model.py NAME RUN_DIR [--machine TEXT] [--teacher TEXT]
+                                                          # the run's model.pt, settings, time
     tools/ship_model.py NAME --strength TEXT              # the measured strength alone
 
 The entry records the game the run trained (its canonical spec), the settings that differ
-from the game's training defaults, and the training time, steps, games and decisions. A
+from the game's training defaults, and the training time, steps, games and decisions; a
+run taught first (teacher=DIR) names its teacher and the time its data took (--teacher) in
+place of DIR, which is not shipped. A
 run started from the shipped network (init=pretrained) continues its entry: the totals add
 up. Shipping a new network drops the old strength, which no longer holds; measure it again
 and give it with --strength. Every file is written whole or not at all.
@@ -82,7 +85,9 @@ def ship(args, models):
                               capture_output=True, text=True).stdout.splitlines()
     defaults = read_settings(line.split("#", 1)[0].strip() for line in defaults)
     changed = [f"{key}={value}" for key, value in settings.items()
-               if defaults.get(key) != value and key != "init"]
+               if defaults.get(key) != value and key not in ("init", "teacher")]
+    if settings.get("teacher") and not args.teacher:
+        sys.exit(f"{run} learned from a teacher: say which and what its data took, --teacher TEXT")
     model = (run / "model.pt").read_bytes()
     if len(model) > MAX_BYTES:
         sys.exit(f"{run}/model.pt has {len(model)} bytes; a shipped network has at most {MAX_BYTES}")
@@ -110,6 +115,8 @@ def ship(args, models):
         "trained_on": args.machine,
         "strength": "not measured yet",
     }
+    if settings.get("teacher"):
+        models[args.name]["teacher"] = args.teacher
 
 
 def main():
@@ -118,6 +125,8 @@ def main():
     parser.add_argument("run", nargs="?", help="the training run's directory")
     parser.add_argument("--strength", help="the measured strength, as docs/strength.md gives it")
     parser.add_argument("--machine", default="2-vCPU Debian 12 VM, no GPU, 1 LibTorch thread")
+    parser.add_argument("--teacher", help="the teacher of a run with teacher=DIR and the time "
+                        "its data took, e.g. 'mcts:sims=1600, 2,400 games, 7.9 minutes'")
     parser.add_argument("--build", default=str(ROOT / "build"),
                         help="the build whose knightgym program and module are used")
     args = parser.parse_args()

@@ -10,6 +10,10 @@
 // probability full_fraction and otherwise a fast one of fast_sims simulations, and only
 // the full searches are recorded for training. Games cost fewer evaluations, so more of
 // them are played: more outcomes to learn values from, each recorded policy as good.
+//
+// A horizon stops each game after that many decisions and scores it as the game scores a
+// truncation there (Knights Challenge: by the tally), for more results per hour in games
+// that last long; the network still sees the game's own max_turns in its observation.
 #pragma once
 
 #include <cstdint>
@@ -31,13 +35,14 @@ class SelfPlay {
   using State = typename G::State;
 
   SelfPlay(const G& game, const AzConfig& search, Evaluator& evaluator, int num_games,
-           uint64_t seed, int sample_plies = 30, PlayoutCap cap = {})
+           uint64_t seed, int sample_plies = 30, PlayoutCap cap = {}, int horizon = 0)
       : game_(game),
         info_(game.info()),
         gumbel_(search.gumbel),
         sample_plies_(sample_plies),
         full_sims_(search.sims),
         cap_(cap),
+        horizon_(horizon),
         batch_(game, search, evaluator),
         rng_(seed),
         games_(num_games),
@@ -73,7 +78,10 @@ class SelfPlay {
       game_.apply(states_[i], action);
       ++plies_[i];
       ++decisions_;
-      if (!game_.terminal(states_[i])) continue;
+      if (!game_.terminal(states_[i])) {
+        if (horizon_ == 0 || plies_[i] < horizon_) continue;
+        states_[i].end = End::kTruncated;  // scored as if the game's own cap fell here
+      }
       Trajectory<G>& done = games_[i];
       done.plies = plies_[i];
       done.returns.resize(info_.num_players);
@@ -114,6 +122,7 @@ class SelfPlay {
   int sample_plies_;
   int full_sims_;
   PlayoutCap cap_;
+  int horizon_;  // 0: none
   SearchBatch<G> batch_;
   Rng rng_;
   std::vector<Trajectory<G>> games_;

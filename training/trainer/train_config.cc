@@ -89,6 +89,9 @@ void read(ParamReader& r, TrainConfig& c) {
   if (c.playout_cap.fast_sims >= c.search.sims)
     r.fail("fast_sims",
            "fast searches need fewer simulations than sims=" + std::to_string(c.search.sims));
+  c.horizon = r.get_int("horizon", c.horizon, 0, 1000000,
+                        "self-play games stop after so many decisions and are scored as the "
+                        "game scores a truncation there (0: the game's own max_turns)");
   c.q_weight = r.get_float("q_weight", c.q_weight, 0, 1,
                            "share of the search's root value in the value targets (0: the game's "
                            "returns alone)");

@@ -29,6 +29,7 @@ struct TrainConfig {
   int games = 64;                 // concurrent self-play games
   int sample_plies = 30;          // PUCT: decisions sampled from the visits
   PlayoutCap playout_cap;         // fast searches, not recorded, for a share of the decisions
+  int horizon = 0;                // self-play games scored as truncated after so many decisions
   // Share of the search's root value in the value targets: 0.5 won the comparison of
   // docs/training.md against the returns alone.
   double q_weight = 0.5;

@@ -124,7 +124,7 @@ class Trainer {
 
     SelfPlay<G> self_play(game_, config_.search, *learner_.evaluator(), config_.games,
                           stream_seed(config_.seed, Stream::kSelfPlay, counters_.decisions),
-                          config_.sample_plies, config_.playout_cap);
+                          config_.sample_plies, config_.playout_cap, config_.horizon);
     // Training samples per recorded decision: with playout cap randomization, the expected
     // share of decisions searched in full (the decisions counter holds them all).
     const double recorded_share =

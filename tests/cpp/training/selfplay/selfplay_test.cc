@@ -1,8 +1,8 @@
 // Self-play's games and the replay buffer: trajectories follow the rules and the
 // search's policies, are reproducible from the seed, playout cap randomization records
-// the full searches alone, and batches drawn from the buffer carry the right observation,
-// mask, policy and value targets (the returns seen from the mover, mixed with the root
-// values as asked).
+// the full searches alone, a horizon ends games scored as truncated, and batches drawn
+// from the buffer carry the right observation, mask, policy and value targets (the
+// returns seen from the mover, mixed with the root values as asked).
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <vector>
@@ -17,12 +17,12 @@ namespace {
 
 template <Game G>
 std::vector<Trajectory<G>> play(const G& game, bool gumbel, int games, uint64_t seed,
-                                PlayoutCap cap = {}) {
+                                PlayoutCap cap = {}, int horizon = 0) {
   UniformEvaluator evaluator(game.info());
   AzConfig config;
   config.gumbel = gumbel;
   config.sims = 8;
-  SelfPlay<G> self_play(game, config, evaluator, 6, seed, 4, cap);
+  SelfPlay<G> self_play(game, config, evaluator, 6, seed, 4, cap, horizon);
   std::vector<Trajectory<G>> finished;
   while (static_cast<int>(finished.size()) < games)
     self_play.step([&](Trajectory<G>&& t) { finished.push_back(std::move(t)); });
@@ -89,6 +89,37 @@ TEST_CASE("playout cap randomization records the full searches alone", "[selfpla
   const auto capped_full = play(game, true, 4, 2, PlayoutCap{0, 0.25});
   for (size_t g = 0; g < plain.size(); ++g)
     CHECK(plain[g].policy_probs == capped_full[g].policy_probs);
+}
+
+TEST_CASE("a horizon ends self-play games there, scored as the game scores a truncation",
+          "[selfplay]") {
+  // Knights Challenge's games last hundreds of moves; at the horizon its tally decides.
+  KnightsChallenge::Params params;
+  params.mode = KnightsChallenge::Mode::kDuel;
+  const KnightsChallenge game(params);
+  const int horizon = 60;
+  const auto games = play(game, true, 6, 3, {}, horizon);
+  int decided = 0;
+  for (const auto& t : games) {
+    CHECK(t.plies == horizon);
+    CHECK(t.truncated);
+    decided += t.returns[0] != 0;
+    // Some move the search gave mass to in the last position leads to these returns.
+    bool scored = false;
+    const int last = t.size() - 1;
+    for (int32_t p = t.policy_begin[last]; p < t.policy_begin[last + 1]; ++p) {
+      auto end = t.states[last];
+      game.apply(end, t.policy_actions[p]);
+      REQUIRE_FALSE(game.terminal(end));
+      end.end = End::kTruncated;
+      float returns[2];
+      game.returns(end, returns);
+      scored = scored || (returns[0] == t.returns[0] && returns[1] == t.returns[1]);
+    }
+    CHECK(scored);
+  }
+  INFO(decided << " of " << games.size() << " games decided by the tally");
+  CHECK(decided > 0);
 }
 
 TEST_CASE("self-play is reproducible from its seed", "[selfplay]") {

@@ -93,6 +93,11 @@ TEST_CASE("train settings: per-game defaults, overrides, and errors that name th
                       Contains("full_fraction"));
   REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "q_weight=1.5"),
                       Contains("q_weight"));
+  // The self-play horizon: none by default, never negative.
+  CHECK(read_train_config(training_defaults<Tailten>(), "").horizon == 0);
+  CHECK(read_train_config(training_defaults<Tailten>(), "horizon=200").horizon == 200);
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "horizon=-1"),
+                      Contains("horizon"));
 }
 
 // -------------------------------------------------------------------------- symmetries

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The teacher comparison of docs/training.md (issue 32): every arm of tools/teacher_ab/GAME
+# (ARM.txt: training settings; ARM.teach, where there is one: the teacher) with
+# seeds 1 and 2, all runs at once so that each gets the same share of the machine for
+# MINUTES of wall time (tools/taught_run.sh: an arm with a teacher makes its data first and
+# trains for what is left; each session's user and system seconds are in RUN.cpu). Then one
+# gauntlet of the final networks at 64 simulations against fixed agents (FIELD), and each
+# network against mcts:sims=800 (tools/teacher_ab_report.py prints the table). A stopped
+# comparison goes on: runs and matches already there are resumed or kept.
+#   tools/teacher_ab.sh GAME [OUT] [MINUTES] [LADDER_GAMES] [TARGET_GAMES]
+set -euo pipefail
+game=${1:?usage: tools/teacher_ab.sh GAME [OUT] [MINUTES] [LADDER_GAMES] [TARGET_GAMES]}
+name=${game//[()=,]/_}
+name=${name%_}
+out=${2:-out/teacher_ab/$name}
+minutes=${3:-30}
+ladder=${4:-20}
+target=${5:-200}
+build=${BUILD:-build}
+field=${FIELD:-random,mcts:sims=100,mcts:sims=400,mcts:sims=800}
+arms=tools/teacher_ab/$name
+mkdir -p "$out"
+
+pids=()
+agents=()
+for config in "$arms"/*.txt; do
+  arm=$(basename "$config" .txt)
+  for seed in 1 2; do
+    teach=()
+    [[ -f "$arms/$arm.teach" ]] && teach=("$arms/$arm.teach")
+    tools/taught_run.sh "$game" "$out/$arm-seed$seed" "$minutes" "$config" "${teach[@]:-}" \
+      "$seed" > "$out/$arm-seed$seed.log" 2>&1 &
+    pids+=($!)
+    agents+=("az:model=$out/$arm-seed$seed/model.pt,sims=64")
+  done
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+
+list=$(IFS=,; echo "${agents[*]}")
+[[ -f "$out/ladder.json" ]] ||
+  "$build/knightgym" ladder "$game" --agents "$list,$field" \
+    --schedule gauntlet --challengers ${#agents[@]} --games "$ladder" --batch "$ladder" --seed 1 \
+    --json "$out/ladder.json"
+for agent in "${agents[@]}"; do
+  run=${agent#az:model=}
+  run=$(dirname "$run")
+  [[ -f "$run-target.json" ]] ||
+    "$build/knightgym" play "$game" --agents "$agent,mcts:sims=800" --games "$target" \
+      --batch "$(( target < 200 ? target : 200 ))" --seed 1 --json "$run-target.json"
+done
