@@ -1,16 +1,14 @@
 #!/usr/bin/env python3
 """Ships a training run's network: models/NAME.pt and its entry in models/manifest.txt.
 
-    tools/ship_model.py NAME RUN_DIR [--machine TEXT] [--teacher TEXT]
-                                                          # the run's model.pt, settings, time
+    tools/ship_model.py NAME RUN_DIR [--machine TEXT] [--teacher TEXT]  # the run's network
     tools/ship_model.py NAME --strength TEXT              # the measured strength alone
 
 The entry records the game the run trained (its canonical spec), the settings that differ
 from the game's training defaults, and the training time, steps, games and decisions; a
-run taught first (teacher=DIR) names its teacher and the time its data took (--teacher) in
-place of DIR, which is not shipped. A
-run started from the shipped network (init=pretrained) continues its entry: the totals add
-up. Shipping a new network drops the old strength, which no longer holds; measure it again
+run taught first (teacher=DIR) names its teacher and what its data took (--teacher) in
+place of DIR, which is not shipped. A run started from the shipped network
+(init=pretrained) continues its entry: the totals add up. Shipping a new network drops the old strength, which no longer holds; measure it again
 and give it with --strength. Every file is written whole or not at all.
 """
 
@@ -115,8 +113,9 @@ def ship(args, models):
         "trained_on": args.machine,
         "strength": "not measured yet",
     }
-    if settings.get("teacher"):
-        models[args.name]["teacher"] = args.teacher
+    teacher = args.teacher if settings.get("teacher") else continued and earlier.get("teacher")
+    if teacher:  # a continued network keeps the teacher it started from
+        models[args.name]["teacher"] = teacher
 
 
 def main():

@@ -3,9 +3,10 @@
 # in all. With TEACH (a file of `knightgym teach` flags and a teacher_steps=N line, #
 # comments allowed) the teacher's data is made first, in RUN.teach, and the run then trains
 # (teacher=RUN.teach and teacher_steps=N added to SETTINGS) for what is left of MINUTES, so
-# that runs with and without a teacher have the same time. The settings used are RUN.txt (SETTINGS and seed=SEED), the training minutes
-# RUN.minutes, each session's user and system seconds RUN.cpu. Run again, a stopped run
-# goes on where it stopped (teacher data or training).
+# that runs with and without a teacher have the same time. The settings used are RUN.txt
+# (SETTINGS and seed=SEED), the training minutes RUN.minutes, each session's user and
+# system seconds RUN.cpu. Run again, a stopped run goes on where it stopped (teacher data
+# or training).
 #   tools/taught_run.sh GAME RUN MINUTES SETTINGS [TEACH] [SEED]
 set -euo pipefail
 game=${1:?usage: tools/taught_run.sh GAME RUN MINUTES SETTINGS [TEACH] [SEED]}

@@ -5,7 +5,9 @@
 # MINUTES of wall time (tools/taught_run.sh: an arm with a teacher makes its data first and
 # trains for what is left; each session's user and system seconds are in RUN.cpu). Then one
 # gauntlet of the final networks at 64 simulations against fixed agents (FIELD), and each
-# network against mcts:sims=800 (tools/teacher_ab_report.py prints the table). A stopped
+# network against mcts:sims=800 (tools/teacher_ab_report.py prints the table). Where games
+# are costly, APART=1 plays each network against the field alone (RUN-ladder.json, to be
+# merged with the field's round robin: python -m knightgym.ladder merge). A stopped
 # comparison goes on: runs and matches already there are resumed or kept.
 #   tools/teacher_ab.sh GAME [OUT] [MINUTES] [LADDER_GAMES] [TARGET_GAMES]
 set -euo pipefail
@@ -36,14 +38,23 @@ for config in "$arms"/*.txt; do
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
 
-list=$(IFS=,; echo "${agents[*]}")
-[[ -f "$out/ladder.json" ]] ||
-  "$build/knightgym" ladder "$game" --agents "$list,$field" \
-    --schedule gauntlet --challengers ${#agents[@]} --games "$ladder" --batch "$ladder" --seed 1 \
-    --json "$out/ladder.json"
+if [[ -n ${APART:-} ]]; then  # each network against the field alone: RUN-ladder.json
+  for agent in "${agents[@]}"; do
+    run=$(dirname "${agent#az:model=}")
+    [[ -f "$run-ladder.json" ]] ||
+      "$build/knightgym" ladder "$game" --agents "$agent,$field" --schedule gauntlet \
+        --challengers 1 --games "$ladder" --batch "$ladder" --seed 1 --json "$run-ladder.json" \
+        > /dev/null
+  done
+else
+  list=$(IFS=,; echo "${agents[*]}")
+  [[ -f "$out/ladder.json" ]] ||
+    "$build/knightgym" ladder "$game" --agents "$list,$field" \
+      --schedule gauntlet --challengers ${#agents[@]} --games "$ladder" --batch "$ladder" \
+      --seed 1 --json "$out/ladder.json"
+fi
 for agent in "${agents[@]}"; do
-  run=${agent#az:model=}
-  run=$(dirname "$run")
+  run=$(dirname "${agent#az:model=}")
   [[ -f "$run-target.json" ]] ||
     "$build/knightgym" play "$game" --agents "$agent,mcts:sims=800" --games "$target" \
       --batch "$(( target < 200 ? target : 200 ))" --seed 1 --json "$run-target.json"

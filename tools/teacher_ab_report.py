@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The table of a teacher comparison (tools/teacher_ab.sh) for docs/training.md.
 
-    tools/teacher_ab_report.py OUT
+    tools/teacher_ab_report.py OUT [LADDER]
 
 One row per run: its arm and seed, its processor minutes (RUN.cpu: user and system time of
 every session, the teacher's data included), its optimizer steps and self-play games, its
-Elo on the comparison's gauntlet (random 0) and its score against mcts:sims=800; then each
+Elo on the comparison's ladder (OUT/ladder.json, or LADDER: a merge of the APART ladders
+with the field's round robin; random 0) and its score against mcts:sims=800; then each
 arm's mean Elo.
 """
 
@@ -29,10 +30,10 @@ def last_row(run):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__.strip().splitlines()[2].strip())
     out = Path(sys.argv[1])
-    ladder = json.loads((out / "ladder.json").read_text())
+    ladder = json.loads(Path(sys.argv[2] if len(sys.argv) == 3 else out / "ladder.json").read_text())
     elo = {rating["name"]: rating for rating in ladder["ratings"]}
     print("| arm | seed | CPU minutes | steps | self-play games | Elo (95%) | vs mcts:sims=800 |")
     print("|---|--:|--:|--:|--:|--:|--:|")
@@ -51,7 +52,8 @@ def main():
     print()
     for arm, ratings in arms.items():
         print(f"- {arm}: mean Elo {sum(ratings) / len(ratings):.0f}")
-    fixed = [r for r in ladder["ratings"] if not r["name"].startswith("az:")]
+    fixed = sorted((r for r in ladder["ratings"] if not r["name"].startswith("az:")),
+                   key=lambda r: r["elo"])
     print("- fixed agents: " + ", ".join(f"`{r['name']}` {r['elo']:.0f}" for r in fixed))
 
 
