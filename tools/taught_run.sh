@@ -19,8 +19,9 @@ build=${BUILD:-build}
 timed=(/usr/bin/time -a -o "$run.cpu" -f "%U %S")
 
 if [[ -f "$run/config.txt" ]]; then
-  exec "${timed[@]}" "$build/knightgym" train "$game" --out "$run" --minutes "$(< "$run.minutes")" \
-    --resume
+  # RUN.minutes: the training's share of MINUTES, written when the run started
+  exec "${timed[@]}" "$build/knightgym" train "$game" --out "$run" \
+    --minutes "$(cat "$run.minutes" 2> /dev/null || echo "$minutes")" --resume
 fi
 { cat "$settings"; echo "seed=$seed"; } > "$run.txt"
 train_minutes=$minutes

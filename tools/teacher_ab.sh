@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The teacher comparison of docs/training.md (issue 32): every arm of tools/teacher_ab/GAME
-# (ARM.txt: training settings; ARM.teach, where there is one: the teacher) with
+# The teacher comparison of docs/training.md (issue 32): every arm of tools/teacher_ab/GAME,
+# or of ARMS (ARM.txt: training settings; ARM.teach, where there is one: the teacher) with
 # seeds 1 and 2, all runs at once so that each gets the same share of the machine for
 # MINUTES of wall time (tools/taught_run.sh: an arm with a teacher makes its data first and
 # trains for what is left; each session's user and system seconds are in RUN.cpu). Then one
 # gauntlet of the final networks at 64 simulations against fixed agents (FIELD), and each
-# network against mcts:sims=800 (tools/teacher_ab_report.py prints the table). Where games
+# network against mcts:sims=800 unless TARGET_GAMES is 0 (tools/teacher_ab_report.py prints
+# the table). Where games
 # are costly, APART=1 plays each network against the field alone (RUN-ladder.json, to be
 # merged with the field's round robin: python -m knightgym.ladder merge). A stopped
 # comparison goes on: runs and matches already there are resumed or kept.
@@ -20,7 +21,7 @@ ladder=${4:-20}
 target=${5:-200}
 build=${BUILD:-build}
 field=${FIELD:-random,mcts:sims=100,mcts:sims=400,mcts:sims=800}
-arms=tools/teacher_ab/$name
+arms=${ARMS:-tools/teacher_ab/$name}
 mkdir -p "$out"
 
 pids=()
@@ -53,6 +54,7 @@ else
       --schedule gauntlet --challengers ${#agents[@]} --games "$ladder" --batch "$ladder" \
       --seed 1 --json "$out/ladder.json"
 fi
+(( target > 0 )) || exit 0
 for agent in "${agents[@]}"; do
   run=$(dirname "${agent#az:model=}")
   [[ -f "$run-target.json" ]] ||
