@@ -112,6 +112,14 @@ class OpponentEnv final : public AnyOpponentEnv {
   const uint8_t* final_masks() const override { return batch_.final_masks(); }
   const uint8_t* has_final() const override { return batch_.has_final(); }
   const int32_t* seats() const override { return seats_.data(); }
+  EnvSnapshot snapshot() const override { return batch_.snapshot(); }
+  // The environments as the snapshot has them; the opponent is a new agent of its spec,
+  // seeded as a reset with the snapshot's seed seeds it (an agent's stream and search
+  // are its own, not the environments').
+  void restore(const EnvSnapshot& snapshot) override {
+    batch_.restore(snapshot);
+    opponent_ = make_opponent_(batch_.seed());
+  }
   std::unique_ptr<AnyState> state(int i) const override {
     return std::make_unique<StateAdapter<G>>(game_, batch_.checked_state(i));
   }

@@ -99,6 +99,67 @@ void read_reset_mask(const py::handle& mask, int num_envs, std::vector<uint8_t>&
   }
 }
 
+// A snapshot's array under `key` as a flat vector of T (any shape: the batch checks the
+// sizes). Raises ValueError naming the key when it is missing or not numbers.
+template <class T>
+std::vector<T> snapshot_array(const py::dict& snapshot, const char* key) {
+  if (!snapshot.contains(key))
+    throw py::value_error(std::string("snapshot: missing '") + key + "'");
+  py::array_t<T, py::array::c_style | py::array::forcecast> array;
+  try {
+    array = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(snapshot[key]);
+  } catch (const py::error_already_set&) {
+  }
+  if (!array)
+    throw py::value_error(std::string("snapshot: '") + key + "' must be an array of numbers");
+  return std::vector<T>(array.data(), array.data() + array.size());
+}
+
+py::dict snapshot_to_python(const EnvSnapshot& s) {
+  py::dict out;
+  out["seed"] = s.seed;
+  out["fresh"] = s.fresh;
+  out["states"] = s.states;
+  out["streams"] = py::array_t<uint64_t>(s.streams.size(), s.streams.data());
+  out["observations"] = py::array_t<float>(s.observations.size(), s.observations.data());
+  out["rewards"] = py::array_t<float>(s.rewards.size(), s.rewards.data());
+  out["terminated"] = py::array_t<uint8_t>(s.terminated.size(), s.terminated.data());
+  out["truncated"] = py::array_t<uint8_t>(s.truncated.size(), s.truncated.data());
+  out["has_final"] = py::array_t<uint8_t>(s.has_final.size(), s.has_final.data());
+  out["final_observations"] =
+      py::array_t<float>(s.final_observations.size(), s.final_observations.data());
+  out["final_masks"] = py::array_t<uint8_t>(s.final_masks.size(), s.final_masks.data());
+  return out;
+}
+
+EnvSnapshot snapshot_from_python(const py::handle& value) {
+  if (!py::isinstance<py::dict>(value)) throw py::type_error("snapshot: must be a dict");
+  const auto snapshot = py::reinterpret_borrow<py::dict>(value);
+  EnvSnapshot out;
+  try {
+    out.seed = snapshot["seed"].cast<uint64_t>();
+    out.fresh = snapshot["fresh"].cast<bool>();
+    out.states = snapshot["states"].cast<std::vector<std::string>>();
+  } catch (const py::error_already_set&) {
+    throw py::value_error(
+        "snapshot: 'seed' (an integer), 'fresh' (a bool) and 'states' (a "
+        "list of strings) are needed");
+  } catch (const py::cast_error&) {
+    throw py::value_error(
+        "snapshot: 'seed' must be an integer, 'fresh' a bool and 'states' a "
+        "list of strings");
+  }
+  out.streams = snapshot_array<uint64_t>(snapshot, "streams");
+  out.observations = snapshot_array<float>(snapshot, "observations");
+  out.rewards = snapshot_array<float>(snapshot, "rewards");
+  out.terminated = snapshot_array<uint8_t>(snapshot, "terminated");
+  out.truncated = snapshot_array<uint8_t>(snapshot, "truncated");
+  out.has_final = snapshot_array<uint8_t>(snapshot, "has_final");
+  out.final_observations = snapshot_array<float>(snapshot, "final_observations");
+  out.final_masks = snapshot_array<uint8_t>(snapshot, "final_masks");
+  return out;
+}
+
 // One binding for every batch of environments (AnyEnvBatch: the vector env and the
 // opponent env): reset, step and sample_actions over views made once. `info` holds the
 // one array that differs, who moves (the vector env) or the learner's seat, and with
@@ -195,6 +256,21 @@ class PyEnvBatch {
     return std::string(finished_mask_name(env_->finished_mask()));
   }
 
+  // The observations the latest step or reset returned (the same views).
+  py::dict last_observations() const {
+    const Serialised::Guard guard(lock_, name_);
+    return observations();
+  }
+
+  py::dict snapshot() const {
+    const Serialised::Guard guard(lock_, name_);
+    return snapshot_to_python(env_->snapshot());
+  }
+  void restore(const py::handle& snapshot) {
+    const Serialised::Guard guard(lock_, name_);
+    env_->restore(snapshot_from_python(snapshot));
+  }
+
  protected:
   mutable Serialised lock_;  // one call at a time
   const char* name_;         // "VectorEnv" or "OpponentEnv", for errors
@@ -249,6 +325,15 @@ class PyVectorEnv : public PyEnvBatch {
   explicit PyVectorEnv(const std::string& spec, const VectorEnvOptions& options)
       : PyVectorEnv(load_game(std::string_view(spec))->make_vector_env(options)) {}
 
+  // What pickle keeps: the arguments that make an equal env, and its snapshot.
+  py::tuple pickled() const {
+    const py::dict values = snapshot();
+    const Serialised::Guard guard(lock_, name_);
+    return py::make_tuple(env_->game().spec(), env_->num_envs(), env_->num_threads(),
+                          autoreset_name(env_->autoreset()),
+                          finished_mask_name(env_->finished_mask()), values);
+  }
+
   int num_threads() const {
     const Serialised::Guard guard(lock_, name_);
     return env_->num_threads();
@@ -267,11 +352,23 @@ class PyOpponentEnv : public PyEnvBatch {
  public:
   PyOpponentEnv(const std::string& spec, const std::string& opponent,
                 const VectorEnvOptions& options, int learner_seat)
-      : PyOpponentEnv(make(spec, opponent, options, learner_seat)) {}
+      : PyOpponentEnv(make(spec, opponent, options, learner_seat), opponent, learner_seat) {}
+
+  // What pickle keeps: the arguments that make an equal env, and its snapshot.
+  py::tuple pickled() const {
+    const py::dict values = snapshot();
+    const Serialised::Guard guard(lock_, name_);
+    return py::make_tuple(env_->game().spec(), env_->num_envs(), opponent_,
+                          autoreset_name(env_->autoreset()),
+                          finished_mask_name(env_->finished_mask()), learner_seat_, values);
+  }
 
  private:
-  explicit PyOpponentEnv(std::shared_ptr<AnyOpponentEnv> env)
-      : PyEnvBatch(env, "OpponentEnv", "seat", env->seats()) {}
+  PyOpponentEnv(std::shared_ptr<AnyOpponentEnv> env, std::string opponent, int learner_seat)
+      : PyEnvBatch(env, "OpponentEnv", "seat", env->seats()),
+        env_(std::move(env)),
+        opponent_(std::move(opponent)),
+        learner_seat_(learner_seat) {}
 
   static std::shared_ptr<AnyOpponentEnv> make(const std::string& spec, const std::string& opponent,
                                               const VectorEnvOptions& options, int learner_seat) {
@@ -279,6 +376,10 @@ class PyOpponentEnv : public PyEnvBatch {
     py::gil_scoped_release release;  // an az opponent may load a network
     return make_opponent_env(std::move(game), opponent, options, learner_seat);
   }
+
+  std::shared_ptr<AnyOpponentEnv> env_;
+  std::string opponent_;
+  int learner_seat_;
 };
 
 }  // namespace
@@ -296,6 +397,16 @@ void init_vector_env(py::module_& m) {
       .def("step", &PyEnvBatch::step, py::arg("actions"))
       .def("sample_actions", &PyEnvBatch::sample_actions)
       .def("state", &PyEnvBatch::state, py::arg("index"))
+      .def("last_observations", &PyEnvBatch::last_observations,
+           "The observations the latest step or reset returned (the same read-only views).")
+      .def("snapshot", &PyEnvBatch::snapshot,
+           "Everything the environments hold, as values (a dict: the seed, each state as the "
+           "game's text, the random streams, the outputs): what pickle and deepcopy carry.")
+      .def("restore", &PyEnvBatch::restore, py::arg("snapshot"),
+           "Sets the environments to a snapshot of an env of the same game and options. "
+           "ValueError naming what does not fit, and nothing changed, otherwise. An "
+           "OpponentEnv's opponent is made anew, seeded as a reset with the snapshot's seed "
+           "seeds it.")
       .def_property_readonly("game", &PyEnvBatch::game)
       .def_property_readonly("num_envs", &PyEnvBatch::num_envs)
       .def_property_readonly("seed", &PyEnvBatch::seed)
@@ -314,7 +425,19 @@ void init_vector_env(py::module_& m) {
                  seat.value_or(-1));
            }),
            py::arg("spec"), py::arg("num_envs"), py::arg("opponent"), py::arg("seed"),
-           py::arg("autoreset_mode"), py::arg("finished_mask"), py::arg("seat"));
+           py::arg("autoreset_mode"), py::arg("finished_mask"), py::arg("seat"))
+      .def(py::pickle([](const PyOpponentEnv& env) { return env.pickled(); },
+                      [](const py::tuple& t) {
+                        if (t.size() != 7) throw py::value_error("OpponentEnv: bad pickle");
+                        const py::dict snapshot = t[6];
+                        auto env = std::make_unique<PyOpponentEnv>(
+                            t[0].cast<std::string>(), t[2].cast<std::string>(),
+                            env_options(t[1].cast<int>(), 1, snapshot["seed"].cast<uint64_t>(),
+                                        t[3].cast<std::string>(), t[4].cast<std::string>()),
+                            t[5].cast<int>());
+                        env->restore(snapshot);
+                        return env;
+                      }));
 
   py::class_<PyVectorEnv, PyEnvBatch>(
       m, "VectorEnv",
@@ -330,6 +453,18 @@ void init_vector_env(py::module_& m) {
            }),
            py::arg("spec"), py::arg("num_envs"), py::arg("num_threads"), py::arg("seed"),
            py::arg("autoreset_mode"), py::arg("finished_mask"))
+      .def(py::pickle([](const PyVectorEnv& env) { return env.pickled(); },
+                      [](const py::tuple& t) {
+                        if (t.size() != 6) throw py::value_error("VectorEnv: bad pickle");
+                        const py::dict snapshot = t[5];
+                        auto env = std::make_unique<PyVectorEnv>(
+                            t[0].cast<std::string>(),
+                            env_options(t[1].cast<int>(), t[2].cast<int>(),
+                                        snapshot["seed"].cast<uint64_t>(), t[3].cast<std::string>(),
+                                        t[4].cast<std::string>()));
+                        env->restore(snapshot);
+                        return env;
+                      }))
       .def_property_readonly("num_threads", &PyVectorEnv::num_threads);
 }
 

@@ -2,7 +2,9 @@
 // can live inside arrays of environments; every stream is derived from a 64-bit seed.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 
 namespace knightgym {
 
@@ -40,6 +42,16 @@ class Rng {
     s_[2] ^= t;
     s_[3] = rotl(s_[3], 45);
     return result;
+  }
+
+  // The stream's position as four words, and a stream set to a position saved so;
+  // all-zero words are no position (xoshiro never leaves them) and are refused.
+  constexpr std::array<uint64_t, 4> words() const { return {s_[0], s_[1], s_[2], s_[3]}; }
+  static constexpr std::optional<Rng> from_words(const std::array<uint64_t, 4>& words) {
+    if ((words[0] | words[1] | words[2] | words[3]) == 0) return std::nullopt;
+    Rng rng;
+    for (int k = 0; k < 4; ++k) rng.s_[k] = words[k];
+    return rng;
   }
 
   // Uniform integer in [0, n), n > 0 (Lemire's multiply-shift; bias below 2^-32 * n).

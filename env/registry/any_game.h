@@ -13,6 +13,7 @@
 #include "env/core/picture.h"
 #include "env/core/training_defaults.h"
 #include "env/core/types.h"
+#include "env/vector/env_snapshot.h"
 #include "env/vector/vector_env_options.h"
 
 namespace knightgym {
@@ -81,6 +82,11 @@ class AnyEnvBatch {
   virtual const uint8_t* has_final() const = 0;
   // Environment i's current state, as a single state (a copy); throws for a bad i.
   virtual std::unique_ptr<AnyState> state(int i) const = 0;
+  // The batch as values, and a batch of the same game and options set to them
+  // (env/vector/env_snapshot.h; restore throws std::invalid_argument and changes nothing
+  // when the snapshot does not fit).
+  virtual EnvSnapshot snapshot() const = 0;
+  virtual void restore(const EnvSnapshot& snapshot) = 0;
 };
 
 class AnyVectorEnv : public AnyEnvBatch {

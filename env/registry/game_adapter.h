@@ -125,6 +125,8 @@ class VectorEnvAdapter final : public AnyVectorEnv {
   const uint8_t* final_masks() const override { return env_.final_masks(); }
   const uint8_t* has_final() const override { return env_.has_final(); }
   const int32_t* current_player() const override { return env_.current_player(); }
+  EnvSnapshot snapshot() const override { return env_.snapshot(); }
+  void restore(const EnvSnapshot& snapshot) override { env_.restore(snapshot); }
   std::unique_ptr<AnyState> state(int i) const override {
     return std::make_unique<StateAdapter<G>>(game_, env_.checked_state(i));
   }

@@ -26,7 +26,8 @@
 // Determinism: environment i draws its episodes from derive_seed(seed, 2i) and its
 // sampled actions from derive_seed(seed, 2i + 1), and nothing is shared between
 // environments, so results never depend on which thread steps which environment.
-// Nothing is allocated after construction.
+// Nothing is allocated after construction, except by snapshot and restore (a copy of the
+// whole batch as values: env/vector/env_snapshot.h).
 #pragma once
 
 #include <algorithm>
@@ -42,6 +43,7 @@
 #include "env/core/sample.h"
 #include "env/vector/aligned_array.h"
 #include "env/vector/check_actions.h"
+#include "env/vector/env_snapshot.h"
 #include "env/vector/vector_env_options.h"
 
 namespace knightgym {
@@ -189,16 +191,94 @@ class EnvBatch {
 
   // Environment i's observation by `observer` and its mask, and whether it needs a reset.
   void write_observation(int i, int observer) {
+    game_.observe(states_[i], observer,
+                  &observations_[static_cast<size_t>(i) * info_.observation_shape.size()]);
+    write_mask(i);
+  }
+
+  // Environment i's mask, and whether it needs a reset, from its state.
+  void write_mask(int i) {
     const State& s = states_[i];
     const bool over = game_.terminal(s);
     needs_reset_[i] = over;
-    game_.observe(s, observer,
-                  &observations_[static_cast<size_t>(i) * info_.observation_shape.size()]);
     uint8_t* mask = &masks_[static_cast<size_t>(i) * info_.num_actions];
     if (over && finished_mask_ == FinishedMask::kAllOnes)
       std::fill_n(mask, info_.num_actions, uint8_t{1});
     else
       game_.legal_mask(s, mask);
+  }
+
+  // The batch as values: states, streams and output buffers (env/vector/env_snapshot.h).
+  EnvSnapshot snapshot() const {
+    EnvSnapshot out;
+    out.seed = seed_;
+    out.fresh = fresh_;
+    out.states.reserve(num_envs_);
+    for (const State& s : states_) out.states.push_back(game_.serialize(s));
+    out.streams.reserve(8 * static_cast<size_t>(num_envs_));
+    for (int i = 0; i < num_envs_; ++i)
+      for (const Rng* rng : {&episode_rngs_[i], &action_rngs_[i]})
+        for (const uint64_t word : rng->words()) out.streams.push_back(word);
+    out.observations.assign(observations_.begin(), observations_.end());
+    out.rewards.assign(rewards_.begin(), rewards_.end());
+    out.terminated.assign(terminated_.begin(), terminated_.end());
+    out.truncated.assign(truncated_.begin(), truncated_.end());
+    out.has_final.assign(has_final_.begin(), has_final_.end());
+    out.final_observations.assign(final_observations_.begin(), final_observations_.end());
+    out.final_masks.assign(final_masks_.begin(), final_masks_.end());
+    return out;
+  }
+
+  // Sets the batch to a snapshot of a batch of the same game and options. Throws
+  // std::invalid_argument naming the first thing that does not fit (a size, a state the
+  // game cannot read, a stream with no position, a flag that is not 0 or 1); then
+  // nothing has changed.
+  void restore(const EnvSnapshot& from) {
+    const size_t n = static_cast<size_t>(num_envs_);
+    check_size("states", from.states.size(), n);
+    check_size("streams", from.streams.size(), 8 * n);
+    check_size("observations", from.observations.size(), observations_.size());
+    check_size("rewards", from.rewards.size(), rewards_.size());
+    check_size("final_observations", from.final_observations.size(), final_observations_.size());
+    check_flags("final_masks", from.final_masks, final_masks_.size());
+    check_flags("terminated", from.terminated, n);
+    check_flags("truncated", from.truncated, n);
+    check_flags("has_final", from.has_final, n);
+    std::vector<State> states(n);
+    for (size_t i = 0; i < n; ++i) {
+      try {
+        states[i] = game_.deserialize(from.states[i]);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("snapshot: state of env " + std::to_string(i) + ": " +
+                                    e.what());
+      }
+    }
+    std::vector<Rng> streams(2 * n);
+    for (size_t k = 0; k < 2 * n; ++k) {
+      std::array<uint64_t, 4> words;
+      std::copy_n(&from.streams[4 * k], 4, words.begin());
+      const std::optional<Rng> rng = Rng::from_words(words);
+      if (!rng)
+        throw std::invalid_argument("snapshot: the " + std::string(k % 2 ? "action" : "episode") +
+                                    " stream of env " + std::to_string(k / 2) +
+                                    " is all zeros, which is no stream's position");
+      streams[k] = *rng;
+    }
+    seed_ = from.seed;
+    fresh_ = from.fresh;
+    states_ = std::move(states);
+    for (size_t i = 0; i < n; ++i) {
+      episode_rngs_[i] = streams[2 * i];
+      action_rngs_[i] = streams[2 * i + 1];
+    }
+    std::ranges::copy(from.observations, observations_.data());
+    std::ranges::copy(from.rewards, rewards_.data());
+    std::ranges::copy(from.terminated, terminated_.data());
+    std::ranges::copy(from.truncated, truncated_.data());
+    std::ranges::copy(from.has_final, has_final_.data());
+    std::ranges::copy(from.final_observations, final_observations_.data());
+    std::ranges::copy(from.final_masks, final_masks_.data());
+    for (int i = 0; i < num_envs_; ++i) write_mask(i);
   }
 
   const float* observations() const { return observations_.data(); }
@@ -231,6 +311,21 @@ class EnvBatch {
       throw std::invalid_argument(std::string(G::kName) +
                                   ": the game is over in its initial state, so a vector env "
                                   "cannot play it");
+  }
+
+  static void check_size(std::string_view name, size_t size, size_t expected) {
+    if (size != expected)
+      throw std::invalid_argument("snapshot: " + std::string(name) + " holds " +
+                                  std::to_string(size) + " values where this env has " +
+                                  std::to_string(expected));
+  }
+  static void check_flags(std::string_view name, const std::vector<uint8_t>& flags,
+                          size_t expected) {
+    check_size(name, flags.size(), expected);
+    for (size_t k = 0; k < flags.size(); ++k)
+      if (flags[k] > 1)
+        throw std::invalid_argument("snapshot: " + std::string(name) + " must hold 0 or 1, got " +
+                                    std::to_string(flags[k]) + " at " + std::to_string(k));
   }
 
   size_t rows(size_t width) const { return static_cast<size_t>(num_envs_) * width; }

@@ -83,6 +83,13 @@ class VectorEnv {
     for_each_env([this, out](int i) { out[i] = batch_.sample_action(i); });
   }
 
+  // The environments as values, and set to them (env/vector/env_snapshot.h).
+  EnvSnapshot snapshot() const { return batch_.snapshot(); }
+  void restore(const EnvSnapshot& snapshot) {
+    batch_.restore(snapshot);
+    for (int i = 0; i < num_envs(); ++i) current_player_[i] = game().current_player(state(i));
+  }
+
   const float* observations() const { return batch_.observations(); }
   const uint8_t* masks() const { return batch_.masks(); }
   const float* rewards() const { return batch_.rewards(); }

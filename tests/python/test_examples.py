@@ -46,3 +46,13 @@ def test_the_pettingzoo_loop_plays_two_agents_in_a_four_player_game():
     assert set(means) == {"greedy", "random"}
     assert means["greedy"] + means["random"] == pytest.approx(0, abs=1e-6)  # zero-sum
     assert means["greedy"] > means["random"]
+
+
+def test_the_sb3_example_trains_maskable_ppo_and_scores_it():
+    pytest.importorskip("sb3_contrib")
+    example = load("sb3_maskable_ppo")
+    result = example.main(["--game", "tailten", "--steps", "256", "--envs", "4",
+                           "--n-steps", "32", "--batch-size", "64", "--eval-games", "8"])
+    assert result["steps"] == 256
+    for mean, half in (result["before"], result["after"]):
+        assert 0 <= mean <= 1 and 0 <= half

@@ -22,6 +22,45 @@ def test_pettingzoos_api_test_passes(conformance_spec):
     api_test(env(conformance_spec), num_cycles=200)
 
 
+# With the masks in the infos the observation is an array in a Box: api_test has nothing
+# to warn of.
+@pytest.mark.filterwarnings("error")
+def test_pettingzoos_api_test_passes_without_a_warning_with_masks_in_the_infos(
+        conformance_spec):
+    api_test(env(conformance_spec, masks="info"), num_cycles=200)
+
+
+def test_masks_in_the_infos_are_those_of_the_observations():
+    in_observations = env("knights_challenge(mode=ffa3)")
+    in_infos = env("knights_challenge(mode=ffa3)", masks="info")
+    for aec in (in_observations, in_infos):
+        aec.reset(seed=2)
+    rng = np.random.default_rng(0)
+    for agent in in_infos.agent_iter(60):
+        board, _, termination, truncation, info = in_infos.last()
+        expected = in_observations.observe(agent)
+        assert isinstance(board, np.ndarray) and in_infos.observation_space(agent).contains(board)
+        np.testing.assert_array_equal(board, expected["observation"])
+        np.testing.assert_array_equal(info["action_mask"], expected["action_mask"])
+        assert info["action_mask"].dtype == np.int8
+        for other in in_infos.agents:
+            assert in_infos.infos[other]["action_mask"].any() == (other == agent)
+        action = None if termination or truncation else \
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        in_infos.step(action)
+        in_observations.step(action)
+
+
+def test_the_state_is_the_whole_board_from_the_first_players_side():
+    aec = env("tailten")
+    aec.reset(seed=0)
+    for _ in range(4):
+        assert aec.unwrapped.state_space.contains(aec.state())
+        np.testing.assert_array_equal(aec.state(),
+                                      aec.unwrapped.game_state().observation_tensor(0))
+        aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
+
+
 def test_pettingzoos_seed_test_passes(conformance_spec):
     seed_test(lambda: env(conformance_spec), num_cycles=100)
 
@@ -150,4 +189,6 @@ def test_the_env_describes_its_game():
     aec.reset(seed=0)
     assert aec.render() == str(aec.game_state())
     with pytest.raises(ValueError, match="render_mode must be"):
-        raw_env("tailten", render_mode="rgb_array")
+        raw_env("tailten", render_mode="pixels")
+    with pytest.raises(ValueError, match="masks must be one of observation, info"):
+        raw_env("tailten", masks="obs")

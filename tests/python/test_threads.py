@@ -205,3 +205,29 @@ def test_two_threads_share_one_agent():
     for k in range(2):
         assert len(actions[k]) == 20
         assert set(actions[k]) <= set(states[k].legal_actions())
+
+
+def test_two_threads_step_one_sb3_vec_env():
+    pytest.importorskip("stable_baselines3")
+    from knightgym import sb3
+
+    env = sb3.VecEnv("tailten", num_envs=16, opponent="random", seed=3)
+    env.reset()
+    refused = []
+
+    def loop():
+        for k in range(300):
+            actions = np.argmax(env.action_masks(), axis=1)
+            if k % 2:
+                time.sleep(0)
+            try:
+                env.step(actions)
+            except ValueError as error:  # another thread stepped after the masks were read
+                assert "is not legal" in str(error), error
+                refused.append(1)
+
+    errors = run_threads(loop, loop)
+    assert not errors, errors
+    masks = env.action_masks()
+    for i in range(env.num_envs):
+        np.testing.assert_array_equal(masks[i].astype(bool), env.env.state(i).legal_actions_mask())

@@ -86,6 +86,18 @@ _models = os.path.join(os.path.dirname(__file__), "models")
 if os.path.isfile(os.path.join(_models, "manifest.txt")):
     agents.set_models_directory(_models)
 
+# Gymnasium's ids (knightgym/Tailten-v0, ...), registered where Gymnasium is installed,
+# so that gymnasium.make and SB3's make_vec_env find them after `import knightgym`
+# (Gymnasium 1.x loads no plugins by itself; pyproject.toml declares the entry point
+# that Gymnasium 0.26 to 0.29 load).
+try:
+    import gymnasium as _gymnasium
+except ModuleNotFoundError:
+    pass
+else:
+    from knightgym.gymnasium import register_envs as _register_envs
+    _register_envs()
+
 __all__ = ["Game", "OpponentEnv", "State", "VectorEnv", "agents", "describe_game", "games",
            "load_game", "make", "make_spec", "registered_names", "svg", "teacher",
            *_knightgym.game_extras]

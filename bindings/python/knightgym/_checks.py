@@ -4,6 +4,7 @@ a value shortly, never whole."""
 
 import functools
 import operator
+import threading
 
 import numpy as np
 
@@ -50,3 +51,24 @@ def serialised(method):
             return method(self, *args, **kwargs)
 
     return locked
+
+
+class Locked:
+    """The base of objects whose methods are @serialised: makes their ``_lock`` and lets
+    them pickle and deep-copy (SB3's SubprocVecEnv, Ray and copy.deepcopy do both) with
+    a lock of their own instead of the original's, which no copy could share. Its
+    __init__ calls no other base's: a subclass whose other base needs arguments calls
+    that one itself."""
+
+    def __init__(self):
+        self._lock = threading.RLock()
+
+    def __getstate__(self):
+        with self._lock:
+            state = self.__dict__.copy()
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.RLock()

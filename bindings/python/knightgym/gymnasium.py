@@ -1,9 +1,9 @@
 """Gymnasium's interfaces over knightgym's C++ environments (see docs/api.md, Gymnasium).
 
-Importing this module registers, for every game, an id whose keyword arguments are the
-game's parameters and the opponent's agent spec::
+Importing knightgym (or this module) registers, for every game, an id whose keyword
+arguments are the game's parameters and the opponent's agent spec::
 
-    import gymnasium, knightgym.gymnasium
+    import gymnasium, knightgym
     env = gymnasium.make("knightgym/Tailten-v0", opponent="mcts:sims=50", ringforts=12)
     envs = gymnasium.make_vec("knightgym/KnightFight-v0", num_envs=64,
                               vectorization_mode="vector_entry_point", opponent="greedy")
@@ -14,7 +14,8 @@ batch (an OpponentEnv), not N Python environments.
 
 Conventions, shared by both:
 - observations are {"observation": float32 [C, H, W], "action_mask": int8 [A]}, the
-  mask also by `action_masks()` as bool (sb3-contrib's MaskablePPO reads that);
+  mask also by `action_masks()` (sb3-contrib's MaskablePPO reads that), int8 as
+  `Discrete.sample(mask=)` wants it;
 - the game's length cap (`max_turns`) is one of its rules, scored like any other end
   and visible in the observation's progress plane: it ends an episode with terminated
   True (and info["max_turns_reached"] True), never with truncated, which would tell an
@@ -23,10 +24,13 @@ Conventions, shared by both:
   views that the next step overwrites;
 - an action is an integer (int or numpy integer) in [0, A): anything else (a float, a
   bool, a string, a number out of range) is a TypeError or ValueError naming it;
-- calls from several threads on one env take turns (a lock), never interleave.
+- calls from several threads on one env take turns (a lock), never interleave;
+- render_mode "rgb_array" gives uint8 [H, W, 3] images of the board (knightgym.raster),
+  the same picture as the SVG, so that video recorders work; "ansi" the board as text;
+- every env pickles and deep-copies: the copy holds the same states, streams and last
+  observations, and goes on as the original would (its opponent a new agent of the same
+  spec, seeded from the env's seed).
 """
-
-import threading
 
 import numpy as np
 
@@ -35,7 +39,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from knightgym._checks import checked_action, serialised
+from knightgym import raster
+from knightgym._checks import Locked, checked_action, serialised
 from knightgym.vector_env import OpponentEnv, make_spec
 
 # Registered id names and the games they make.
@@ -96,7 +101,7 @@ def _observation(obs, copy, index=None):
     return {"observation": observation, "action_mask": mask}
 
 
-class KnightgymEnv(gymnasium.Env):
+class KnightgymEnv(Locked, gymnasium.Env):
     """One game of `game` (a spec, with `params` added) in which the learner plays `seat`
     and the agent `opponent` (any agent spec) plays every other seat, in C++.
 
@@ -107,11 +112,11 @@ class KnightgymEnv(gymnasium.Env):
     it a ValueError that changes nothing instead.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(self, game="knight_fight", opponent="random", seat=0, render_mode=None,
                  copy=True, illegal_action="lose", **params):
-        self._lock = threading.RLock()
+        super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
                              f"None, got {render_mode!r}")
@@ -168,10 +173,13 @@ class KnightgymEnv(gymnasium.Env):
 
     @serialised
     def action_masks(self):
-        """The legal actions, bool [A] (sb3-contrib's convention)."""
+        """The legal actions, int8 [A] (1: legal), as sb3-contrib's MaskablePPO and
+        Discrete.sample(mask=) take them."""
         if self._obs is None:
             raise gymnasium.error.ResetNeeded("call reset() before action_masks()")
-        return self._obs["action_mask"][0].copy()
+        if self._over:
+            return np.ones(self.game.num_actions, dtype=np.int8)  # a finished episode's mask
+        return self._obs["action_mask"][0].view(np.int8).copy()
 
     @serialised
     def state(self):
@@ -185,6 +193,8 @@ class KnightgymEnv(gymnasium.Env):
     def render(self):
         if self.render_mode == "ansi":
             return self.render_text()
+        if self.render_mode == "rgb_array":
+            return raster.rgb_array(self._env.state(0))
         if self.render_mode == "human":
             print(self.render_text())
         return None
@@ -194,8 +204,13 @@ class KnightgymEnv(gymnasium.Env):
         self._env = None
         super().close()
 
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if self._obs is not None:  # the copy's own views, not the original's
+            self._obs = self._env.last_observations()
 
-class KnightgymVectorEnv(gymnasium.vector.VectorEnv):
+
+class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
     """`num_envs` games of `game` in one C++ batch (knightgym.OpponentEnv): the learner
     plays seat i mod num_players of environment i (or `seat` in all), `opponent` the
     others. Actions are int [num_envs]; an illegal one raises ValueError naming the env
@@ -212,10 +227,11 @@ class KnightgymVectorEnv(gymnasium.vector.VectorEnv):
     def __init__(self, game="knight_fight", num_envs=1, opponent="random", seat=None,
                  autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None, copy=True,
                  finished_mask="all", **params):
-        self._lock = threading.RLock()
+        super().__init__()
         mode = _autoreset_mode(autoreset_mode)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(f"render_mode must be 'ansi', 'rgb_array' or None, "
+                             f"got {render_mode!r}")
         self._env = OpponentEnv(make_spec(game, **params), num_envs, opponent, None,
                                 _AUTORESET_NAMES[mode], finished_mask, seat)
         self.game = self._env.game
@@ -223,7 +239,8 @@ class KnightgymVectorEnv(gymnasium.vector.VectorEnv):
         self.opponent = opponent
         self.num_envs = num_envs
         self.render_mode = render_mode
-        self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi"]}
+        self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi", "rgb_array"],
+                         "render_fps": 4}
         self._copy = copy
         self.single_observation_space = observation_space(self.game)
         self.single_action_space = spaces.Discrete(self.game.num_actions)
@@ -261,20 +278,29 @@ class KnightgymVectorEnv(gymnasium.vector.VectorEnv):
 
     @serialised
     def action_masks(self):
-        """The masks of the last observations, bool [num_envs, A]."""
+        """The masks of the last observations, int8 [num_envs, A] (1: legal)."""
         if self._obs is None:
             raise gymnasium.error.ResetNeeded("call reset() before action_masks()")
-        return self._obs["action_mask"].copy()
+        return self._obs["action_mask"].view(np.int8).copy()
 
     @serialised
     def render(self):
-        if self.render_mode != "ansi":
-            return None
-        return tuple(str(self._env.state(i)) for i in range(self.num_envs))
+        """Each environment's board: a tuple of texts ("ansi") or of uint8 [H, W, 3]
+        images ("rgb_array")."""
+        if self.render_mode == "ansi":
+            return tuple(str(self._env.state(i)) for i in range(self.num_envs))
+        if self.render_mode == "rgb_array":
+            return tuple(raster.rgb_array(self._env.state(i)) for i in range(self.num_envs))
+        return None
 
     @serialised
     def close_extras(self, **kwargs):
         self._env = None
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if self._obs is not None:  # the copy's own views, not the original's
+            self._obs = self._env.last_observations()
 
     @staticmethod
     def _info(info):

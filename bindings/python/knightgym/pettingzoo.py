@@ -13,12 +13,19 @@ whoever decides next, so a player who decides several times in a row (Knight Fig
 erase, Double-Duel's steps) is selected again, and a colour the rules skip is not
 selected. Teams share their return. Observations are {"observation": float32 [C, H, W]
 from the agent's side, "action_mask": int8 [A]}, the mask all zeros for an agent that is
-not to move. The game's length cap (`max_turns`) is one of its rules: reaching it ends
+not to move, as in PettingZoo's classic games (and as Tianshou's PettingZooEnv reads
+them). With masks="info" the observation is the array alone (a Box space) and the mask
+is infos[agent]["action_mask"]: the form PettingZoo's api_test checks without a
+warning (it warns of every dict observation but its own games'). state() is the whole
+board from player_0's side (every game here has perfect information), in state_space.
+The game's length cap (`max_turns`) is one of its rules: reaching it ends
 the game with terminations True and infos[agent]["max_turns_reached"] True; truncations
 stay False.
 
 An action is an integer (int or numpy integer) in [0, A): anything else is a TypeError or
-ValueError naming it, and calls from several threads on one env take turns.
+ValueError naming it, and calls from several threads on one env take turns. render_mode
+"rgb_array" gives uint8 [H, W, 3] images of the board (knightgym.raster). An env
+pickles and deep-copies (the copy goes on as the original would).
 `raw_env` raises ValueError for an illegal action and changes nothing; `env` wraps it as
 PettingZoo's classic games are: an illegal action ends the game, the offender scoring
 -1 (TerminateIllegalWrapper), and acting out of turn or out of range is an error. There
@@ -26,43 +33,52 @@ is no Parallel view: every game here is turn-based, and a Parallel step would ha
 invent moves for the players not on turn.
 """
 
-import threading
-
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from knightgym import load_game
-from knightgym._checks import checked_action, serialised
+from knightgym import load_game, raster
+from knightgym._checks import Locked, checked_action, serialised
 from knightgym.gymnasium import observation_space
 from knightgym.vector_env import make_spec
 
 ILLEGAL_ACTION_RETURN = -1.0
+RENDER_MODES = ("ansi", "human", "rgb_array")
+MASKS = ("observation", "info")  # where an agent finds its action mask
 
 
-def env(spec="knight_fight", render_mode=None, **params):
+def env(spec="knight_fight", render_mode=None, masks="observation", **params):
     """The AEC env of `spec`, wrapped as PettingZoo's classic games are."""
-    wrapped = raw_env(spec, render_mode=render_mode, **params)
+    wrapped = raw_env(spec, render_mode=render_mode, masks=masks, **params)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_ACTION_RETURN)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
-    """The AEC env of the game `spec`, with `params` added to the spec."""
+class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
+    """The AEC env of the game `spec`, with `params` added to the spec; the action masks
+    in the observations or (masks="info") in the infos."""
 
-    def __init__(self, spec="knight_fight", render_mode=None, **params):
+    def __init__(self, spec="knight_fight", render_mode=None, masks="observation", **params):
         super().__init__()
-        self._lock = threading.RLock()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, "
+                             f"got {render_mode!r}")
+        if masks not in MASKS:
+            raise ValueError(f"masks must be one of {', '.join(MASKS)}, got {masks!r}")
         self.game = load_game(make_spec(spec, **params))
-        if render_mode is not None and render_mode not in ("ansi", "human"):
-            raise ValueError(f"render_mode must be 'ansi', 'human' or None, got {render_mode!r}")
         self.render_mode = render_mode
+        self.masks = masks
         self.metadata = {"name": f"knightgym_{self.game.name}_v0",
-                         "render_modes": ["ansi", "human"], "is_parallelizable": False}
+                         "render_modes": list(RENDER_MODES), "render_fps": 4,
+                         "is_parallelizable": False}
         self.possible_agents = [f"player_{p}" for p in range(self.game.num_players())]
-        self.observation_spaces = {a: observation_space(self.game) for a in self.possible_agents}
+        board = observation_space(self.game)["observation"]
+        self.state_space = board
+        self.observation_spaces = {
+            a: observation_space(self.game) if masks == "observation" else board
+            for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions)
                               for a in self.possible_agents}
         self._rng = None
@@ -88,14 +104,32 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self._state.current_player()]
+        self._update_info_masks()
 
     @serialised
     def observe(self, agent):
-        player = self.possible_agents.index(agent)
+        board = self._state.observation_tensor(self.possible_agents.index(agent))
+        if self.masks == "info":
+            return board
+        return {"observation": board, "action_mask": self._mask(agent)}
+
+    @serialised
+    def state(self):
+        """The whole board from player_0's side, float32 [C, H, W] (state_space)."""
+        return self._state.observation_tensor(0)
+
+    def _mask(self, agent):
+        """The legal actions of `agent`, int8 [A]: none unless it is to move."""
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        player = self.possible_agents.index(agent)
         if not self._state.is_terminal() and player == self._state.current_player():
             mask[:] = self._state.legal_actions_mask()
-        return {"observation": self._state.observation_tensor(player), "action_mask": mask}
+        return mask
+
+    def _update_info_masks(self):
+        if self.masks == "info":
+            for agent in self.agents:
+                self.infos[agent]["action_mask"] = self._mask(agent)
 
     @serialised
     def step(self, action):
@@ -116,6 +150,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
             self._deads_step_first()
         else:
             self.agent_selection = self.possible_agents[self._state.current_player()]
+        self._update_info_masks()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -127,6 +162,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
 
     @serialised
     def render(self):
+        if self.render_mode == "rgb_array":
+            return raster.rgb_array(self._state)
         text = str(self._state)
         if self.render_mode == "human":
             print(text)

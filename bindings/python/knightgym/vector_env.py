@@ -23,6 +23,11 @@ class _EnvBatch:
     The arrays are views: no copy is made, and the next step() or reset() overwrites
     them. Copy what you need to keep (np.copy).
 
+    An env pickles and deep-copies (SB3's SubprocVecEnv, Ray, copy.deepcopy): the copy
+    holds the same states, random streams and last outputs and goes on exactly as the
+    original would; an OpponentEnv's opponent is a new agent of its spec, seeded as a
+    reset with the env's seed seeds it.
+
     Auto-reset (autoreset_mode, Gymnasium's names):
       "next_step" (default): the step that ends an episode returns its final observation
         and its rewards; the next step ignores that environment's action and returns the
@@ -75,6 +80,10 @@ class _EnvBatch:
     def state(self, index):
         """A copy of environment `index`'s current state, as a single State."""
         return self._env.state(index)
+
+    def last_observations(self):
+        """The observations the latest step or reset returned (the same views)."""
+        return self._env.last_observations()
 
 
 class VectorEnv(_EnvBatch):

@@ -221,6 +221,9 @@ int KnightsChallenge::legal_actions(const State& s, Action* out) const {
     out[n++] = to_action(colour, from, leap);
     return false;
   });
+  // Ascending, so that the order never depends on how the knights are numbered: a state
+  // read from text numbers them afresh, and a copy must sample as the original does.
+  std::sort(out, out + n);
   return n;
 }
 

@@ -23,9 +23,11 @@ std::vector<uint8_t> mask(const AnyState& state) {
   return out;
 }
 
-// Same state: same text, same mask, same observation from every side.
+// Same state: same text, same legal actions in the same order (what a seeded sampler
+// picks by), same observation from every side.
 void require_same(const AnyState& a, const AnyState& b) {
   REQUIRE(a.serialize() == b.serialize());
+  REQUIRE(a.legal_actions() == b.legal_actions());
   REQUIRE(mask(a) == mask(b));
   for (int p = 0; p < a.game().info().num_players; ++p)
     REQUIRE(observation(a, p) == observation(b, p));

@@ -49,6 +49,58 @@ std::vector<Snapshot> trajectory(const std::string& spec, int threads, int steps
   return out;
 }
 
+TEST_CASE("a restored snapshot goes on exactly as the env it was taken from", "[vector_env]") {
+  for (const auto& spec : testing::conformance_specs()) {
+    for (const Autoreset mode : {Autoreset::kNextStep, Autoreset::kSameStep}) {
+      INFO(spec << " " << autoreset_name(mode));
+      const auto game = load_game(spec);
+      const auto env = game->make_vector_env({5, 1, 21, mode, FinishedMask::kAllOnes});
+      std::vector<Action> actions(5);
+      for (int t = 0; t < 30; ++t) {
+        env->sample_actions(actions.data());
+        env->step(actions.data());
+      }
+      // Another seed and thread count: the snapshot decides everything.
+      const auto copy = game->make_vector_env({5, 2, 4, mode, FinishedMask::kAllOnes});
+      copy->restore(env->snapshot());
+      REQUIRE(snapshot(*copy) == snapshot(*env));
+      REQUIRE(copy->seed() == env->seed());
+      for (int t = 0; t < 40; ++t) {
+        std::vector<Action> copy_actions(5);
+        env->sample_actions(actions.data());
+        copy->sample_actions(copy_actions.data());
+        REQUIRE(copy_actions == actions);
+        env->step(actions.data());
+        copy->step(actions.data());
+        REQUIRE(snapshot(*copy) == snapshot(*env));
+      }
+    }
+  }
+}
+
+TEST_CASE("a snapshot that does not fit is refused and changes nothing", "[vector_env]") {
+  const auto game = load_game("knight_fight");
+  const auto env = game->make_vector_env({3, 1, 1});
+  const Snapshot before = snapshot(*env);
+  const EnvSnapshot good = game->make_vector_env({3, 1, 2})->snapshot();
+  const auto refused = [&](auto change, const std::string& message) {
+    EnvSnapshot bad = good;
+    change(bad);
+    REQUIRE_THROWS_WITH(env->restore(bad), Contains(message));
+    REQUIRE(snapshot(*env) == before);
+  };
+  refused([](EnvSnapshot& s) { s.states[2] = "nonsense"; }, "snapshot: state of env 2");
+  refused([](EnvSnapshot& s) { s.states.pop_back(); },
+          "states holds 2 values where this env has 3");
+  refused([](EnvSnapshot& s) { std::fill_n(&s.streams[12], 4, 0); },
+          "the action stream of env 1 is all zeros");
+  refused([](EnvSnapshot& s) { s.truncated[0] = 7; }, "truncated must hold 0 or 1, got 7 at 0");
+  refused([](EnvSnapshot& s) { s.final_observations.push_back(0); }, "final_observations holds 1");
+  refused([](EnvSnapshot& s) { s.rewards.clear(); }, "rewards holds 0 values");
+  env->restore(good);
+  for (int i = 0; i < 3; ++i) REQUIRE(env->state(i)->serialize() == good.states[i]);
+}
+
 TEST_CASE("the vector env steps exactly like single states", "[vector_env]") {
   for (const auto& spec : testing::conformance_specs()) {
     INFO(spec);
