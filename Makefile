@@ -13,13 +13,16 @@ FUZZ_SECONDS ?= 30
 FUZZ_SEED ?= 0
 FUZZ_CXX ?= clang++-16
 
-CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) -DPython_EXECUTABLE=$(SYSTEM_PYTHON)
+# $(call CONFIGURE,dir,build type[,Python interpreter, default SYSTEM_PYTHON])
+CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) \
+  -DPython_EXECUTABLE=$(or $(3),$(SYSTEM_PYTHON))
 # The Python tests on every core (pytest-xdist): a test at a time per worker, those of one
 # xdist_group (the Ray clusters) on one worker.
 PYTEST_ARGS = tests/python -q -p no:cacheprovider -n $(JOBS) --dist loadgroup
 PYTEST = PYTHONPATH=$(BUILD)/python $(PYTHON) -m pytest $(PYTEST_ARGS)
 
-.PHONY: all deps venv configure build run test soak bench sanitize tsan notorch fuzz format format-check clean
+.PHONY: all deps venv configure build run test soak bench sanitize tsan notorch torch2 fuzz format \
+  format-check clean
 
 all: build
 
@@ -95,6 +98,30 @@ notorch: deps venv
 	KNIGHTGYM_CONFORMANCE_GAMES=100 PYTHONPATH=$(BUILD)-notorch/python $(PYTHON) -m pytest \
 	  $(PYTEST_ARGS)
 
+# A current PyTorch beside Debian's 1.13: .venv-torch2 holds PyPI's torch 2.9 and what
+# needs it (RLlib, Tianshou, Stable-Baselines3), pinned in tools/python_requirements_torch2.txt
+# and seeing none of Debian's packages (tools/make_torch2_venv.sh); build-torch2 is built
+# against its LibTorch (and PyPI's pybind11, for its NumPy 2): the Python modules, the CLI
+# and the LibTorch C++ tests, which run but the training run that must learn ([learning]);
+# then the Python tests that need a network, those of lazy loading and one libtorch per
+# process, the examples, RLlib's, Tianshou's and Stable-Baselines3's on knightgym's envs,
+# and the snippets of docs/api.md. One torch thread per test process: PyPI's OpenMP spins, and spinning threads
+# starve each other when the processes outnumber the cores. From nothing, 6 minutes on
+# 2 quiet cores (10 on busy ones), 2.5 of them pip's: 3 GB of wheels, mostly CUDA's.
+TORCH2_VENV ?= .venv-torch2
+TORCH2_PYTEST = OMP_NUM_THREADS=1 PYTHONPATH=$(BUILD)-torch2/python $(TORCH2_VENV)/bin/python \
+  -m pytest -q -p no:cacheprovider -n $(JOBS) --dist loadgroup
+TORCH2_TESTS = $(addprefix tests/python/,test_lazy_torch.py test_examples.py test_rllib.py \
+  test_tianshou.py) $(wildcard tests/python/test_sb3.py tests/python/test_doc_snippets.py)
+torch2: deps
+	@tools/make_torch2_venv.sh $(TORCH2_VENV)
+	@$(call CONFIGURE,$(BUILD)-torch2,Release,$(abspath $(TORCH2_VENV))/bin/python) > /dev/null
+	cmake --build $(BUILD)-torch2 -j $(JOBS) --target _knightgym _knightgym_torch knightgym_cli \
+	  knightgym_torch_tests
+	OMP_NUM_THREADS=1 $(BUILD)-torch2/tests/knightgym_torch_tests "~[learning]"
+	$(TORCH2_PYTEST) tests/python -m needs_networks
+	$(TORCH2_PYTEST) $(TORCH2_TESTS)
+
 # clang-format comes with the other dependencies (tools/install_deps.sh).
 FORMATTED = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 format:
@@ -104,4 +131,4 @@ format-check: deps
 	@clang-format --dry-run -Werror $(FORMATTED) && echo "clang-format: clean"
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-notorch $(BUILD)-fuzz
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-notorch $(BUILD)-fuzz $(BUILD)-torch2

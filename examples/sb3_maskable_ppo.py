@@ -46,21 +46,24 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="knight_fight", help="a game spec")
     parser.add_argument("--opponent", default="random", help="an agent spec")
-    parser.add_argument("--envs", type=int, default=32)
+    parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--minutes", type=float, default=2.0, help="training time")
     parser.add_argument("--steps", type=int, default=None,
                         help="environment steps to train instead of --minutes")
     parser.add_argument("--n-steps", type=int, default=64, help="PPO rollout length")
-    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--batch-size", type=int, default=512)
+    parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--eval-games", type=int, default=200)
+    parser.add_argument("--policy", choices=["board", "mlp"], default="board",
+                        help="knightgym.sb3.BoardPolicy, or SB3's default MultiInputPolicy")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
     envs = sb3.VecEnv(args.game, num_envs=args.envs, opponent=args.opponent, seed=args.seed)
-    model = MaskablePPO("MultiInputPolicy", envs, n_steps=args.n_steps,
-                        batch_size=args.batch_size, n_epochs=4, learning_rate=3e-4,
-                        ent_coef=0.01, policy_kwargs=sb3.POLICY_KWARGS, seed=args.seed,
-                        verbose=0)
+    policy = sb3.BoardPolicy if args.policy == "board" else "MultiInputPolicy"
+    model = MaskablePPO(policy, envs, n_steps=args.n_steps,
+                        batch_size=args.batch_size, n_epochs=4, learning_rate=args.lr,
+                        ent_coef=0.01, seed=args.seed, verbose=0)
     before = evaluate(model, args.game, args.opponent, args.eval_games, args.seed + 1)
     start = time.monotonic()
     chunk = args.n_steps * args.envs
@@ -71,9 +74,9 @@ def main(argv=None):
         trained += chunk
     seconds = time.monotonic() - start
     after = evaluate(model, args.game, args.opponent, args.eval_games, args.seed + 1)
-    print(f"{args.game} against {args.opponent}: {trained} steps in {seconds:.0f} s; score "
-          f"{before[0]:.3f} ± {before[1]:.3f} before, {after[0]:.3f} ± {after[1]:.3f} after "
-          f"({args.eval_games} games each)")
+    print(f"{args.game} against {args.opponent}, {args.policy} policy: {trained} steps in "
+          f"{seconds:.0f} s; score {before[0]:.3f} ± {before[1]:.3f} before, "
+          f"{after[0]:.3f} ± {after[1]:.3f} after ({args.eval_games} games each)")
     return {"steps": trained, "seconds": seconds, "before": before, "after": after}
 
 

@@ -25,8 +25,8 @@ IDS = [env_id(game) for game in GAMES.values()]
 
 
 def tiny_ppo(envs):
-    return MaskablePPO("MultiInputPolicy", envs, n_steps=16, batch_size=32, n_epochs=1,
-                       policy_kwargs=sb3.POLICY_KWARGS, seed=0, device="cpu")
+    return MaskablePPO(sb3.BoardPolicy, envs, n_steps=16, batch_size=32, n_epochs=1, seed=0,
+                       device="cpu")
 
 
 def assert_legal(actions, masks):
@@ -192,3 +192,24 @@ def test_maskable_ppo_trains_against_the_shipped_network_in_one_process():
     assert len(libraries) == 1, libraries
     assert os.path.dirname(torch.__file__) in next(iter(libraries)) or \
         torch.__file__.startswith("/usr/lib/python3/")
+
+
+def test_the_per_square_logits_land_on_their_squares_actions():
+    import torch
+
+    head = sb3.BoardLogits((1, 2, 3), num_actions=2 * 6 + 1)  # 2 per square, then one more
+    assert head.per_square == 2
+    with torch.no_grad():
+        head.linear.weight.zero_()
+        head.linear.bias.zero_()
+        head.squares.weight[:] = torch.tensor([1.0, 10.0]).view(2, 1, 1, 1)
+        head.squares.bias.zero_()
+        features = torch.arange(6.0).view(1, 6)  # square s (row-major) holds s
+        logits = head(features)[0]
+    expected = [v for s in range(6) for v in (s, 10 * s)] + [0.0]
+    np.testing.assert_allclose(logits.numpy(), expected)
+
+
+def test_games_whose_actions_are_not_per_square_get_the_linear_logits_only():
+    head = sb3.BoardLogits((4, 7, 7), num_actions=45)  # Tailten's hills
+    assert head.squares is None

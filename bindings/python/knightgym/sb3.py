@@ -9,21 +9,22 @@ Two ways in, with the same spaces, so one policy serves both:
     envs = knightgym.sb3.VecEnv("knight_fight", num_envs=64, opponent="greedy", seed=0)
                                                                  # one C++ batch, as EnvPool
 
-    model = MaskablePPO("MultiInputPolicy", envs, policy_kwargs=knightgym.sb3.POLICY_KWARGS)
+    model = MaskablePPO(knightgym.sb3.BoardPolicy, envs)
 
 VecEnv is SB3's VecEnv over knightgym's OpponentEnv: the environments step together in
 C++ (no Python loop per environment), with same-step auto-reset as SB3 expects (a
 finished episode's last observation in infos[i]["terminal_observation"]), masks for
 MaskablePPO by action_masks() and env_method("action_masks"), and images for
-VecVideoRecorder by get_images(). BoardExtractor is a small convolutional feature
-extractor for the board planes that learns every game (SB3's default MLP does not learn
-Knight Fight in minutes; docs/api.md has the measurements).
+VecVideoRecorder by get_images(). BoardPolicy is a policy for the board planes that
+learns every game (SB3's default MLP does not learn Knight Fight in minutes; docs/api.md
+has the measurements).
 """
 
 import gymnasium
 import numpy as np
 import torch
 from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
@@ -34,28 +35,66 @@ from knightgym.vector_env import OpponentEnv, make_spec
 
 
 class BoardExtractor(BaseFeaturesExtractor):
-    """Features of {"observation": [C, H, W], "action_mask": [A]}: three 3x3
-    convolutions over the board planes (the mask is MaskablePPO's to apply, not a
-    feature), then one linear layer to `features_dim`."""
+    """Features of {"observation": [C, H, W], "action_mask": [A]}: two 3x3 convolutions
+    over the board planes, flattened, every square kept (the mask is MaskablePPO's to
+    apply, not a feature)."""
 
-    def __init__(self, observation_space, channels=64, features_dim=256):
-        super().__init__(observation_space, features_dim)
+    def __init__(self, observation_space, channels=32):
         planes, height, width = observation_space["observation"].shape
+        super().__init__(observation_space, channels * height * width)
+        self.board_shape = (channels, height, width)
         self.body = torch.nn.Sequential(
             torch.nn.Conv2d(planes, channels, 3, padding=1), torch.nn.ReLU(),
             torch.nn.Conv2d(channels, channels, 3, padding=1), torch.nn.ReLU(),
-            torch.nn.Conv2d(channels, channels, 3, padding=1), torch.nn.ReLU(),
-            torch.nn.Flatten(),
-            torch.nn.Linear(channels * height * width, features_dim), torch.nn.ReLU())
+            torch.nn.Flatten())
 
     def forward(self, observations):
         return self.body(observations["observation"])
 
 
-# MaskablePPO("MultiInputPolicy", env, policy_kwargs=POLICY_KWARGS): BoardExtractor, with
-# separate policy and value heads of one hidden layer each.
-POLICY_KWARGS = {"features_extractor_class": BoardExtractor,
-                 "net_arch": {"pi": [128], "vf": [128]}}
+class BoardLogits(torch.nn.Module):
+    """A logit per action from the board's features: a linear layer over all of them,
+    plus, where the actions begin with k per square (square * k + j, in the observation's
+    square order: Knight Fight and Double-Duel's squares, Knights Challenge's 8 leaps,
+    Knightmate's 73 planes), a 1x1 convolution's k logits on every square: the same
+    weights everywhere, so that what makes a square good is learnt once, not per square."""
+
+    def __init__(self, board_shape, num_actions):
+        super().__init__()
+        channels, height, width = board_shape
+        self.board_shape = board_shape
+        self.per_square = num_actions // (height * width)
+        self.linear = torch.nn.Linear(channels * height * width, num_actions)
+        self.squares = torch.nn.Conv2d(channels, self.per_square, 1) if self.per_square else None
+        for layer in (self.linear, self.squares):  # a near-uniform policy to start from
+            if layer is not None:
+                torch.nn.init.orthogonal_(layer.weight, gain=0.01)
+                torch.nn.init.zeros_(layer.bias)
+
+    def forward(self, features):
+        logits = self.linear(features)
+        if self.squares is None:
+            return logits
+        board = features.view(-1, *self.board_shape)
+        per_square = self.squares(board).permute(0, 2, 3, 1).flatten(1)  # square-major
+        covered = per_square.shape[1]
+        return torch.cat([logits[:, :covered] + per_square, logits[:, covered:]], dim=1)
+
+
+class BoardPolicy(MaskableMultiInputActorCriticPolicy):
+    """MaskablePPO's policy for every knightgym game: BoardExtractor's features, shared,
+    BoardLogits for the policy and one hidden layer of 64 for the value."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("features_extractor_class", BoardExtractor)
+        kwargs.setdefault("net_arch", {"pi": [], "vf": [64]})
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule):
+        super()._build(lr_schedule)
+        self.action_net = BoardLogits(self.features_extractor.board_shape, self.action_space.n)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
+                                              **self.optimizer_kwargs)
 
 
 class VecEnv(Locked, _SB3VecEnv):
