@@ -22,6 +22,7 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 # Short games, so that whole games with searching bots stay fast.
 SHORT = {
     "knight_fight": "knight_fight(max_turns=8)",
+    "knight_fight_identity": "knight_fight(layout=identity,max_turns=12)",
     "knightmate": "knightmate(max_turns=12)",
     "double_duel": "double_duel(max_turns=6)",
     "knights_challenge": "knights_challenge(mode=ffa4,max_turns=16)",
@@ -29,8 +30,10 @@ SHORT = {
     "knights_challenge_duel": "knights_challenge(mode=duel,max_turns=12)",
     "tailten": "tailten(max_turns=12)",
 }
-# Two players, no seeded start: what minimax.alpha_beta_search accepts.
-TWO_PLAYER_DETERMINISTIC = ["knightmate", "double_duel", "knights_challenge_duel", "tailten"]
+# Two players, no seeded start: what minimax.alpha_beta_search accepts (Knight Fight with
+# its layout given).
+TWO_PLAYER_DETERMINISTIC = ["knight_fight_identity", "knightmate", "double_duel",
+                            "knights_challenge_duel", "tailten"]
 
 
 def knight_fight_seeds(rng_seed, count):

@@ -16,8 +16,9 @@ from knightgym._knightgym import format_spec
 SEED_PARAMETER = "rng_seed"
 
 
-def game_type(name, short_name):
-    """pyspiel's GameType of knightgym's game `name`, from what knightgym reports."""
+def game_type(name, short_name, chance_mode=None):
+    """pyspiel's GameType of knightgym's game `name`, from what knightgym reports (its
+    chance mode `chance_mode` where given)."""
     reported = knightgym.load_game(name).get_type()
     enums = pyspiel.GameType
     parameters = typed_parameters(name, {p["name"]: p["default"] for p in
@@ -28,7 +29,7 @@ def game_type(name, short_name):
         short_name=short_name,
         long_name=f"knightgym {name}: {reported.long_name}",
         dynamics=getattr(enums.Dynamics, reported.dynamics),
-        chance_mode=getattr(enums.ChanceMode, reported.chance_mode),
+        chance_mode=getattr(enums.ChanceMode, chance_mode or reported.chance_mode),
         information=getattr(enums.Information, reported.information),
         utility=getattr(enums.Utility, reported.utility),
         reward_model=getattr(enums.RewardModel, reported.reward_model),
@@ -70,6 +71,16 @@ class Game(pyspiel.Game):
         # Knight Fight draws a layout per start from a stream seeded by rng_seed, as
         # OpenSpiel's sampled-stochastic games draw from a generator the game holds.
         self._seeds = random.Random(params[SEED_PARAMETER]) if SEED_PARAMETER in params else None
+        # A Knight Fight whose layout is given starts alike from every seed: deterministic.
+        self._type = self.openspiel_type
+        if wrapped.get_type().chance_mode != self._type.chance_mode.name:
+            self._type = game_type(self.knightgym_name, self._type.short_name,
+                                   wrapped.get_type().chance_mode)
+
+    def get_type(self):
+        """The registered type, but DETERMINISTIC where this game's start is fixed (Knight
+        Fight with its layout given), as Python's algorithms (alpha_beta_search) ask."""
+        return self._type
 
     def knightgym_game(self):
         """The wrapped knightgym.Game."""
