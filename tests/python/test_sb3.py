@@ -124,6 +124,11 @@ def test_the_native_vec_env_refuses_what_it_cannot_do():
         envs.set_attr("opponent", "greedy", indices=[0])
     with pytest.raises(ValueError, match="render_mode must be"):
         sb3.VecEnv("tailten", render_mode="human")
+    envs.reset()
+    with pytest.raises(TypeError, match="actions must be integers"):
+        envs.step(np.array([0.5, 1.5]))
+    with pytest.raises(ValueError, match=r"actions must have shape \(2,\)"):
+        envs.step(np.array([0, 1, 2]))
 
 
 def test_vec_video_recorder_writes_a_video(tmp_path):

@@ -137,7 +137,7 @@ class VecEnv(Locked, _SB3VecEnv):
 
     @serialised
     def step_async(self, actions):
-        self._actions = np.asarray(actions, dtype=np.int32).reshape(self.num_envs)
+        self._actions = np.asarray(actions)  # the batch refuses non-integers, wrong shapes
 
     @serialised
     def step_wait(self):
