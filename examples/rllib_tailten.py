@@ -25,18 +25,17 @@ from ray.rllib.core.columns import Columns
 
 import knightgym.gymnasium
 import knightgym.rllib
-from knightgym.statistics import wilson_interval
+from knightgym import scoring
 
 
 def evaluate(module, game, opponent, seat, games, seed):
     """The module's most likely legal action against `opponent`, one game in each of
-    `games` environments: (wins, draws, losses)."""
+    `games` environments: their tally (knightgym.scoring)."""
     env = gymnasium.make_vec(knightgym.gymnasium.env_id(game), num_envs=games,
                              vectorization_mode="vector_entry_point", opponent=opponent,
                              seat=seat)
-    obs, _ = env.reset(seed=seed)
-    returns = np.full(games, np.nan)
-    while np.isnan(returns).any():
+
+    def choose(obs):
         batch = {Columns.OBS: {
             "observations": torch.from_numpy(np.moveaxis(obs["observation"], 1, -1).copy()),
             "action_mask": torch.from_numpy(obs["action_mask"].astype(np.float32))}}
@@ -44,22 +43,11 @@ def evaluate(module, game, opponent, seat, games, seed):
             logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
         actions = logits.argmax(dim=1).numpy()
         assert obs["action_mask"][np.arange(games), actions].all()
-        obs, rewards, terminated, truncated, _ = env.step(actions)
-        first = (terminated | truncated) & np.isnan(returns)
-        returns[first] = rewards[first]  # each env's first game; later ones are ignored
+        return actions
+
+    returns = scoring.first_game_returns(env, choose, seed)
     env.close()
-    return int((returns > 0).sum()), int((returns == 0).sum()), int((returns < 0).sum())
-
-
-def report(label, results):
-    wins, draws, losses = results
-    games = wins + draws + losses
-    low, high = wilson_interval(wins, games)
-    print(f"{label}: {games} games, {wins} won, {draws} drawn, {losses} lost: win rate "
-          f"{100 * wins / games:.1f}% (95% interval {100 * low:.1f}-{100 * high:.1f}%)",
-          flush=True)
-    return {"games": games, "wins": wins, "draws": draws, "losses": losses,
-            "win_rate": wins / games, "interval": (low, high)}
+    return scoring.tally(returns)
 
 
 def main(argv=None):
@@ -98,9 +86,9 @@ def main(argv=None):
               .debugging(seed=args.seed))
     algo = config.build_algo()
     try:
-        before = report("before training", evaluate(algo.get_module(), args.game,
-                                                    args.opponent, args.seat,
-                                                    args.eval_games, args.seed + 1))
+        before = scoring.report("before training", evaluate(
+            algo.get_module(), args.game, args.opponent, args.seat, args.eval_games,
+            args.seed + 1))
         start = time.monotonic()
         history = []
         for iteration in range(1, args.iterations + 1):
@@ -112,9 +100,9 @@ def main(argv=None):
             print(f"iteration {iteration}: {runners['num_episodes']} episodes, mean return "
                   f"{runners['episode_return_mean']:+.3f}, {time.monotonic() - start:.0f} s",
                   flush=True)
-        after = report("after training", evaluate(algo.get_module(), args.game,
-                                                  args.opponent, args.seat,
-                                                  args.eval_games, args.seed + 1))
+        after = scoring.report("after training", evaluate(
+            algo.get_module(), args.game, args.opponent, args.seat, args.eval_games,
+            args.seed + 1))
     finally:
         algo.stop()
         if own_ray:

@@ -29,7 +29,7 @@ from torch import nn
 
 import knightgym.gymnasium
 import knightgym.tianshou
-from knightgym.statistics import wilson_interval
+from knightgym import scoring
 
 
 class QNetwork(nn.Module):
@@ -50,34 +50,22 @@ class QNetwork(nn.Module):
 
 def evaluate(policy, game, opponent, seat, games, seed):
     """The policy's greedy legal action against `opponent`, one game in each of `games`
-    environments: (wins, draws, losses)."""
+    environments: their tally (knightgym.scoring)."""
     env = gymnasium.make_vec(knightgym.gymnasium.env_id(game), num_envs=games,
                              vectorization_mode="vector_entry_point", opponent=opponent,
                              seat=seat)
-    obs, _ = env.reset(seed=seed)
-    returns = np.full(games, np.nan)
-    while np.isnan(returns).any():
+
+    def choose(obs):
         mask = obs["action_mask"].astype(bool)
         with torch.no_grad():
             q, _ = policy.model(obs["observation"])
             actions = policy.compute_q_value(q, mask).argmax(dim=1).numpy()
         assert mask[np.arange(games), actions].all()
-        obs, rewards, terminated, truncated, _ = env.step(actions)
-        first = (terminated | truncated) & np.isnan(returns)
-        returns[first] = rewards[first]  # each env's first game; later ones are ignored
+        return actions
+
+    returns = scoring.first_game_returns(env, choose, seed)
     env.close()
-    return int((returns > 0).sum()), int((returns == 0).sum()), int((returns < 0).sum())
-
-
-def report(label, results):
-    wins, draws, losses = results
-    games = wins + draws + losses
-    low, high = wilson_interval(wins, games)
-    print(f"{label}: {games} games, {wins} won, {draws} drawn, {losses} lost: win rate "
-          f"{100 * wins / games:.1f}% (95% interval {100 * low:.1f}-{100 * high:.1f}%)",
-          flush=True)
-    return {"games": games, "wins": wins, "draws": draws, "losses": losses,
-            "win_rate": wins / games, "interval": (low, high)}
+    return scoring.tally(returns)
 
 
 def main(argv=None):
@@ -111,8 +99,8 @@ def main(argv=None):
         observation_space=space, eps_training=1.0, eps_inference=0.0)
     algorithm = DQN(policy=policy, optim=AdamOptimizerFactory(lr=args.lr), gamma=0.99,
                     n_step_return_horizon=3, target_update_freq=200)
-    before = report("before training", evaluate(policy, args.game, args.opponent, args.seat,
-                                                args.eval_games, args.seed + 1))
+    before = scoring.report("before training", evaluate(
+        policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1))
     # Without the NaN check, which scans the whole buffer at every update.
     collector = Collector(algorithm, envs, VectorReplayBuffer(args.buffer, args.envs),
                           exploration_noise=True, raise_on_nan_in_buffer=False)
@@ -136,8 +124,8 @@ def main(argv=None):
         training_fn=training_step, test_collector=None, verbose=False, show_progress=False))
     print(f"trained: {stats.train_step} env steps, {stats.train_episode} games, "
           f"{stats.update_step} gradient steps, {time.monotonic() - start:.0f} s", flush=True)
-    after = report("after training", evaluate(policy, args.game, args.opponent, args.seat,
-                                              args.eval_games, args.seed + 1))
+    after = scoring.report("after training", evaluate(
+        policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1))
     envs.close()
     return {"before": before, "after": after, "history": history}
 

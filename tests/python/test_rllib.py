@@ -22,6 +22,7 @@ from ray.tune.registry import register_env  # noqa: E402
 
 import knightgym.gymnasium  # noqa: E402
 import knightgym.rllib  # noqa: E402
+import recording  # noqa: E402
 
 # One worker runs the Ray tests, one after the other (make test's pytest-xdist).
 pytestmark = pytest.mark.xdist_group("ray")
@@ -29,27 +30,15 @@ pytestmark = pytest.mark.xdist_group("ray")
 EXAMPLE = pathlib.Path(__file__).resolve().parent.parent.parent / "examples" / "rllib_tailten.py"
 
 
-class Recorder(gymnasium.Wrapper):
-    """Records, for every step, whether the action was legal in the observation it
-    answered, and at each game's end the return against the state's own returns."""
+class Recorder(recording.Recorder):
+    """recording.Recorder into lists of the class: RLlib's registry pickles the env
+    creator, so lists it closed over would be copies, but a class travels by name."""
 
     steps = []    # (legal, illegal_action flag)
     endings = []  # (episode return, the state's return for the learner's seat)
 
-    def reset(self, **kwargs):
-        obs, info = self.env.reset(**kwargs)
-        self._mask, self._return = obs["action_mask"], 0.0
-        return obs, info
-
-    def step(self, action):
-        legal = bool(self._mask[action])
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        Recorder.steps.append((legal, info["illegal_action"]))
-        self._mask, self._return = obs["action_mask"], self._return + reward
-        if terminated or truncated:
-            game = self.env.unwrapped
-            Recorder.endings.append((self._return, game.state().returns()[game.seat]))
-        return obs, reward, terminated, truncated, info
+    def __init__(self, env):
+        super().__init__(env, Recorder.steps, Recorder.endings)
 
 
 @pytest.fixture(scope="module")

@@ -33,6 +33,16 @@ def assert_legal(actions, masks):
     assert all(masks[i, a] for i, a in enumerate(actions))
 
 
+def plays_legally(model, envs, steps=10):
+    """The model's masked greedy actions for `steps` steps: each one legal."""
+    obs = envs.reset()
+    for _ in range(steps):
+        masks = get_action_masks(envs)
+        actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+        assert_legal(actions, masks)
+        obs, *_ = envs.step(actions)
+
+
 @pytest.mark.parametrize("gym_id", IDS)
 def test_make_vec_env_steps_with_masks_and_renders_images(gym_id):
     envs = make_vec_env(gym_id, n_envs=2, seed=0)
@@ -53,13 +63,7 @@ def test_maskable_ppo_trains_over_subprocess_envs_and_acts_legally():
     envs = make_vec_env("knightgym:knightgym/Tailten-v0", n_envs=2, seed=0,
                         vec_env_cls=SubprocVecEnv, env_kwargs={"opponent": "random"})
     try:
-        model = tiny_ppo(envs).learn(64)
-        obs = envs.reset()
-        for _ in range(10):
-            masks = get_action_masks(envs)
-            actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
-            assert_legal(actions, masks)
-            obs, *_ = envs.step(actions)
+        plays_legally(tiny_ppo(envs).learn(64), envs)
     finally:
         envs.close()
 
@@ -107,13 +111,7 @@ def test_the_native_vec_env_is_seeded_by_sb3s_seed():
 
 def test_maskable_ppo_trains_on_the_native_vec_env_and_acts_legally():
     envs = sb3.VecEnv("double_duel", num_envs=4, opponent="random", seed=0)
-    model = tiny_ppo(envs).learn(128)
-    obs = envs.reset()
-    for _ in range(10):
-        masks = get_action_masks(envs)
-        actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
-        assert_legal(actions, masks)
-        obs, *_ = envs.step(actions)
+    plays_legally(tiny_ppo(envs).learn(128), envs)
 
 
 def test_the_native_vec_env_refuses_what_it_cannot_do():
@@ -187,11 +185,7 @@ def test_maskable_ppo_trains_against_the_shipped_network_in_one_process():
     import torch
 
     envs = sb3.VecEnv("tailten", num_envs=4, opponent="az:model=pretrained,sims=4", seed=0)
-    model = tiny_ppo(envs).learn(64)
-    obs = envs.reset()
-    masks = get_action_masks(envs)
-    actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
-    assert_legal(actions, masks)
+    plays_legally(tiny_ppo(envs).learn(64), envs, steps=1)
     with open("/proc/self/maps") as maps:
         libraries = {line.split()[-1] for line in maps if "libtorch_cpu" in line}
     assert len(libraries) == 1, libraries

@@ -24,6 +24,7 @@ from tianshou.trainer import OffPolicyTrainerParams  # noqa: E402
 
 import knightgym.pettingzoo  # noqa: E402
 import knightgym.tianshou  # noqa: E402
+from recording import Recorder  # noqa: E402
 
 EXAMPLE = pathlib.Path(__file__).resolve().parent.parent.parent / "examples" / "tianshou_tailten.py"
 
@@ -33,30 +34,6 @@ def load_example():
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
     return example
-
-
-class Recorder(gymnasium.Wrapper):
-    """Records, for every step, whether the action was legal in the observation it
-    answered, and at each game's end the return against the state's own returns."""
-
-    def __init__(self, env, steps, endings):
-        super().__init__(env)
-        self.steps, self.endings = steps, endings
-
-    def reset(self, **kwargs):
-        obs, info = self.env.reset(**kwargs)
-        self._mask, self._return = obs["action_mask"], 0.0
-        return obs, info
-
-    def step(self, action):
-        legal = bool(self._mask[action])
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        self.steps.append((legal, info["illegal_action"]))
-        self._mask, self._return = obs["action_mask"], self._return + reward
-        if terminated or truncated:
-            game = self.env.unwrapped
-            self.endings.append((self._return, game.state().returns()[game.seat]))
-        return obs, reward, terminated, truncated, info
 
 
 def test_masked_observations_are_what_dqn_reads():

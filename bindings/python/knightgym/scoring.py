@@ -1,0 +1,42 @@
+"""A Python policy's score against a C++ opponent: one game in each environment of an
+opponent env, tallied with the win rate's 95% Wilson interval (what the examples print).
+
+    returns = scoring.first_game_returns(env, lambda obs: policy(obs), seed=1)
+    scoring.report("after training", scoring.tally(returns))   # prints a line
+"""
+
+import numpy as np
+
+from knightgym.statistics import wilson_interval
+
+
+def first_game_returns(env, choose, seed=None):
+    """The learner's return in each environment's first game, float [N]: `env` is a
+    vector env over an OpponentEnv (gymnasium.make_vec's, or knightgym.make with an
+    opponent) and choose(obs) gives the learner's actions. Later games go unseen."""
+    obs, _ = env.reset(seed=seed)
+    returns = np.full(env.num_envs, np.nan)
+    while np.isnan(returns).any():
+        obs, rewards, terminated, truncated, _ = env.step(choose(obs))
+        first = (terminated | truncated) & np.isnan(returns)
+        returns[first] = rewards[first]
+    return returns
+
+
+def tally(returns):
+    """Wins (return > 0), draws (0) and losses of `returns`, and the win rate with its
+    95% Wilson interval."""
+    wins, draws = int((returns > 0).sum()), int((returns == 0).sum())
+    games = len(returns)
+    return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
+            "win_rate": wins / games, "interval": wilson_interval(wins, games)}
+
+
+def report(label, result):
+    """Prints one line of a tally (games, wins, draws, losses, the win rate and its
+    interval) and returns the tally."""
+    low, high = result["interval"]
+    print(f"{label}: {result['games']} games, {result['wins']} won, {result['draws']} drawn, "
+          f"{result['losses']} lost: win rate {100 * result['win_rate']:.1f}% "
+          f"(95% interval {100 * low:.1f}-{100 * high:.1f}%)", flush=True)
+    return result
