@@ -98,6 +98,9 @@ struct AzKind {
         r.get_int("channels", config.net.channels, 1, 4096, "model=resnet: channels");
     config.net.policy_channels = r.get_int("policy_channels", config.net.policy_channels, 1, 256,
                                            "model=resnet: policy head planes");
+    config.net.policy_head = policy_head_named(r.get_choice(
+        "policy_head", policy_head_name(config.net.policy_head), {"dense", "conv"},
+        "model=resnet: policy head, dense over the board or conv (k logits per square)"));
     config.net_seed = static_cast<uint64_t>(
         r.get_int("net_seed", 0, 0, 2147483647, "model=resnet: seed of the weights"));
     config.device = r.get_string("device", config.device, "cpu, cuda or cuda:N");

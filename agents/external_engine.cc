@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -33,6 +34,54 @@ std::vector<std::string> combo_values(const std::string& line) {
 
 }  // namespace
 
+double EngineScore::ordering() const {
+  constexpr double kMate = 1e6;  // beyond any centipawns
+  return mate > 0 ? kMate - mate : mate < 0 ? -kMate - mate : centipawns;
+}
+
+float EngineScore::value() const {
+  if (mate != 0) return mate > 0 ? 1.0f : -1.0f;
+  return static_cast<float>(2.0 / (1.0 + std::pow(10.0, -centipawns / 400.0)) - 1.0);
+}
+
+void read_info_line(const std::string& line, EngineAnswer& answer) {
+  std::istringstream words(line);
+  std::string word;
+  if (!(words >> word) || word != "info") return;
+  int rank = 1;
+  bool scored = false, bound = false;
+  EngineScore score;
+  std::string first_move;
+  while (words >> word) {
+    if (word == "multipv") {
+      words >> rank;
+    } else if (word == "depth") {
+      words >> answer.depth;
+    } else if (word == "nodes") {
+      words >> answer.nodes;
+    } else if (word == "score") {
+      std::string unit;
+      words >> unit;
+      scored = unit == "cp" ? static_cast<bool>(words >> score.centipawns)
+                            : unit == "mate" && static_cast<bool>(words >> score.mate);
+    } else if (word == "lowerbound" || word == "upperbound") {
+      bound = true;
+    } else if (word == "pv") {
+      words >> first_move;
+      break;  // the rest is the line's moves
+    } else if (word == "string") {
+      return;  // free text
+    }
+  }
+  // Ranks are small (the MultiPV option); a line out of range is not a scored move.
+  constexpr int kMaxRank = 256;
+  if (!scored || first_move.empty() || rank < 1 || rank > kMaxRank) return;
+  if (static_cast<int>(answer.lines.size()) < rank) answer.lines.resize(rank);
+  EngineLine& kept = answer.lines[rank - 1];
+  if (bound && !kept.move.empty()) return;
+  kept = {first_move, score};
+}
+
 ExternalEngine::ExternalEngine(const UciAgentConfig& config)
     : config_(config), program_(engine_program(config.engine)), process_(start(program_, config)) {
   process_.send("uci");
@@ -56,6 +105,8 @@ void ExternalEngine::set_variant(std::string_view variant) {
   // One thread: with a node or depth budget the engine's moves are then reproducible.
   process_.send("setoption name Threads value 1");
   process_.send("setoption name Hash value " + std::to_string(config_.hash));
+  if (config_.multipv > 1)
+    process_.send("setoption name MultiPV value " + std::to_string(config_.multipv));
   sync();
   variant_ = variant;
 }
@@ -65,8 +116,8 @@ void ExternalEngine::new_game() {
   sync();
 }
 
-std::string ExternalEngine::best_move(const std::string& fen, const SearchLimits& limits) {
-  process_.send("position fen " + fen);
+EngineAnswer ExternalEngine::search(const std::string& position, const SearchLimits& limits) {
+  process_.send("position " + position);
   std::string go = "go";
   if (config_.nodes > 0) go += " nodes " + std::to_string(config_.nodes);
   if (config_.movetime > 0) go += " movetime " + std::to_string(config_.movetime);
@@ -77,6 +128,7 @@ std::string ExternalEngine::best_move(const std::string& fen, const SearchLimits
   const auto deadline = std::chrono::steady_clock::now() + silence_limit(config_);
   const bool limited = limits.stop || limits.deadline != std::chrono::steady_clock::time_point{};
   bool stopped = false;
+  EngineAnswer answer;
   for (;;) {
     // With limits, wait for output a little at a time, to tell the engine to stop once
     // they run out (it then answers at once with the best move it has).
@@ -91,10 +143,12 @@ std::string ExternalEngine::best_move(const std::string& fen, const SearchLimits
     const std::string line = process_.read_line();
     if (line.starts_with("bestmove")) {
       std::istringstream words(line);
-      std::string keyword, move;
-      words >> keyword >> move;
-      return move.empty() ? "(none)" : move;
+      std::string keyword;
+      words >> keyword >> answer.best_move;
+      if (answer.best_move.empty()) answer.best_move = "(none)";
+      return answer;
     }
+    read_info_line(line, answer);
     if (std::chrono::steady_clock::now() > deadline)
       throw std::runtime_error("UCI engine (" + program_ + ") gave no bestmove within " +
                                std::to_string(silence_limit(config_).count()) + " ms");

@@ -51,14 +51,26 @@ std::shared_ptr<Evaluator> load_network(const std::string& path, const GameInfo&
   return require_backend().load(path, info, game_spec, device, threads);
 }
 
+const char* policy_head_name(PolicyHead head) {
+  return head == PolicyHead::kConv ? "conv" : "dense";
+}
+
+PolicyHead policy_head_named(const std::string& name) {
+  if (name == "dense") return PolicyHead::kDense;
+  if (name == "conv") return PolicyHead::kConv;
+  throw std::invalid_argument("policy head '" + name + "' is neither dense nor conv");
+}
+
 int64_t resnet_flops(const GameInfo& info, const NetConfig& net) {
   const Shape& s = info.observation_shape;
   const int64_t board = int64_t{s.height} * s.width, c = net.channels, p = net.policy_channels;
-  const int64_t multiply_adds = board * s.channels * c * 9              // stem, 3x3
-                                + net.blocks * 2 * board * c * c * 9    // two 3x3 per block
-                                + board * c * p                         // policy 1x1
-                                + board * p * info.num_actions          // policy logits
-                                + board * c + board * kValueHeadHidden  // value 1x1, hidden
+  const int64_t policy = net.policy_head == PolicyHead::kConv
+                             ? board * c * c * 9 + c * info.num_actions       // 3x3, then 1x1
+                             : board * c * p + board * p * info.num_actions;  // 1x1, dense
+  const int64_t multiply_adds = board * s.channels * c * 9                    // stem, 3x3
+                                + net.blocks * 2 * board * c * c * 9          // two 3x3 per block
+                                + policy                                      //
+                                + board * c + board * kValueHeadHidden        // value 1x1, hidden
                                 + int64_t{kValueHeadHidden} * info.num_players;  // values
   return 2 * multiply_adds;
 }

@@ -9,11 +9,20 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "agents/evaluator.h"
 
 namespace knightgym {
+
+// How the network turns its trunk into one logit per action: a dense layer over the
+// whole board (each action its own weights), or, where the actions come k per square
+// (action = square * k + j in the observation's square order, as AlphaZero's chess
+// planes), a convolution's k logits on every square: the same weights everywhere.
+enum class PolicyHead : uint8_t { kDense, kConv };
+const char* policy_head_name(PolicyHead head);
+PolicyHead policy_head_named(const std::string& name);  // "dense" or "conv"
 
 struct NetConfig {
   int blocks = 6;     // residual blocks
@@ -22,6 +31,7 @@ struct NetConfig {
   // x board x actions) are most of a network for a game of many actions: Knightmate's
   // 4,672 take 4.8 MB at 4 planes.
   int policy_channels = 4;
+  PolicyHead policy_head = PolicyHead::kDense;
 };
 
 // The project's ResNet (agents/resnet.h): its value head's hidden width, and the

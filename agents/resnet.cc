@@ -3,6 +3,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 namespace knightgym {
@@ -21,6 +22,14 @@ class Builder {
     const int pad = kernel / 2;
     return "torch.conv2d(" + x + ", self." + name + "_w, None, [1, 1], [" + std::to_string(pad) +
            ", " + std::to_string(pad) + "])";
+  }
+
+  // A 1x1 convolution with a bias, its weights small so that the logits start near
+  // uniform.
+  std::string conv_with_bias(const std::string& name, const std::string& x, int in, int out) {
+    parameter(name + "_w", torch::randn({out, in, 1, 1}, generator_) * (0.1 / std::sqrt(in)));
+    parameter(name + "_b", torch::zeros({out}));
+    return "torch.conv2d(" + x + ", self." + name + "_w, self." + name + "_b)";
   }
 
   std::string batch_norm(const std::string& name, const std::string& x, int channels) {
@@ -88,12 +97,26 @@ torch::jit::Module make_resnet(const GameInfo& info, const std::string& game_spe
     line("y = " + b.batch_norm(block + "_bn2", b.conv(block + "_conv2", "y", c, c, 3), c));
     line("x = torch.relu(x + y)");
   }
-  line("p = torch.relu(" +
-       b.batch_norm("policy_bn", b.conv("policy_conv", "x", c, net.policy_channels, 1),
-                    net.policy_channels) +
-       ")");
-  line("p = " + b.dense_over_board("policy_fc", "p", net.policy_channels, shape.height, shape.width,
-                                   info.num_actions));
+  if (net.policy_head == PolicyHead::kConv) {
+    if (info.num_actions % board != 0)
+      throw std::invalid_argument(
+          "policy_head=conv needs the same number of actions on every square: " + game_spec +
+          " has " + std::to_string(info.num_actions) + " actions on " +
+          std::to_string(shape.height) + " x " + std::to_string(shape.width) + " squares");
+    const int per_square = info.num_actions / board;
+    line("p = torch.relu(" + b.batch_norm("policy_bn", b.conv("policy_conv", "x", c, c, 3), c) +
+         ")");
+    // [N, k, H, W] -> [N, H, W, k] -> action square * k + j.
+    line("p = torch.flatten(" + b.conv_with_bias("policy_squares", "p", c, per_square) +
+         ".permute([0, 2, 3, 1]), 1)");
+  } else {
+    line("p = torch.relu(" +
+         b.batch_norm("policy_bn", b.conv("policy_conv", "x", c, net.policy_channels, 1),
+                      net.policy_channels) +
+         ")");
+    line("p = " + b.dense_over_board("policy_fc", "p", net.policy_channels, shape.height,
+                                     shape.width, info.num_actions));
+  }
   line("v = torch.relu(" + b.batch_norm("value_bn", b.conv("value_conv", "x", c, 1, 1), 1) + ")");
   line("v = torch.relu(" + b.linear("value_fc1", "torch.flatten(v, 1)", board, kValueHeadHidden) +
        ")");

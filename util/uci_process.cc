@@ -32,7 +32,15 @@ UciProcess::UciProcess(const std::vector<std::string>& argv, std::string name,
     std::vector<char*> c_args;
     for (std::string& arg : args) c_args.push_back(arg.data());
     c_args.push_back(nullptr);
-    error = posix_spawnp(&pid_, program_.c_str(), &actions, nullptr, c_args.data(), environ);
+    // A process group of its own: a terminal's Ctrl-C (or a timeout's signal to the
+    // group) reaches this process, which stops between moves, and not the engine in the
+    // middle of one. If this process dies, the engine reads the end of its input and quits.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    error = posix_spawnp(&pid_, program_.c_str(), &actions, &attributes, c_args.data(), environ);
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     if (error) pid_ = -1;
   }

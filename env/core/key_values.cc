@@ -7,7 +7,8 @@
 namespace knightgym {
 
 KeyValues::KeyValues(std::string_view text, std::string context,
-                     std::initializer_list<std::string_view> keys)
+                     std::initializer_list<std::string_view> keys,
+                     std::initializer_list<std::string_view> optional)
     : context_(std::move(context)) {
   for (size_t pos = 0; pos < text.size();) {
     size_t end = std::min(text.find(' ', pos), text.size());
@@ -31,9 +32,17 @@ KeyValues::KeyValues(std::string_view text, std::string context,
     fields_.emplace_back(item.substr(0, eq), bracketed ? value.substr(1, value.size() - 2) : value);
   }
   for (const auto& [key, value] : fields_)
-    if (std::find(keys.begin(), keys.end(), key) == keys.end())
+    if (std::find(keys.begin(), keys.end(), key) == keys.end() &&
+        std::find(optional.begin(), optional.end(), key) == optional.end())
       fail("unknown field '" + std::string(key) + "'");
   for (const std::string_view key : keys) get(key);
+  for (const std::string_view key : optional)
+    if (has(key)) get(key);
+}
+
+bool KeyValues::has(std::string_view key) const {
+  return std::any_of(fields_.begin(), fields_.end(),
+                     [&](const auto& field) { return field.first == key; });
 }
 
 std::string_view KeyValues::get(std::string_view key) const {

@@ -18,10 +18,14 @@ namespace knightgym {
 
 class KeyValues {
  public:
-  // `keys`: every key the text must hold, each exactly once.
+  // `keys`: every key the text must hold, each exactly once; `optional`: keys it may
+  // hold, at most once each (a field added to a format, so that older texts still read).
   KeyValues(std::string_view text, std::string context,
-            std::initializer_list<std::string_view> keys);
+            std::initializer_list<std::string_view> keys,
+            std::initializer_list<std::string_view> optional = {});
 
+  // Whether the text holds `key`.
+  bool has(std::string_view key) const;
   std::string_view get(std::string_view key) const;
   int integer(std::string_view key, int min, int max) const;
   int integer(std::string_view key, std::string_view value, int min, int max) const;

@@ -170,7 +170,7 @@ void UciEngine::set_position(const Tokens& command) {
     // as a new episode (repetitions before it are forgotten).
     if (state->is_truncated()) {
       const std::string text = state->serialize();
-      const KeyValues fields(text, "", {"fen", "turns", "keys", "history"});
+      const KeyValues fields(text, "", {"fen", "turns", "keys", "history"}, {"moves"});
       state = state_from_fen(fields.get("fen"));
     }
   }

@@ -239,7 +239,9 @@ def test_uci_plays_knightmate_through_fairy_stockfish_and_refuses_other_games():
     game = knightgym.load_game("knightmate(max_turns=40)")
     engine = agents.make("uci:nodes=20", game)
     assert engine.kind == "uci"
-    assert engine.spec == "uci:engine=fairy-stockfish,nodes=20,movetime=0,depth=0,hash=16,timeout=30"
+    assert engine.spec == (
+        "uci:engine=fairy-stockfish,nodes=20,movetime=0,depth=0,hash=16,timeout=30,multipv=1,"
+        "spread=100,tie=0")
     first = play(engine, game, decisions=8)
     assert len(first) == 8
     assert play(agents.make("uci:nodes=20", game), game, decisions=8) == first

@@ -1,6 +1,7 @@
 #include "training/teacher/teacher_shard.h"
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -169,6 +170,8 @@ TeacherShard decode_shard(std::string_view bytes, const std::string& where,
     for (TeacherDecision& decision : game.decisions) {
       decision.state = in.get_text();
       decision.value = in.get<float>();
+      if (!std::isnan(decision.value) && !(decision.value >= -1 && decision.value <= 1))
+        in.fail("a value of " + std::to_string(decision.value) + ", neither NaN nor in [-1, 1]");
       decision.policy.resize(in.get_count(8));
       for (auto& [action, probability] : decision.policy) {
         action = in.get<int32_t>();
@@ -176,6 +179,10 @@ TeacherShard decode_shard(std::string_view bytes, const std::string& where,
         if (action < 0 || action >= shard.num_actions)
           in.fail("an action " + std::to_string(action) + " outside [0, " +
                   std::to_string(shard.num_actions) + ")");
+        // A NaN here would poison every network that learns from the shard.
+        if (!(probability >= 0 && probability <= 1))
+          in.fail("a probability of " + std::to_string(probability) + " for action " +
+                  std::to_string(action) + ", not in [0, 1]");
       }
     }
   }

@@ -14,7 +14,7 @@ namespace {
 // The game's starting point (env/core/training_defaults.h) in a full configuration.
 TrainConfig defaults_of(const TrainingDefaults& game) {
   TrainConfig c;
-  c.net = {game.blocks, game.channels, game.policy_channels};
+  c.net = {game.blocks, game.channels, game.policy_channels, PolicyHead::kDense};
   c.games = game.games;
   c.search.sims = game.sims;
   c.search.considered = 16;
@@ -49,6 +49,10 @@ void read(ParamReader& r, TrainConfig& c) {
   c.net.channels = r.get_int("channels", c.net.channels, 1, 4096, "channels of the network");
   c.net.policy_channels = r.get_int("policy_channels", c.net.policy_channels, 1, 256,
                                     "planes of the network's policy head");
+  c.net.policy_head = policy_head_named(r.get_choice(
+      "policy_head", policy_head_name(c.net.policy_head), {"dense", "conv"},
+      "the network's policy head: dense over the board, or conv (k logits per square, for "
+      "games whose actions come k per square)"));
   c.init = r.get_string("init", c.init,
                         "first weights: empty (fresh), pretrained (the shipped network of the "
                         "game) or a TorchScript file of the same game and shape");

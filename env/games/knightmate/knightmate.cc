@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -26,6 +27,75 @@ void add_to_filter(std::array<uint64_t, 4>& filter, uint64_t key) {
 }
 bool filter_holds(const std::array<uint64_t, 4>& filter, uint64_t key) {
   return filter[key >> 62] & uint64_t{1} << ((key >> 56) & 63);
+}
+
+// Reads deserialize's moves field into `s`, read but for it: the moves must lead from an
+// earlier position, by plain piece moves, through the positions of the keys field to
+// the current one.
+void read_moves(Knightmate::State& s, const std::vector<std::string_view>& moves,
+                const KeyValues& fields) {
+  const int count = static_cast<int>(moves.size());
+  if (count == 0) return;
+  const auto fail = [&](std::string_view move, const std::string& why) {
+    fields.fail("move '" + std::string(move) + "' of the moves field " + why);
+  };
+  // Bounds first: each listed move advanced the halfmove clock and the turns.
+  const int most = std::min({static_cast<int>(s.position.halfmove), s.turns, 100});
+  if (count > most)
+    fields.fail("expected at most " + std::to_string(most) +
+                " moves (the smallest of the halfmove clock, turns and 100), got " +
+                std::to_string(count));
+  if (s.position.en_passant != kNoSquare)
+    fields.fail(
+        "lists moves, but the position has an en-passant square, so its last move "
+        "was a pawn's double step, which the list cannot hold");
+
+  // Take the moves back from the current position to the one they start from.
+  std::vector<Move> parsed(moves.size());
+  Position root = s.position;
+  for (int i = count - 1; i >= 0; --i) {
+    const std::string_view text = moves[i];
+    const auto from = text.size() == 4 ? kGrid.parse(text.substr(0, 2)) : std::nullopt;
+    const auto to = text.size() == 4 ? kGrid.parse(text.substr(2, 2)) : std::nullopt;
+    if (!from || !to) fail(text, "is not a reversible UCI move (from and to squares, e.g. g1f3)");
+    const Piece piece = root.board[*to];
+    if (piece == kNoPiece || color_of(piece) == root.to_move() || root.board[*from] != kNoPiece)
+      fail(text, "cannot be taken back: " + kGrid.name(*to) + " holds no piece of the side that " +
+                     "moved, or " + kGrid.name(*from) + " is occupied, in " + to_fen(root));
+    if (kind_of(piece) == kPawn) fail(text, "is a pawn move, which is not reversible");
+    if (root.side == kWhite && root.fullmove <= 1)
+      fail(text, "takes the game back before fullmove 1");
+    parsed[i] = make_move(*from, *to);
+    root.unplay_reversible(parsed[i]);
+  }
+  try {
+    root = parse_fen(to_fen(root));
+  } catch (const std::invalid_argument& error) {
+    fields.fail(std::string("the moves start from an impossible position: ") + error.what());
+  }
+
+  // Play them forward with every check: legal, reversible, through the positions whose
+  // keys the keys field holds, to the current position.
+  Position p = root;
+  for (int i = 0; i < count; ++i) {
+    Move legal[kMaxMoves];
+    const int legal_count = p.legal_moves(legal);
+    if (std::find(legal, legal + legal_count, parsed[i]) == legal + legal_count)
+      fail(moves[i], "is not a legal move in " + to_fen(p));
+    const uint8_t castling = p.castling;
+    const int turn = s.turns - count + i;
+    if (p.key != s.keys[turn % Knightmate::kKeyHistory])
+      fields.fail("the position before move '" + std::string(moves[i]) + "', " + to_fen(p) +
+                  ", does not have the keys field's key for turn " + std::to_string(turn));
+    p.play(parsed[i]);
+    if (p.halfmove == 0 || p.castling != castling)
+      fail(moves[i], "is not reversible: it captures or changes castling rights");
+  }
+  if (p.key != s.position.key || to_fen(p) != to_fen(s.position))
+    fields.fail("the moves from " + to_fen(root) + " end in " + to_fen(p) + ", not in the FEN");
+  for (int i = 0; i < count; ++i)
+    s.moves[(s.turns - count + i) % Knightmate::kKeyHistory] = parsed[i];
+  s.reversible_since = s.turns - count;
 }
 
 }  // namespace
@@ -63,8 +133,13 @@ Knightmate::State Knightmate::state_from_position(const Position& position) cons
 }
 
 void Knightmate::play(State& s, Move move) const {
+  const uint8_t castling = s.position.castling;
+  const bool en_passant = s.position.en_passant != kNoSquare;
+  s.moves[s.turns % kKeyHistory] = move;
   s.position.play(move);
   ++s.turns;
+  if (s.position.halfmove == 0 || s.position.castling != castling || en_passant)
+    s.reversible_since = s.turns;
   s.keys[s.turns % kKeyHistory] = s.position.key;
   settle(s);
 }
@@ -217,10 +292,24 @@ std::string Knightmate::render(const State& s) const {
 
 std::string Knightmate::fen(const State& s) const { return to_fen(s.position); }
 
+std::string Knightmate::uci_position(const State& s) const {
+  Position root = s.position;
+  for (int turn = s.turns - 1; turn >= s.reversible_since; --turn)
+    root.unplay_reversible(s.moves[turn % kKeyHistory]);
+  std::string out = "fen " + to_fen(root);
+  if (s.reversible_since < s.turns) out += " moves";
+  for (int turn = s.reversible_since; turn < s.turns; ++turn) {
+    out += ' ';
+    out += move_to_uci(s.moves[turn % kKeyHistory]);
+  }
+  return out;
+}
+
 std::string Knightmate::serialize(const State& s) const {
   // The FEN, then what a FEN lacks: the turns played, the position keys the repetition
-  // rule still looks back on (oldest first), and the earlier placements the observation
-  // stacks with their repetition counts (latest first).
+  // rule still looks back on (oldest first), the earlier placements the observation
+  // stacks with their repetition counts (latest first), and the moves uci_position lists
+  // (oldest first).
   std::string out = "fen=[" + to_fen(s.position) + "] turns=" + std::to_string(s.turns) + " keys=";
   const int reach = std::min<int>(s.position.halfmove, s.turns);
   for (int back = reach; back >= 1; --back) {
@@ -242,12 +331,18 @@ std::string Knightmate::serialize(const State& s) const {
     out += ':';
     out += static_cast<char>('0' + past.repetitions);
   }
+  out += " moves=";
+  for (int turn = s.reversible_since; turn < s.turns; ++turn) {
+    if (turn > s.reversible_since) out += ',';
+    out += move_to_uci(s.moves[turn % kKeyHistory]);
+  }
   return out;
 }
 
 Knightmate::State Knightmate::deserialize(std::string_view text) const {
-  const KeyValues fields(text,
-                         "knightmate: cannot read state: ", {"fen", "turns", "keys", "history"});
+  // `moves` came later: a text without it lists no moves.
+  const KeyValues fields(
+      text, "knightmate: cannot read state: ", {"fen", "turns", "keys", "history"}, {"moves"});
   // An empty list is no items; "a,,b" has an empty one, which the item checks refuse.
   const auto items = [](std::string_view list) {
     return list.empty() ? std::vector<std::string_view>{} : split(list, ',');
@@ -295,6 +390,9 @@ Knightmate::State Knightmate::deserialize(std::string_view text) const {
     }
     s.snapshots[(s.turns - static_cast<int>(t)) % kMaxHistory] = snapshot(past, item.back() - '0');
   }
+
+  s.reversible_since = s.turns;
+  if (fields.has("moves")) read_moves(s, items(fields.get("moves")), fields);
   settle(s);
   return s;
 }
@@ -311,6 +409,9 @@ const char* Knightmate::broken_invariant(const State& s) const {
     if ((p.board[square] != kNoPiece) != ((p.occupied() >> square) & 1))
       return "the board array and the bitboards disagree";
   if (s.turns > params_.max_turns) return "turns out of range";
+  if (s.reversible_since < 0 || s.turns - s.reversible_since < 0 ||
+      s.turns - s.reversible_since > std::min<int>(p.halfmove, 100))
+    return "the moves listed for UCI out of range";
   return nullptr;
 }
 

@@ -46,8 +46,8 @@ class Knightmate {
   static constexpr int kNumActions = knightmate::kNumActions;
   static constexpr int kMaxActions = knightmate::kMaxMoves;
   static constexpr int kMaxHistory = 8;
-  // Keys kept for repetition: the fifty-move rule ends a game within 100 plies of the
-  // last irreversible move, so earlier positions can never repeat.
+  // Keys (and moves) kept for repetition: the fifty-move rule ends a game within 100 plies
+  // of the last irreversible move, so earlier positions can never repeat.
   static constexpr int kKeyHistory = 128;
 
   // Observation planes. Each of the `history` positions (t = 0 the current one) has
@@ -102,8 +102,17 @@ class Knightmate {
     // position new, so the scan of `keys` runs only on a hit.
     std::array<uint64_t, 4> key_filter;
     std::array<Snapshot, kMaxHistory> snapshots;  // snapshots[ply % kMaxHistory] if history > 1
-    int32_t turns;                                // turns (plies) played in this episode
-    uint8_t repetitions;  // earlier occurrences of the current position, at most 2
+    // The moves played since turn reversible_since, for uci_position: moves[ply %
+    // kKeyHistory] was played at turn ply. The list restarts after every move that the
+    // position after it cannot take back alone: one that reset the halfmove clock (a
+    // capture or pawn move), changed the castling rights (castling too), or was played
+    // from a position with an en-passant square. Each listed move is then a plain piece
+    // move, and taking them back gives the earlier positions exactly; no position before
+    // the list can recur after it. At most 100 (the fifty-move rule).
+    std::array<knightmate::Move, kKeyHistory> moves;
+    int32_t turns;             // turns (plies) played in this episode
+    int32_t reversible_since;  // the turn the moves start at, <= turns
+    uint8_t repetitions;       // earlier occurrences of the current position, at most 2
     End end;
     Reason reason;
   };
@@ -181,10 +190,15 @@ class Knightmate {
     return static_cast<float>(balance);
   }
 
-  // What a UCI engine plays (env/core/uci_game.h): Fairy-Stockfish's variant, the FEN
-  // of the current position (the engine sees no earlier positions, so not repetitions).
+  // What a UCI engine plays (env/core/uci_game.h): Fairy-Stockfish's variant, and the
+  // FEN of the current position alone (no earlier positions, so no repetitions).
   static constexpr std::string_view kUciVariant = "knightmate";
   std::string fen(const State& s) const;
+  // The arguments of UCI's `position` command for the game so far: "fen ROOT moves M1
+  // M2 ..." (no "moves" when there are none), ROOT the position at turn
+  // reversible_since and the moves those since, so that the engine sees every earlier
+  // position a repetition can still reach.
+  std::string uci_position(const State& s) const;
 
   // Chess-sized: a deeper, wider network and search, judged against stronger MCTS.
   static constexpr TrainingDefaults training_defaults() {

@@ -371,4 +371,13 @@ void Position::play(Move m) {
   refresh();
 }
 
+void Position::unplay_reversible(Move m) {
+  move_piece(move_to(m), move_from(m));
+  side ^= 1;
+  key ^= zobrist::kKeys.black_to_move;
+  --halfmove;
+  if (side == kBlack) --fullmove;
+  refresh();
+}
+
 }  // namespace knightgym::knightmate

@@ -160,6 +160,11 @@ struct Position {
   void legal_move_sets(MoveSets& sets) const;
   bool has_legal_move() const;
   void play(Move m);  // precondition: m is legal
+  // Takes back a move that changed nothing but its piece's square, the side and the
+  // clocks: no capture, pawn move, castling or promotion, no castling right lost, and no
+  // en-passant square before it. Precondition: the piece of the side not to move stands
+  // on the move's target, its origin is empty, the halfmove clock is above 0.
+  void unplay_reversible(Move m);
 
   // Piece placement helpers, keeping the key in step; refresh() once the pieces are set.
   void put(Piece p, int square);

@@ -10,11 +10,13 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "agents/agent_kinds.h"
 #include "agents/any_agent.h"
+#include "agents/external_engine.h"
 #include "env/registry/game_list.h"
 #include "tests/cpp/env/games/game_test_helpers.h"
 #include "tests/cpp/test_files.h"
@@ -141,9 +143,112 @@ TEST_CASE("uci agent: an arena's results do not depend on the thread count", "[u
   }
 }
 
+TEST_CASE("uci agent: the engine's info lines become scored moves", "[uci_agent]") {
+  EngineAnswer answer;
+  read_info_line("info depth 1 seldepth 1 multipv 1 score cp 30 nodes 20 nps 1 pv e2e4 e7e5",
+                 answer);
+  read_info_line("info depth 1 seldepth 1 multipv 2 score cp -12 nodes 25 pv d2d4", answer);
+  // A bound does not replace an exact score; a later exact one does.
+  read_info_line("info depth 2 multipv 1 score cp 90 lowerbound nodes 40 pv g1f3", answer);
+  CHECK(answer.lines[0].move == "e2e4");
+  read_info_line("info depth 2 multipv 1 score mate -3 nodes 50 pv g1h3 a7a6", answer);
+  read_info_line("info string NNUE evaluation using nn.nnue", answer);
+  read_info_line("bestmove g1h3", answer);
+  REQUIRE(answer.lines.size() == 2);
+  CHECK(answer.lines[0].move == "g1h3");
+  CHECK(answer.lines[0].score.mate == -3);
+  CHECK(answer.lines[1].move == "d2d4");
+  CHECK(answer.lines[1].score.centipawns == -12);
+  CHECK(answer.nodes == 50);
+  CHECK(answer.depth == 2);
+
+  // Values: the logistic of the Elo scale, mates at the ends; orderings put any mate
+  // beyond any centipawns, a quicker one further.
+  CHECK(EngineScore{0, 0}.value() == 0.0f);
+  CHECK(EngineScore{400, 0}.value() == Approx(2.0 * 10 / 11 - 1));
+  CHECK(EngineScore{-400, 0}.value() == Approx(-(2.0 * 10 / 11 - 1)));
+  CHECK(EngineScore{0, 2}.value() == 1.0f);
+  CHECK(EngineScore{0, -1}.value() == -1.0f);
+  CHECK(EngineScore{0, 2}.ordering() > EngineScore{0, 5}.ordering());
+  CHECK(EngineScore{0, 5}.ordering() > EngineScore{30000, 0}.ordering());
+  CHECK(EngineScore{0, -5}.ordering() > EngineScore{0, -2}.ordering());
+  CHECK(EngineScore{-30000, 0}.ordering() > EngineScore{0, -5}.ordering());
+}
+
+TEST_CASE("uci agent: with MultiPV it reports the engine's scored moves and its value",
+          "[uci_agent]") {
+  const Knightmate game;
+  auto engine = make_player(game, "uci:nodes=2000,multipv=4,spread=50");
+  const auto s = testing::new_state(game);
+  const Action played = engine.agent->act(s);
+  const SearchReport report = engine.agent->last_report();
+  REQUIRE(report.visit_shares.size() == 4);
+  CHECK(report.visit_shares[0].first == played);  // the best move, played
+  CHECK(report.simulations >= 2000);
+  CHECK(report.value > -0.5f);  // the start is about level
+  CHECK(report.value < 0.5f);
+  float total = 0;
+  const std::vector<Action> legal = testing::legal(game, s);
+  for (size_t i = 0; i < report.visit_shares.size(); ++i) {
+    const auto [action, share] = report.visit_shares[i];
+    CHECK(std::find(legal.begin(), legal.end(), action) != legal.end());
+    if (i > 0) CHECK(share <= report.visit_shares[i - 1].second);  // best first
+    total += share;
+  }
+  CHECK(total == Approx(1.0f));
+
+  // One move scored: all of the policy on it.
+  auto single = make_player(game, "uci:nodes=100");
+  const Action move = single.agent->act(s);
+  REQUIRE(single.agent->last_report().visit_shares.size() == 1);
+  CHECK(single.agent->last_report().visit_shares[0] == std::pair<Action, float>(move, 1.0f));
+}
+
+TEST_CASE("uci agent: scored moves out of order, a mate among them, still make a policy",
+          "[uci_agent]") {
+  // An iteration cut short by the node budget may leave a better line below the first.
+  const Knightmate game;
+  const std::string engine = script_engine(
+      "unordered", " var chess var knightmate",
+      "echo 'info depth 3 multipv 1 score cp 20 nodes 9 pv e2e4'; "
+      "echo 'info depth 2 multipv 2 score mate 4 nodes 9 pv d2d4'; "
+      "echo 'info depth 2 multipv 3 score cp -40 nodes 9 pv g2g3'; echo 'bestmove e2e4'");
+  auto player = make_player(game, "uci:engine=" + engine + ",multipv=3");
+  const auto s = testing::new_state(game);
+  const Action played = player.agent->act(s);
+  CHECK(game.action_to_string(s, played) == "e2e4");
+  const SearchReport report = player.agent->last_report();
+  REQUIRE(report.visit_shares.size() == 3);
+  CHECK(report.value == EngineScore{20, 0}.value());  // the first line's
+  CHECK(game.action_to_string(s, report.visit_shares[1].first) == "d2d4");
+  CHECK(report.visit_shares[1].second == 1.0f);  // the mate: all of the weight
+  CHECK(report.visit_shares[0].second == 0.0f);
+  CHECK(report.visit_shares[2].second == 0.0f);
+}
+
+TEST_CASE("uci agent: tie plays the moves scored alike at random, seeded", "[uci_agent]") {
+  const Knightmate game;
+  const auto s = testing::new_state(game);
+  // Every move of the start within a queen of the best: the seed picks among the four.
+  std::set<Action> played;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    auto engine = make_player(game, "uci:nodes=300,multipv=4,tie=900", seed);
+    const Action action = engine.agent->act(s);
+    const auto& shares = engine.agent->last_report().visit_shares;
+    CHECK(std::find_if(shares.begin(), shares.end(),
+                       [&](const auto& share) { return share.first == action; }) != shares.end());
+    played.insert(action);
+    auto again = make_player(game, "uci:nodes=300,multipv=4,tie=900", seed);
+    CHECK(again.agent->act(s) == action);
+  }
+  CHECK(played.size() >= 3);
+}
+
 TEST_CASE("uci agent: specs and games it refuses", "[uci_agent]") {
   CHECK(read_agent_config("uci").spec ==
-        "uci:engine=fairy-stockfish,nodes=1000,movetime=0,depth=0,hash=16,timeout=30");
+        "uci:engine=fairy-stockfish,nodes=1000,movetime=0,depth=0,hash=16,timeout=30,multipv=1,"
+        "spread=100,tie=0");
+  CHECK_THROWS_WITH(read_agent_config("uci:multipv=0"), Contains("multipv"));
   CHECK_THROWS_WITH(read_agent_config("uci:nodes=0"), Contains("no budget per move"));
   CHECK_THROWS_WITH(read_agent_config("uci:movetime=-5"), Contains("movetime"));
   // Knight Fight is no chess variant.
@@ -172,8 +277,8 @@ TEST_CASE(
   const std::vector<pid_t> running = children_named("fairy-stockfish");
   REQUIRE(running.size() == 1);
   kill(running[0], SIGKILL);
-  CHECK_THROWS_WITH(engine.agent->act(s),
-                    Contains("uci agent, position " + game.fen(s)) && Contains("UCI engine"));
+  CHECK_THROWS_WITH(engine.agent->act(s), Contains("uci agent, position " + game.uci_position(s)) &&
+                                              Contains("UCI engine"));
   const std::vector<Action> legal = testing::legal(game, s);
   const Action recovered = engine.agent->act(s);
   CHECK(std::find(legal.begin(), legal.end(), recovered) != legal.end());
@@ -197,7 +302,7 @@ TEST_CASE("uci agent: an illegal move or a missing variant is an error", "[uci_a
   const auto s = testing::new_state(game);
   CHECK_THROWS_WITH(
       engine.agent->act(s),
-      Contains("played 'e1e5', which is not a legal move in position " + game.fen(s)));
+      Contains("played 'e1e5', which is not a legal move in position " + game.uci_position(s)));
   const std::string chess_only = script_engine("chess_only", " var chess", "true");
   auto other = make_player(game, "uci:engine=" + chess_only);
   CHECK_THROWS_WITH(other.agent->act(s), Contains("does not play the variant 'knightmate'"));

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "env/registry/registry.h"
@@ -140,6 +141,23 @@ TEST_CASE("a truncated, damaged or foreign shard is refused naming the file", "[
   CHECK_THROWS_WITH(read_shard(path, "knight_fight"),
                     Contains("holds games of tailten(") && Contains("not of knight_fight"));
   CHECK_THROWS_WITH(read_shard(dir + "/missing.kgt"), Contains("cannot read it"));
+}
+
+TEST_CASE("a shard whose policy or value is not a number in range is refused", "[teacher]") {
+  const auto game = load_game("tailten(max_turns=10)");
+  const AgentFactory greedy("greedy", game);
+  TeacherShard shard{game->spec(), "greedy", 2, game->info().num_actions, {}};
+  shard.games.push_back(play_teacher_game(*game, greedy, 0, 1, 0, nullptr));
+  REQUIRE(decode_shard(encode_shard(shard), "good.kgt").games.size() == 1);
+  TeacherShard bad = shard;
+  bad.games[0].decisions[0].policy[0].second = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_WITH(
+      decode_shard(encode_shard(bad), "nan.kgt"),
+      Contains("nan.kgt: ") && Contains("a probability of nan") && Contains("not in [0, 1]"));
+  bad = shard;
+  bad.games[0].decisions[0].value = 1.5f;
+  CHECK_THROWS_WITH(decode_shard(encode_shard(bad), "value.kgt"),
+                    Contains("a value of 1.5") && Contains("neither NaN nor in [-1, 1]"));
 }
 
 TEST_CASE("an engine teacher's decisions hold its one move", "[teacher]") {

@@ -496,6 +496,64 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
                       Contains("teacher and teacher_steps go together"));
 }
 
+TEST_CASE(
+    "trainer: Fairy-Stockfish's scored moves and values teach a network with a conv policy "
+    "head",
+    "[trainer][learning]") {
+  const Knightmate game;
+  const auto any_game = load_game("knightmate");
+  const std::string spec = any_game->spec();
+  const std::string shards = temporary_dir("trainer_engine_teacher");
+  TeacherOptions teacher;
+  teacher.teacher = "uci:nodes=200,multipv=3,tie=10";
+  teacher.games = 6;
+  teacher.shard_games = 3;
+  teacher.threads = 2;
+  teacher.opening_plies = 2;
+  const std::atomic<bool> no_stop{false};
+  generate_teacher_data(*any_game, teacher, shards, false, nullptr, no_stop);
+  // The engine's value and its scored moves, read back from the shards.
+  int64_t spread = 0;
+  for (const TeacherShard& shard : read_teacher_data(shards, spec))
+    for (const TeacherGame& played : shard.games)
+      for (const TeacherDecision& decision : played.decisions) {
+        CHECK(decision.value >= -1.0f);
+        CHECK(decision.value <= 1.0f);
+        REQUIRE(decision.policy.size() <= 3);
+        spread += decision.policy.size() > 1;
+      }
+  CHECK(spread > 0);
+
+  const std::string dir = temporary_dir("trainer_engine_taught");
+  const TrainConfig config =
+      read_train_config(training_defaults<Knightmate>(),
+                        "blocks=1\nchannels=16\npolicy_head=conv\nbatch=32\neval_seconds=0\n"
+                        "eval_games=0\nteacher_holdout=0\nteacher_steps=300\nlr=0.003\nteacher=" +
+                            shards);
+  CHECK(config.net.policy_head == PolicyHead::kConv);
+  TeacherSet<Knightmate> set(game, shards, spec, 0);
+  const auto loss = [&](Evaluator& evaluator) {
+    const Agreement agreement = measure_agreement(game, set.train(), evaluator, 256, 64);
+    return agreement.policy_loss - agreement.entropy;
+  };
+  double before = 0;
+  std::atomic<bool> stop{false};
+  {
+    Trainer<Knightmate> trainer(game, spec, config, "cpu", dir, false, stderr);
+    before = loss(*trainer.learner().evaluator());
+    REQUIRE(trainer.run({0, 300}, stop));
+  }
+  const auto model = TorchEvaluator::load(dir + "/model.pt", game.info(), spec, "cpu");
+  const double after = loss(*model);
+  INFO("policy loss above the teacher's entropy " << before << " -> " << after);
+  CHECK(after < 0.8 * before);
+  const AgentFactory az("az:model=" + dir + "/model.pt,sims=8", any_game);
+  const auto state = any_game->new_initial_state(3);
+  const Action action = az.make(1)->act(*state);
+  const std::vector<Action> legal = state->legal_actions();
+  CHECK(std::find(legal.begin(), legal.end(), action) != legal.end());
+}
+
 TEST_CASE("trainer: a run goes on from its kept state in a fresh directory", "[trainer]") {
   // What a run keeps for another machine (docs/training.md): its settings, the newest
   // checkpoint with its replay sample, and the best network; nothing else.

@@ -2,9 +2,11 @@
 // Fairy-Stockfish (programs/engines): positions sampled from seeded random games, from
 // the start and from set-up positions, compared by perft divide and by the FEN each
 // engine writes after the same moves. KNIGHTGYM_CONFORMANCE_GAMES sets how many positions
-// (default 1000; the sanitizer run uses 30, the perft comparison at least 100).
+// (default 1000; the sanitizer run uses 30, the perft comparison at least 100). Last, the
+// engine judges a repetition from the game that Knightmate::uci_position writes.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <initializer_list>
 #include <map>
 #include <sstream>
 #include <string>
@@ -12,9 +14,11 @@
 
 #include "env/core/rng.h"
 #include "env/games/knightmate/fen.h"
+#include "env/games/knightmate/knightmate.h"
 #include "env/games/knightmate/perft.h"
 #include "programs/engines/fairy_stockfish.h"
 #include "tests/cpp/env/registry/conformance_specs.h"
+#include "util/uci_process.h"
 
 namespace knightgym::knightmate {
 namespace {
@@ -133,6 +137,79 @@ TEST_CASE("Knightmate FEN after random moves agrees with Fairy-Stockfish",
     ++compared;
   }
   REQUIRE(compared == count);
+}
+
+// The score Fairy-Stockfish gives the move `move` in the position `position` (the
+// arguments of UCI's position command) at `depth`: "cp N" or "mate N", from the last
+// info line of `go depth D searchmoves MOVE`.
+std::string engine_score(UciProcess& engine, const std::string& position, const std::string& move,
+                         int depth) {
+  engine.send("position " + position);
+  engine.send("isready");
+  engine.read_until_prefix("readyok");
+  engine.send("go depth " + std::to_string(depth) + " searchmoves " + move);
+  std::string score;
+  for (std::string line = engine.read_line(); line.rfind("bestmove", 0) != 0;
+       line = engine.read_line()) {
+    std::istringstream in(line);
+    for (std::string word; in >> word;)
+      if (word == "score") {
+        std::string kind, value;
+        in >> kind >> value;
+        score = kind + " " + value;
+      }
+  }
+  return score;
+}
+
+TEST_CASE("Fairy-Stockfish sees a threefold repetition in uci_position, not in the FEN",
+          "[knightmate][reference]") {
+  // White, a queen up, and Black shuffle their royal knights out and back. After seven
+  // plies White's g2e1 would bring the start position round a third time: the game ends
+  // there in a draw. The engine searches only that move (searchmoves), to a fixed depth
+  // on its one default thread, so nothing depends on time: told the game, it scores the
+  // move a draw at once (Stockfish's rule: a position that occurred twice before the
+  // root is a draw), "cp 0" at every depth; told the FEN alone, the position after g2e1
+  // is new to it, and a queen up it scores far above 0 (about 700 centipawns, or a mate).
+  // After three plies, where g2e1 would repeat the start only once, the engine plays on
+  // as the game does: a twofold repetition before the root is no draw.
+  const std::string start = "4k3/8/8/8/8/8/8/1Q2K3 b - - 0 1";
+  const Knightmate game(Knightmate::Params{.start = parse_fen(start)});
+  Rng rng(0);
+  Knightmate::State s;
+  game.init(s, rng);
+  const auto play = [&](std::initializer_list<std::string_view> line) {
+    for (const std::string_view move : line) game.apply(s, game.string_to_action(s, move));
+  };
+  const auto winning = [](const std::string& score) {
+    return score.rfind("mate ", 0) == 0 ? std::stoi(score.substr(5)) > 0
+                                        : std::stoi(score.substr(3)) >= 300;
+  };
+  UciProcess engine({engine_program("fairy-stockfish")}, "Fairy-Stockfish");
+  engine.send("uci");
+  engine.read_until_prefix("uciok");
+  engine.send("setoption name UCI_Variant value knightmate");
+
+  play({"e8g7", "e1g2", "g7e8"});
+  REQUIRE(game.uci_position(s) == "fen " + start + " moves e8g7 e1g2 g7e8");
+  {
+    const std::string score = engine_score(engine, game.uci_position(s), "g2e1", 4);
+    INFO("twofold: " << score);
+    CHECK(winning(score));
+  }
+
+  play({"g2e1", "e8g7", "e1g2", "g7e8"});
+  REQUIRE(game.uci_position(s) == "fen " + start + " moves e8g7 e1g2 g7e8 g2e1 e8g7 e1g2 g7e8");
+  for (const int depth : {1, 4}) {
+    INFO("depth " << depth);
+    CHECK(engine_score(engine, game.uci_position(s), "g2e1", depth) == "cp 0");
+    const std::string score = engine_score(engine, "fen " + game.fen(s), "g2e1", depth);
+    INFO("FEN alone: " << score);
+    CHECK(winning(score));
+  }
+  // The game agrees: g2e1 ends it by repetition.
+  play({"g2e1"});
+  REQUIRE(s.reason == Knightmate::Reason::kRepetition);
 }
 
 }  // namespace

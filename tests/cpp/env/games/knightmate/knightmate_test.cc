@@ -914,6 +914,136 @@ TEST_CASE("history=2 stacks the previous position after the current one", "[knig
 }
 
 // ---------------------------------------------------------------------------------------
+// The game for a UCI engine: uci_position.
+
+// "fen FEN" and, if any, " moves M1 M2 ...".
+std::string uci_text(std::string_view fen, const Strings& moves = {}) {
+  std::string out = "fen " + std::string(fen);
+  if (!moves.empty()) out += " moves";
+  for (const std::string& move : moves) out += " " + move;
+  return out;
+}
+
+// The states that uci_position's text describes, as a UCI engine builds them: the root
+// FEN, then one state after each move, checked legal on the way.
+std::vector<State> replay_uci(const Knightmate& game, const std::string& text) {
+  std::istringstream in(text);
+  std::string word, fen;
+  in >> word;
+  REQUIRE(word == "fen");
+  while (in >> word && word != "moves") fen += (fen.empty() ? "" : " ") + word;
+  std::vector<State> states{game.state_from_position(parse_fen(fen))};
+  while (in >> word) {
+    State next = states.back();
+    game.apply(next, game.string_to_action(next, word));  // throws unless legal
+    states.push_back(next);
+  }
+  return states;
+}
+
+TEST_CASE("uci_position lists the moves since the last capture or pawn move", "[knightmate]") {
+  const Knightmate game = make_game();
+  State s = new_state(game);
+  REQUIRE(game.uci_position(s) == uci_text(kStartFen));
+  play(game, s, {"e2e4"});
+  REQUIRE(game.uci_position(s) == uci_text(game.fen(s)));
+  play(game, s, {"e7e5"});
+  const std::string root = game.fen(s);
+  play(game, s, {"f1c4", "f8c5", "c4e2"});
+  REQUIRE(game.uci_position(s) == uci_text(root, {"f1c4", "f8c5", "c4e2"}));
+  REQUIRE(s.reversible_since == 2);
+  play(game, s, {"c5f2"});  // a capture starts the list again
+  REQUIRE(game.uci_position(s) == uci_text(game.fen(s)));
+  REQUIRE(s.reversible_since == s.turns);
+}
+
+TEST_CASE("uci_position starts again after castling and after a lost castling right",
+          "[knightmate]") {
+  const Knightmate game = make_game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+  State s = new_state(game);
+  play(game, s, {"e1g1"});  // castling
+  REQUIRE(game.uci_position(s) == uci_text(game.fen(s)));
+  play(game, s, {"a8b8"});  // Black loses its long castling
+  const std::string root = game.fen(s);
+  REQUIRE(root == "1r2k2r/8/8/8/8/8/8/R4RK1 w k - 2 2");
+  REQUIRE(game.uci_position(s) == uci_text(root));
+  play(game, s, {"f1f2"});  // White has no rights left to lose: the list keeps it
+  REQUIRE(game.uci_position(s) == uci_text(root, {"f1f2"}));
+  play(game, s, {"h8h7"});  // Black loses its short castling
+  REQUIRE(game.uci_position(s) == uci_text(game.fen(s)));
+  const std::string no_rights = game.fen(s);
+  play(game, s, {"f2f1", "h7h8"});
+  REQUIRE(game.uci_position(s) == uci_text(no_rights, {"f2f1", "h7h8"}));
+}
+
+TEST_CASE("uci_position starts after a move from a position with an en-passant square",
+          "[knightmate]") {
+  // After e2e4 Black's d4 pawn could take en passant on e3. Black's royal move from that
+  // position is reversible, but taking it back from the position after it could not
+  // restore the en-passant square, so the list starts after it, at an exact FEN.
+  const Knightmate game = make_game("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1");
+  State s = new_state(game);
+  play(game, s, {"e2e4"});
+  REQUIRE(game.fen(s) == "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
+  REQUIRE(game.uci_position(s) == uci_text(game.fen(s)));
+  play(game, s, {"e8f6"});
+  REQUIRE(game.uci_position(s) == uci_text("8/8/5k2/8/3pP3/8/8/4K3 w - - 1 2"));
+  play(game, s, {"e1f3", "f6e8"});
+  REQUIRE(game.uci_position(s) == uci_text("8/8/5k2/8/3pP3/8/8/4K3 w - - 1 2", {"e1f3", "f6e8"}));
+}
+
+TEST_CASE("uci_position shows the engine every position a repetition reaches", "[knightmate]") {
+  // Royal knights shuffling out and back: the list runs from the start, so the engine
+  // sees that d6e8 would bring the start position round a third time.
+  const Knightmate game = make_game(kNoRightsStart);
+  State s = new_state(game);
+  play(game, s, {"e1d3", "e8d6", "d3e1", "d6e8", "e1d3", "e8d6", "d3e1"});
+  const Strings line = {"e1d3", "e8d6", "d3e1", "d6e8", "e1d3", "e8d6", "d3e1"};
+  REQUIRE(game.uci_position(s) == uci_text(kNoRightsStart, line));
+  const std::vector<State> seen = replay_uci(game, game.uci_position(s));
+  REQUIRE(game.serialize(seen.back()) == game.serialize(s));
+  play(game, s, {"d6e8"});
+  REQUIRE(s.reason == Reason::kRepetition);
+  Strings all = line;
+  all.push_back("d6e8");
+  REQUIRE(game.uci_position(s) == uci_text(kNoRightsStart, all));
+}
+
+TEST_CASE("uci_position replays to the current state along random games", "[knightmate]") {
+  // From every kind of start (castling, en passant, promotions, few pieces where positions
+  // recur), after every ply: the listed moves are legal from the root FEN, which has no
+  // en-passant square unless the list is empty, and arrive at the current state with
+  // its repetition count, so the engine sees every earlier occurrence; a deserialized
+  // copy lists the same moves.
+  const std::string_view starts[] = {
+      kStartFen, "r3k2r/ppp1qppp/2m1bm2/3pP3/8/2M1BM2/PPP1QPPP/R3K2R w KQkq d6 0 9",
+      "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1", "m3k3/8/8/8/8/8/8/M3K3 w - - 0 1",
+      "4k3/8/8/8/8/8/8/1Q2K3 b - - 40 1"};
+  Rng rng(11);
+  int longest = 0;
+  for (const std::string_view start : starts) {
+    const Knightmate game = make_game(start);
+    for (int g = 0; g < 20; ++g) {
+      State s = new_state(game);
+      while (!game.terminal(s)) {
+        game.apply(s, game.sample_action(s, rng));
+        const std::string text = game.uci_position(s);
+        INFO(text);
+        const std::vector<State> seen = replay_uci(game, text);
+        REQUIRE(static_cast<int>(seen.size()) - 1 == s.turns - s.reversible_since);
+        if (seen.size() > 1) REQUIRE(seen.front().position.en_passant == kNoSquare);
+        REQUIRE(to_fen(seen.back().position) == to_fen(s.position));
+        REQUIRE(seen.back().repetitions == s.repetitions);
+        REQUIRE(seen.back().reason == s.reason);
+        REQUIRE(game.uci_position(game.deserialize(game.serialize(s))) == text);
+        longest = std::max(longest, s.turns - s.reversible_since);
+      }
+    }
+  }
+  REQUIRE(longest >= 60);  // long lists, up to the fifty-move rule, were seen
+}
+
+// ---------------------------------------------------------------------------------------
 // Serialization.
 
 TEST_CASE("a Knightmate state round-trips through serialize and deserialize", "[knightmate]") {
@@ -925,6 +1055,7 @@ TEST_CASE("a Knightmate state round-trips through serialize and deserialize", "[
     REQUIRE((back.end == s.end && back.reason == s.reason));
     REQUIRE(back.repetitions == s.repetitions);
     REQUIRE(back.turns == s.turns);
+    REQUIRE(game.uci_position(back) == game.uci_position(s));
     REQUIRE(mask(game, back) == mask(game, s));
     for (int player = 0; player < 2; ++player)
       REQUIRE(observe(game, back, player) == observe(game, s, player));
@@ -953,12 +1084,81 @@ TEST_CASE("a Knightmate state round-trips through serialize and deserialize", "[
   require_round_trip(game, t);  // a finished game too
 }
 
+TEST_CASE("a Knightmate text without moves, from before the field, still reads", "[knightmate]") {
+  const Knightmate game = make_game(kNoRightsStart, 2);
+  State s = new_state(game);
+  play(game, s, {"e1d3", "e8d6", "d3e1", "d6e8", "e1d3"});
+  const std::string text = game.serialize(s);
+  REQUIRE(text.ends_with(" moves=e1d3,e8d6,d3e1,d6e8,e1d3"));
+  const std::string old = text.substr(0, text.find(" moves="));
+  for (const std::string& without : {old, old + " moves="}) {
+    INFO(without);
+    const State back = game.deserialize(without);
+    // The same state, but for the list, which starts at its current turn.
+    REQUIRE(back.reversible_since == back.turns);
+    REQUIRE(game.uci_position(back) == uci_text(game.fen(s)));
+    REQUIRE(game.serialize(back) == old + " moves=");
+    REQUIRE(back.repetitions == 1);
+    REQUIRE(observe(game, back, 0) == observe(game, s, 0));
+  }
+}
+
+TEST_CASE("deserialize rejects a moves field that does not lead to the position", "[knightmate]") {
+  const Knightmate game = make_game(kNoRightsStart);
+  State s = new_state(game);
+  play(game, s, {"e1d3", "e8d6"});
+  const std::string text = game.serialize(s);
+  REQUIRE(text.ends_with(" moves=e1d3,e8d6"));
+  const std::string base = text.substr(0, text.find(" moves="));
+  // A later start is fine: the list may leave out its first moves.
+  REQUIRE(game.uci_position(game.deserialize(base + " moves=e8d6")) ==
+          uci_text("rmbqkbmr/pppppppp/8/8/8/3K4/PPPPPPPP/RMBQ1BMR b - - 1 1", {"e8d6"}));
+
+  require_state_rejected(game, text + " moves=", "expected one field 'moves'");
+  require_state_rejected(game, base + " moves=e1d3,e8d6,d3e1",
+                         "expected at most 2 moves (the smallest of the halfmove clock, turns "
+                         "and 100), got 3");
+  require_state_rejected(game, base + " moves=e1d3,zz",
+                         "move 'zz' of the moves field is not a reversible UCI move");
+  require_state_rejected(game, base + " moves=e1d3,e8d6m",
+                         "move 'e8d6m' of the moves field is not a reversible UCI move");
+  require_state_rejected(game, base + " moves=e1d3,", "move '' of the moves field");
+  // The side to move is White: the last move was Black's.
+  require_state_rejected(game, base + " moves=e8d6,e1d3",
+                         "move 'e1d3' of the moves field cannot be taken back");
+  require_state_rejected(game, base + " moves=e1d3,e8d7",
+                         "move 'e8d7' of the moves field is a pawn move");
+  // The keys field must hold the positions the moves pass through.
+  const size_t keys = text.find("keys=") + 5;
+  std::string wrong_key = text;
+  wrong_key.replace(keys, 16, "0000000000000000");
+  require_state_rejected(game, wrong_key, "does not have the keys field's key for turn 0");
+
+  // Hand-made texts.
+  const auto state = [](std::string_view fen, std::string_view moves) {
+    return "fen=[" + std::string(fen) + "] turns=1 keys=0 history= moves=" + std::string(moves);
+  };
+  // Unmade, f1c4 puts the bishop back behind its pawns.
+  require_state_rejected(game,
+                         state("rmbqkbmr/pppppppp/8/8/2B5/8/PPPPPPPP/RMBQK1MR b - - 1 1", "f1c4"),
+                         "move 'f1c4' of the moves field is not a legal move in "
+                         "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w - - 0 1");
+  require_state_rejected(game,
+                         state("rmbqkbmr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RMBQKBMR b - e3 1 1", "g1g2"),
+                         "the position has an en-passant square");
+  require_state_rejected(game, state("4k3/8/8/8/8/8/8/1Q2K3 w - - 1 1", "d6e8"),
+                         "move 'd6e8' of the moves field takes the game back before fullmove 1");
+  // Unmade, b8b1 leaves Black in check with White to move.
+  require_state_rejected(game, state("7k/8/8/8/8/8/8/1R2K3 b - - 1 1", "b8b1"),
+                         "the moves start from an impossible position");
+}
+
 TEST_CASE("deserialize rejects malformed text", "[knightmate]") {
   const Knightmate game = make_game();
   const std::string start = "fen=[" + std::string(kStartFen) + "]";
   require_state_rejected(game, "nonsense", "field 'nonsense' has no '='");
   require_state_rejected(game, start + " turns=0", "expected one field 'keys'");
-  require_state_rejected(game, start + " moves=0 keys= history=", "unknown field 'moves'");
+  require_state_rejected(game, start + " score=0 keys= history=", "unknown field 'score'");
   require_state_rejected(
       game, "fen=[" + std::string(kStartFen) + " turns=0 keys= history=", "no closing ']'");
   require_state_rejected(game, "fen=[8/8/8 w] turns=0 keys= history=", "has 3 ranks");
