@@ -3,11 +3,11 @@
 // (env/core/uci_game.h), sending the game since its last irreversible move so that the
 // engine sees repetitions coming. With multipv > 1 it reports the engine's scored moves
 // as its policy and its best score as its value: a teacher's targets (knightgym teach).
-// Each agent takes an engine process from its spec's pool when it
-// first moves and gives it back when it is destroyed, so games played at once each have a
-// process and games played one after another reuse them. The engine searches with one
-// thread and starts every game with an empty hash table, so with a node or depth budget
-// a game's moves do not depend on the thread count or on the games before it.
+// Each agent takes an engine process from its spec's pool when it first moves and gives
+// it back when it is destroyed, so games played at once each have a process and games
+// played one after another reuse them. The engine searches with one thread and starts
+// every game with an empty hash table, so with a node or depth budget a game's moves do
+// not depend on the thread count or on the games before it.
 #pragma once
 
 #include <algorithm>
@@ -65,7 +65,7 @@ class UciAgent final : public Agent<G> {
     };
     const Action best = action_of(answer.best_move);
     report(answer, action_of);
-    return tie_ > 0 && report_.visit_shares.size() > 1 ? draw_among_ties(best) : best;
+    return tie_ > 0 && report_.visit_shares.size() > 1 ? draw_among_ties() : best;
   }
 
   // The engine's nodes, depth and value (its best score as the mover's expected return),
@@ -100,13 +100,16 @@ class UciAgent final : public Agent<G> {
     for (auto& [action, share] : report_.visit_shares) share = static_cast<float>(share / total);
   }
 
-  // A move drawn uniformly from the scored moves within tie of the best (MultiPV lists
-  // them best first).
-  Action draw_among_ties(Action best) {
-    const double floor = orderings_.front() - tie_;
-    uint32_t ties = 0;
-    while (ties < orderings_.size() && orderings_[ties] >= floor) ++ties;
-    return ties <= 1 ? best : report_.visit_shares[rng_.below(ties)].first;
+  // A move drawn uniformly from the scored moves within tie of the best score (which is
+  // the engine's best move unless its last iteration was cut short).
+  Action draw_among_ties() {
+    const double floor = *std::max_element(orderings_.begin(), orderings_.end()) - tie_;
+    const auto tied = [floor](double ordering) { return ordering >= floor; };
+    const auto ties =
+        static_cast<uint32_t>(std::count_if(orderings_.begin(), orderings_.end(), tied));
+    uint32_t pick = ties > 1 ? rng_.below(ties) : 0;
+    for (size_t i = 0;; ++i)
+      if (tied(orderings_[i]) && pick-- == 0) return report_.visit_shares[i].first;
   }
 
   const G& game_;

@@ -2,24 +2,27 @@
 # Knightmate taught by Fairy-Stockfish on a GPU machine (the device tool's: PyTorch with
 # CUDA in its python3, 16 cores, reaching no index), in one call of a few minutes:
 #   1. builds the knightgym CLI against that PyTorch's LibTorch;
-#   2. has Fairy-Stockfish make teacher data on every core for TEACH_SECONDS (knightgym
-#      teach, stopped by SIGTERM with whole shards written);
+#   2. has the teacher of tools/pretrained/knightmate.teach make its data on every core
+#      (SEED; stopped after TEACH_SECONDS, if set, by SIGTERM with whole shards written);
 #   3. trains one network per arm of ARMS ("HEAD:SEED ...", policy_head and seed) on that
-#      data at once on the GPU, each for TRAIN_MINUTES, supervised only (the held-out
-#      agreement with the teacher in each run's metrics.csv);
-#   4. copies each arm's model, metrics and settings, the logs and a summary to OUT.
+#      data at once on the GPU with the settings of tools/pretrained/knightmate.txt,
+#      supervised only, each for TRAIN_MINUTES or, if STEPS is set, that many steps (the
+#      held-out agreement with the teacher in each run's metrics.csv);
+#   4. writes the logs, the GPU's load and a summary to OUT, and each arm's model,
+#      metrics and config in OUT/runs.tar.gz.
 # CARRIED holds what the machine lacks: eigen/ (Debian's Eigen as a prefix) and
 # bin/fairy-stockfish. Tried on the CPU first with DEVICE=cpu and short times.
 #   tools/gpu_teach_train.sh CARRIED OUT
 set -euo pipefail
 carried=$(realpath "$1")
 out=$(realpath "$2")
-teach_seconds=${TEACH_SECONDS:-150}
-train_minutes=${TRAIN_MINUTES:-4.5}
-arms=${ARMS:-conv:1 conv:2 dense:1 dense:2}
+recipe=tools/pretrained/knightmate
+teach_seconds=${TEACH_SECONDS:-0}
+train_minutes=${TRAIN_MINUTES:-2}
+steps=${STEPS:-0}
+arms=${ARMS:-conv:1}
+seed=${SEED:-2}
 device=${DEVICE:-cuda}
-teacher=${TEACHER:-uci:nodes=1000,multipv=4,tie=20}
-net=${NET:-blocks=6 channels=64 policy_channels=2}
 build=${BUILD:-build-gpu}
 work=${WORK:-/tmp/knightgym-gpu}
 cores=$(nproc)
@@ -42,25 +45,29 @@ start=$SECONDS
 again=()
 [[ -f $work/teach/teach.txt ]] && again=(--resume)
 [[ -n ${FRESH_TEACH:-} ]] && { rm -rf "$work/teach"; again=(); }
+limit=()
+(( teach_seconds > 0 )) && limit=(timeout -s TERM "$teach_seconds")
 status=0
-timeout -s TERM "$teach_seconds" "$build/knightgym" teach knightmate --teacher "$teacher" \
-  --games 1000000 --threads "$cores" --opening-plies 4 --seed 2 --shard-games 64 \
-  --out "$work/teach" "${again[@]}" > "$out/teach.txt" 2> "$out/teach.log" || status=$?
-# 124: timeout's own code, after the signal stopped the run with whole shards written
+# shellcheck disable=SC2046  # the recipe holds flags, split on purpose
+"${limit[@]}" "$build/knightgym" teach knightmate $(grep '^--' "$recipe.teach") \
+  --threads "$cores" --seed "$seed" --out "$work/teach" "${again[@]}" \
+  > "$out/teach.txt" 2> "$out/teach.log" || status=$?
+# 124 and 143: stopped at TEACH_SECONDS, with whole shards written
 [[ $status == 0 || $status == 124 || $status == 143 ]] || { log "teach failed ($status)"; exit 1; }
 log "teach: $((SECONDS - start)) s, $(tail -1 "$out/teach.log")"
 du -sh "$work/teach" | tee -a "$out/summary.txt"
 
+limits=(--minutes "$train_minutes")
+(( steps > 0 )) && limits=(--steps "$steps")
 pids=()
 for arm in $arms; do
-  head=${arm%%:*} seed=${arm#*:} run=$work/$head-seed$seed
+  name=${arm%%:*}-seed${arm#*:} run=$work/${arm%%:*}-seed${arm#*:}
   rm -rf "$run"
-  tr ' ' '\n' <<< "$net
-policy_head=$head seed=$seed teacher=$work/teach teacher_steps=1000000000
-teacher_holdout=0.02 batch=1024 lr=1e-3 eval_games=0 threads=1 log_seconds=20
-checkpoint_seconds=60" > "$run.txt"
+  { grep -v -e "^#" -e "^policy_head=" "$recipe.txt"; echo "policy_head=${arm%%:*}"
+    echo "seed=${arm#*:}"
+    echo "teacher=$work/teach"; echo "teacher_steps=1000000000"; } > "$run.txt"
   OMP_NUM_THREADS=2 "$build/knightgym" train knightmate --device "$device" --out "$run" \
-    --minutes "$train_minutes" --config "$run.txt" > "$out/$head-seed$seed.log" 2>&1 &
+    "${limits[@]}" --config "$run.txt" > "$out/$name.log" 2>&1 &
   pids+=($!)
 done
 start=$SECONDS
@@ -74,13 +81,15 @@ failed=0
 for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
 [[ -n ${sampler:-} ]] && kill "$sampler"
 log "train: $((SECONDS - start)) s for $arms (failed: $failed)"
+names=()
 for arm in $arms; do
   name=${arm%%:*}-seed${arm#*:}
-  mkdir -p "$out/$name"
-  cp "$work/$name.txt" "$out/$name/settings.txt"
-  cp "$work/$name/model.pt" "$work/$name/metrics.csv" "$out/$name/" 2> /dev/null || true
+  names+=("$name")
+  mkdir -p "$out/runs/$name"
+  cp "$work/$name"/{model.pt,metrics.csv,config.txt} "$out/runs/$name/" 2> /dev/null || true
   log "$name: $(tail -1 "$work/$name/metrics.csv" 2> /dev/null)"
 done
-tar -C "$out" -czf "$out/runs.tar.gz" $(cd "$out" && ls -d */) && rm -rf "$out"/*/
-head -1 "$work/$(set -- $arms; echo "${1%%:*}-seed${1#*:}")/metrics.csv" >> "$out/summary.txt" || true
+head -1 "$work/${names[0]}/metrics.csv" >> "$out/summary.txt" || true
+# One file: the device tool brings back only so many.
+tar -C "$out" -czf "$out/runs.tar.gz" runs && rm -rf "$out/runs"
 exit $failed

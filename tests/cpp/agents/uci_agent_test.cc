@@ -224,6 +224,9 @@ TEST_CASE("uci agent: scored moves out of order, a mate among them, still make a
   CHECK(report.visit_shares[1].second == 1.0f);  // the mate: all of the weight
   CHECK(report.visit_shares[0].second == 0.0f);
   CHECK(report.visit_shares[2].second == 0.0f);
+  // With tie, the moves within it of the best score, here the mate alone.
+  auto tied = make_player(game, "uci:engine=" + engine + ",multipv=3,tie=10");
+  CHECK(game.action_to_string(s, tied.agent->act(s)) == "d2d4");
 }
 
 TEST_CASE("uci agent: tie plays the moves scored alike at random, seeded", "[uci_agent]") {
