@@ -13,6 +13,7 @@ namespace knightgym {
 struct TrainingDefaults {
   int blocks = 4, channels = 32;                 // the residual network
   int policy_channels = 4;                       // its policy head's planes
+  std::string_view policy_head = "dense";        // dense or conv (agents/network.h)
   int games = 64;                                // concurrent self-play games
   int sims = 32;                                 // self-play simulations per decision
   std::string_view baselines = "mcts:sims=200";  // evaluation opponents, agent specs

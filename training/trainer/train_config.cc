@@ -14,7 +14,8 @@ namespace {
 // The game's starting point (env/core/training_defaults.h) in a full configuration.
 TrainConfig defaults_of(const TrainingDefaults& game) {
   TrainConfig c;
-  c.net = {game.blocks, game.channels, game.policy_channels, PolicyHead::kDense};
+  c.net = {game.blocks, game.channels, game.policy_channels,
+           policy_head_named(std::string(game.policy_head))};
   c.games = game.games;
   c.search.sims = game.sims;
   c.search.considered = 16;

@@ -726,6 +726,7 @@ TEST_CASE("train CLI: --print-config writes a settings file that reads back", "[
   REQUIRE(wait_for(pid) == 0);
   const std::string text = read_bytes(path);
   CHECK_THAT(text, Contains("channels=64"));
+  CHECK_THAT(text, Contains("policy_head=conv"));  // Knightmate's, the A/B's winner
   CHECK_THAT(text, Contains("# residual blocks of the network"));
   REQUIRE(read_train_config(training_defaults<Knightmate>(), text).spec ==
           read_train_config(training_defaults<Knightmate>(), "").spec);
