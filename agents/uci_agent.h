@@ -150,6 +150,8 @@ struct UciKind {
                       "the best (0: the engine's best move); needs multipv > 1");
     if (c.nodes == 0 && c.movetime == 0 && c.depth == 0)
       r.fail("nodes", "no budget per move: set nodes, movetime or depth");
+    if (c.tie > 0 && c.multipv < 2)
+      r.fail("tie", "ties are among scored moves: set multipv above 1");
   }
   static std::shared_ptr<SharedResource> share(const Config& config, const GameInfo&,
                                                const std::string&) {

@@ -98,6 +98,16 @@ void read_moves(Knightmate::State& s, const std::vector<std::string_view>& moves
   s.reversible_since = s.turns - count;
 }
 
+// The moves listed since turn reversible_since, oldest first, as UCI moves.
+std::string uci_moves(const Knightmate::State& s, char separator) {
+  std::string out;
+  for (int turn = s.reversible_since; turn < s.turns; ++turn) {
+    if (turn > s.reversible_since) out += separator;
+    out += move_to_uci(s.moves[turn % Knightmate::kKeyHistory]);
+  }
+  return out;
+}
+
 }  // namespace
 
 Knightmate::Params Knightmate::read_params(ParamReader& reader) {
@@ -296,13 +306,8 @@ std::string Knightmate::uci_position(const State& s) const {
   Position root = s.position;
   for (int turn = s.turns - 1; turn >= s.reversible_since; --turn)
     root.unplay_reversible(s.moves[turn % kKeyHistory]);
-  std::string out = "fen " + to_fen(root);
-  if (s.reversible_since < s.turns) out += " moves";
-  for (int turn = s.reversible_since; turn < s.turns; ++turn) {
-    out += ' ';
-    out += move_to_uci(s.moves[turn % kKeyHistory]);
-  }
-  return out;
+  const std::string moves = uci_moves(s, ' ');
+  return "fen " + to_fen(root) + (moves.empty() ? "" : " moves " + moves);
 }
 
 std::string Knightmate::serialize(const State& s) const {
@@ -331,12 +336,7 @@ std::string Knightmate::serialize(const State& s) const {
     out += ':';
     out += static_cast<char>('0' + past.repetitions);
   }
-  out += " moves=";
-  for (int turn = s.reversible_since; turn < s.turns; ++turn) {
-    if (turn > s.reversible_since) out += ',';
-    out += move_to_uci(s.moves[turn % kKeyHistory]);
-  }
-  return out;
+  return out + " moves=" + uci_moves(s, ',');
 }
 
 Knightmate::State Knightmate::deserialize(std::string_view text) const {

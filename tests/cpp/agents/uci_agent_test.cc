@@ -252,6 +252,7 @@ TEST_CASE("uci agent: specs and games it refuses", "[uci_agent]") {
         "uci:engine=fairy-stockfish,nodes=1000,movetime=0,depth=0,hash=16,timeout=30,multipv=1,"
         "spread=100,tie=0");
   CHECK_THROWS_WITH(read_agent_config("uci:multipv=0"), Contains("multipv"));
+  CHECK_THROWS_WITH(read_agent_config("uci:tie=10"), Contains("set multipv above 1"));
   CHECK_THROWS_WITH(read_agent_config("uci:nodes=0"), Contains("no budget per move"));
   CHECK_THROWS_WITH(read_agent_config("uci:movetime=-5"), Contains("movetime"));
   // Knight Fight is no chess variant.

@@ -37,6 +37,23 @@ using testing::lines_of;
 using testing::read_bytes;
 using testing::temporary_dir;
 
+// What the policy's loss can still fall on a teacher's decisions: its cross-entropy above
+// the teacher's entropy.
+template <Game G>
+double loss_above_teacher(const G& game, TeacherSet<G>& set, Evaluator& evaluator) {
+  const Agreement agreement = measure_agreement(game, set.train(), evaluator, 256, 64);
+  return agreement.policy_loss - agreement.entropy;
+}
+
+// A model file is an ordinary network that az:model= plays: a legal move.
+void check_plays_legally(const std::string& model, const std::shared_ptr<const AnyGame>& game) {
+  const AgentFactory az("az:model=" + model + ",sims=8", game);
+  const auto state = game->new_initial_state(3);
+  const Action action = az.make(1)->act(*state);
+  const std::vector<Action> legal = state->legal_actions();
+  CHECK(std::find(legal.begin(), legal.end(), action) != legal.end());
+}
+
 // ---------------------------------------------------------------------------- settings
 
 TEST_CASE("train settings: per-game defaults, overrides, and errors that name the key",
@@ -450,11 +467,7 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
                                  more);
   };
   TeacherSet<Tailten> set(game, shards, spec, 0);
-  // What the policy's loss can still fall: its cross-entropy above the teacher's entropy.
-  const auto loss = [&](Evaluator& evaluator) {
-    const Agreement agreement = measure_agreement(game, set.train(), evaluator, 256, 64);
-    return agreement.policy_loss - agreement.entropy;
-  };
+  const auto loss = [&](Evaluator& evaluator) { return loss_above_teacher(game, set, evaluator); };
   double before = 0;
   std::atomic<bool> stop{false};
   {
@@ -473,12 +486,7 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
   REQUIRE(rows.size() >= 2);
   CHECK_THAT(rows[0], Contains("holdout_policy_loss,holdout_top1"));
   CHECK(split(rows.back(), ',')[13] != "");
-  // The model is an ordinary network that az:model= plays.
-  const AgentFactory az("az:model=" + dir + "/model.pt,sims=8", any_game);
-  const auto state = any_game->new_initial_state(3);
-  const Action action = az.make(1)->act(*state);
-  const std::vector<Action> legal = state->legal_actions();
-  CHECK(std::find(legal.begin(), legal.end(), action) != legal.end());
+  check_plays_legally(dir + "/model.pt", any_game);
   // Resumed past teacher_steps, the run goes on by self-play.
   {
     Trainer<Tailten> trainer(game, spec, config("teacher=" + shards), "cpu", dir, true, stderr);
@@ -532,10 +540,7 @@ TEST_CASE(
                             shards);
   CHECK(config.net.policy_head == PolicyHead::kConv);
   TeacherSet<Knightmate> set(game, shards, spec, 0);
-  const auto loss = [&](Evaluator& evaluator) {
-    const Agreement agreement = measure_agreement(game, set.train(), evaluator, 256, 64);
-    return agreement.policy_loss - agreement.entropy;
-  };
+  const auto loss = [&](Evaluator& evaluator) { return loss_above_teacher(game, set, evaluator); };
   double before = 0;
   std::atomic<bool> stop{false};
   {
@@ -547,11 +552,7 @@ TEST_CASE(
   const double after = loss(*model);
   INFO("policy loss above the teacher's entropy " << before << " -> " << after);
   CHECK(after < 0.8 * before);
-  const AgentFactory az("az:model=" + dir + "/model.pt,sims=8", any_game);
-  const auto state = any_game->new_initial_state(3);
-  const Action action = az.make(1)->act(*state);
-  const std::vector<Action> legal = state->legal_actions();
-  CHECK(std::find(legal.begin(), legal.end(), action) != legal.end());
+  check_plays_legally(dir + "/model.pt", any_game);
 }
 
 TEST_CASE("trainer: a run goes on from its kept state in a fresh directory", "[trainer]") {
