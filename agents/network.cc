@@ -51,6 +51,12 @@ std::shared_ptr<Evaluator> load_network(const std::string& path, const GameInfo&
   return require_backend().load(path, info, game_spec, device, threads);
 }
 
+std::shared_ptr<Evaluator> read_network(std::string_view bytes, const std::string& what,
+                                        const GameInfo& info, const std::string& game_spec,
+                                        const std::string& device, int threads) {
+  return require_backend().read(bytes, what, info, game_spec, device, threads);
+}
+
 const char* policy_head_name(PolicyHead head) {
   return head == PolicyHead::kConv ? "conv" : "dense";
 }

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "agents/evaluator.h"
 
@@ -53,6 +54,11 @@ class NetworkBackend {
   virtual std::shared_ptr<Evaluator> load(const std::string& path, const GameInfo& info,
                                           const std::string& game_spec, const std::string& device,
                                           int threads) const = 0;
+  // The same from a module's bytes (as Learner::model_bytes gives them); errors name it
+  // as `what`.
+  virtual std::shared_ptr<Evaluator> read(std::string_view bytes, const std::string& what,
+                                          const GameInfo& info, const std::string& game_spec,
+                                          const std::string& device, int threads) const = 0;
 };
 
 // The backend networks come from (it must outlive every use). A program linked with
@@ -71,5 +77,8 @@ std::shared_ptr<Evaluator> create_network(const GameInfo& info, const std::strin
 std::shared_ptr<Evaluator> load_network(const std::string& path, const GameInfo& info,
                                         const std::string& game_spec, const std::string& device,
                                         int threads);
+std::shared_ptr<Evaluator> read_network(std::string_view bytes, const std::string& what,
+                                        const GameInfo& info, const std::string& game_spec,
+                                        const std::string& device, int threads);
 
 }  // namespace knightgym

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -103,22 +104,29 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::create(const GameInfo& info,
 std::unique_ptr<TorchEvaluator> TorchEvaluator::load(const std::string& path, const GameInfo& info,
                                                      const std::string& game_spec,
                                                      const std::string& device, int threads) {
-  set_threads(threads);
-  const torch::Device where = parse_device(device);
   if (!std::filesystem::is_regular_file(path))
     throw std::invalid_argument("model '" + path + "': no such file");
+  std::ifstream file(path, std::ios::binary);
+  return read(file, "model '" + path + "'", info, game_spec, device, threads);
+}
+
+std::unique_ptr<TorchEvaluator> TorchEvaluator::read(std::istream& bytes, const std::string& what,
+                                                     const GameInfo& info,
+                                                     const std::string& game_spec,
+                                                     const std::string& device, int threads) {
+  set_threads(threads);
+  const torch::Device where = parse_device(device);
   torch::jit::Module module;
   try {
-    module = torch::jit::load(path, where);
+    module = torch::jit::load(bytes, where);
   } catch (const c10::Error& error) {
-    throw std::invalid_argument("model '" + path +
-                                "' is not a TorchScript module: " + error.what_without_backtrace());
+    throw std::invalid_argument(what +
+                                " is not a TorchScript module: " + error.what_without_backtrace());
   }
   if (module.hasattr("game_spec")) {
     const std::string made_for = module.attr("game_spec").toStringRef();
     if (made_for != game_spec)
-      throw std::invalid_argument("model '" + path + "' was made for " + made_for + ", not " +
-                                  game_spec);
+      throw std::invalid_argument(what + " was made for " + made_for + ", not " + game_spec);
   }
   module.eval();
   auto impl = std::unique_ptr<Impl>(new Impl{module, info, where, {}, {}});
@@ -126,10 +134,10 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::load(const std::string& path, co
     torch::InferenceMode guard;
     forward(impl->module, info, zero_batch(info, 1).to(where));
   } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument("model '" + path + "': " + error.what());
+    throw std::invalid_argument(what + ": " + error.what());
   } catch (const c10::Error& error) {
-    throw std::invalid_argument("model '" + path + "' fails on this game's observations: " +
-                                error.what_without_backtrace());
+    throw std::invalid_argument(
+        what + " fails on this game's observations: " + error.what_without_backtrace());
   }
   impl->inference = optimized(impl->module);
   return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
@@ -201,6 +209,12 @@ class TorchBackend final : public NetworkBackend {
                                   const std::string& game_spec, const std::string& device,
                                   int threads) const override {
     return TorchEvaluator::load(path, info, game_spec, device, threads);
+  }
+  std::shared_ptr<Evaluator> read(std::string_view bytes, const std::string& what,
+                                  const GameInfo& info, const std::string& game_spec,
+                                  const std::string& device, int threads) const override {
+    std::istringstream stream{std::string(bytes)};
+    return TorchEvaluator::read(stream, what, info, game_spec, device, threads);
   }
 };
 

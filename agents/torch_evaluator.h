@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <string>
 
@@ -39,6 +40,10 @@ class TorchEvaluator final : public Evaluator {
   // such file, not TorchScript, made for another game, or outputs of the wrong shape.
   static std::unique_ptr<TorchEvaluator> load(const std::string& path, const GameInfo& info,
                                               const std::string& game_spec,
+                                              const std::string& device, int threads = 0);
+  // The same from a module's bytes; errors name it as `what` ("model 'PATH'").
+  static std::unique_ptr<TorchEvaluator> read(std::istream& bytes, const std::string& what,
+                                              const GameInfo& info, const std::string& game_spec,
                                               const std::string& device, int threads = 0);
 
   // An evaluator over `module` itself, not a copy, on `device` (where the module already

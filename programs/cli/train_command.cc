@@ -1,5 +1,6 @@
 // knightgym train: AlphaZero-style training of a game into DIR, with --resume, and
-// SIGINT/SIGTERM ending the run with a checkpoint.
+// SIGINT/SIGTERM ending the run with a checkpoint. With --ray ADDRESS, self-play runs on
+// a Ray cluster's actors: the run is handed whole to knightgym.training.train.
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -8,9 +9,12 @@
 #include "env/registry/game_list.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
+#include "programs/cli/python_package.h"
 #include "programs/cli/stop_signals.h"
 #include "training/trainer/trainer.h"
 #include "util/atomic_file.h"
+#include "util/json_writer.h"
+#include "util/python_process.h"
 
 namespace knightgym::cli {
 namespace {
@@ -32,13 +36,35 @@ void print_evaluation(const std::vector<Evaluation>& evaluation) {
                 100 * e.score.score, 100 * e.score.half_width);
 }
 
+// The run handed to knightgym.training.train(..., ray_address=...) in the project's
+// .venv, which holds Ray: the options go as the JSON of its keyword arguments.
+int train_on_ray(const std::string& game, const std::string& out, double minutes, int64_t steps,
+                 bool resume, const std::string& device, const std::string& settings,
+                 const std::string& address, int actors) {
+  const std::string python = venv_python();
+  if (python.empty())
+    throw std::invalid_argument("--ray needs the Python module, which this build lacks");
+  JsonWriter json;
+  json.begin_object().key("game").value(game).key("out").value(out);
+  json.key("minutes").value(minutes).key("steps").value(steps).key("resume").value(resume);
+  json.key("device").value(device).key("settings").value(settings);
+  json.key("ray_address").value(address).key("actors");
+  if (actors > 0)
+    json.value(actors);
+  else
+    json.null();
+  json.end_object();
+  return run_python_module(python, python_package_dir(), "knightgym.training",
+                           {"run", json.text()});
+}
+
 }  // namespace
 
 int train_command(Args& args) {
   if (args.positional().size() != 1)
     throw std::invalid_argument(
         "usage: knightgym train GAME --out DIR [--minutes M | --steps S] [--resume] "
-        "[--device cpu|cuda] [--config FILE] [--print-config]");
+        "[--device cpu|cuda] [--config FILE] [--print-config] [--ray ADDRESS [--actors N]]");
   const auto game = load_game(args.positional()[0]);
   const std::string out = args.get_string("out", "");
   const double minutes = args.get_double("minutes", 0, 0);
@@ -47,7 +73,13 @@ int train_command(Args& args) {
   const bool print_config = args.get_switch("print-config");
   const std::string device = args.get_string("device", "cpu");
   const std::string config_file = args.get_string("config", "");
+  const std::string ray = args.get_string("ray", "");
+  const int actors = static_cast<int>(args.get_int("actors", 0, 1));
   args.finish();
+  if (args.has("ray") && ray.empty())
+    throw std::invalid_argument("--ray ADDRESS: an empty address");
+  if (args.has("actors") && ray.empty())
+    throw std::invalid_argument("--actors N is for runs on a Ray cluster: give --ray ADDRESS");
 
   if (print_config) {  // a valid settings file, each line with its doc as a comment
     const TrainConfig config = read_train_config(
@@ -67,11 +99,13 @@ int train_command(Args& args) {
     throw std::invalid_argument("'" + out +
                                 "' already holds a run: --resume continues it, or choose "
                                 "another --out");
-  RunDirectory run(out);
-  const std::string settings = resume                ? run.read_config().second
-                               : config_file.empty() ? std::string()
-                                                     : read_settings(config_file);
-  const TrainConfig config = read_train_config(game->training_defaults(), settings);
+  const std::string settings =
+      resume || config_file.empty() ? std::string() : read_settings(config_file);
+  if (!ray.empty())
+    return train_on_ray(game->spec(), out, minutes, steps, resume, device, settings, ray, actors);
+  // Read before the directory is made: bad settings leave nothing behind.
+  const TrainConfig config = read_train_config(
+      game->training_defaults(), resume ? RunDirectory(out).read_config().second : settings);
 
   const std::atomic<bool>& stop = stop_on_signals();
   bool finished = false;

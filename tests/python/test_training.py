@@ -115,7 +115,59 @@ def test_resume_refuses_checkpoints_of_an_older_format(run_dir, tmp_path):
                              "--resume"], capture_output=True, text=True)
     assert result.returncode == 1
     assert (f"no checkpoint loads; the newest: checkpoint '{checkpoints[-1]}': has format "
-            "version 1, this build reads version 2") in result.stderr
+            "version 1, this build reads versions 2 to 3") in result.stderr
+
+
+NEW_COLUMNS = ["learner_steps_per_s", "staleness", "staleness_max", "actor_pos_per_s"]
+
+
+def test_a_run_of_the_previous_format_resumes(run_dir, tmp_path):
+    """Format 2 checkpoints (no chunk counter) and a metrics.csv without the columns
+    added since read on: the old rows get those columns empty."""
+    run = tmp_path / "run"
+    shutil.copytree(run_dir, run)
+    for path in (run / "checkpoints").glob("step-*.ckpt"):
+        checkpoint = torch.jit.load(str(path))
+        checkpoint._c.setattr("format", 2)
+        checkpoint.save(str(path))
+    lines = (run / "metrics.csv").read_text().splitlines()
+    old = [",".join(line.split(",")[:-len(NEW_COLUMNS)]) for line in lines]
+    (run / "metrics.csv").write_text("\n".join(old) + "\n")
+    result = subprocess.run([str(CLI), "train", GAME, "--out", str(run), "--steps", "20",
+                             "--resume"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "(step 12)" in result.stderr
+    metrics = read_metrics(run / "metrics.csv")
+    assert metrics["step"][-1] == 20
+    header = (run / "metrics.csv").read_text().splitlines()[0].split(",")
+    assert header[-len(NEW_COLUMNS):] == NEW_COLUMNS
+    kept = (run / "metrics.csv").read_text().splitlines()[1:len(old)]
+    assert all(line.endswith(",,,") and line.count(",") == len(header) - 1 for line in kept)
+
+
+def test_training_from_python_is_the_command_line_run(run_dir, tmp_path):
+    """knightgym.training.train runs what `knightgym train` runs: the same counters and
+    the same network from the same settings."""
+    import knightgym.training
+
+    result = knightgym.training.train(GAME, tmp_path / "run", steps=12, settings=TINY,
+                                      verbose=False)
+    assert result["finished"] and result["counters"]["steps"] == 12
+    cli = read_metrics(run_dir / "metrics.csv")
+    assert result["counters"]["decisions"] == cli["decisions"][-1]
+    assert result["counters"]["games"] == cli["games"][-1]
+    ours = torch.jit.load(str(tmp_path / "run" / "model.pt")).state_dict()
+    theirs = torch.jit.load(str(run_dir / "model.pt")).state_dict()
+    assert all(torch.equal(ours[name], theirs[name]) for name in theirs)
+    assert [e["opponent"] for e in result["evaluation"]] == ["best", "random"]
+    with pytest.raises(ValueError, match="already holds a run"):
+        knightgym.training.train(GAME, tmp_path / "run", steps=12)
+    with pytest.raises(ValueError, match="no_such_setting"):
+        knightgym.training.train(GAME, tmp_path / "other", steps=12,
+                                 settings={"no_such_setting": 1})
+    with pytest.raises(ValueError, match="nothing to resume"):
+        knightgym.training.train(GAME, tmp_path / "other", steps=12, resume=True)
+    assert not (tmp_path / "other").exists()  # refused before anything was written
 
 
 def test_a_kept_run_goes_on_elsewhere_from_its_step(run_dir, tmp_path):

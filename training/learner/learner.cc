@@ -29,7 +29,13 @@ constexpr std::pair<const char*, int64_t TrainingCounters::*> kCounterFields[] =
     {"milliseconds", &TrainingCounters::milliseconds},
     {"eval_rounds", &TrainingCounters::eval_rounds},
     {"generation", &TrainingCounters::generation},
+    {"chunks", &TrainingCounters::chunks},
 };
+// Format 2 had every counter but chunks, which a one-machine run leaves at 0.
+constexpr int64_t kOldestCheckpointFormat = 2;
+bool counter_in_format(const char* name, int64_t format) {
+  return format >= 3 || std::string_view(name) != "chunks";
+}
 // A field added to TrainingCounters and not here would be lost on resume.
 static_assert(sizeof(TrainingCounters) == std::size(kCounterFields) * sizeof(int64_t));
 
@@ -160,8 +166,9 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
   };
   c10::IValue format;
   const int64_t version = archive.try_read("format", format) ? format.toInt() : 1;
-  if (version != kCheckpointFormat)
-    throw fail("has format version " + std::to_string(version) + ", this build reads version " +
+  if (version < kOldestCheckpointFormat || version > kCheckpointFormat)
+    throw fail("has format version " + std::to_string(version) + ", this build reads versions " +
+               std::to_string(kOldestCheckpointFormat) + " to " +
                std::to_string(kCheckpointFormat));
   const std::string spec = read("game_spec").toStringRef();
   if (spec != m.game_spec) throw fail("is for " + spec + ", not " + m.game_spec);
@@ -181,7 +188,8 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
   }
   TrainingCounters counters;
   for (const auto& [name, field] : kCounterFields)
-    counters.*field = read(std::string("counter.") + name).toInt();
+    if (counter_in_format(name, version))
+      counters.*field = read(std::string("counter.") + name).toInt();
   torch::serialize::InputArchive optimizer_archive;
   if (!archive.try_read("optimizer", optimizer_archive)) throw fail("has no optimizer state");
   auto optimizer = m.make_optimizer();
@@ -233,12 +241,16 @@ void Learner::load_weights(const std::string& path) {
   for (auto& [name, tensor] : m.state()) tensor.copy_(loaded[i++]);
 }
 
-void Learner::export_model(const std::string& path) const {
+std::string Learner::model_bytes() const {
   torch::jit::Module module = impl_->device.is_cpu() ? impl_->module : impl_->module.clone();
   if (!impl_->device.is_cpu()) module.to(torch::kCPU);
   std::ostringstream bytes;
   module.save(bytes);
-  write_file_atomically(path, bytes.view());
+  return std::move(bytes).str();
+}
+
+void Learner::export_model(const std::string& path) const {
+  write_file_atomically(path, model_bytes());
 }
 
 }  // namespace knightgym

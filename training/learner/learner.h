@@ -47,12 +47,14 @@ struct TrainingCounters {
   int64_t milliseconds = 0;  // training time over every session of the run
   int64_t eval_rounds = 0;   // evaluations against the best network and the baselines
   int64_t generation = 0;    // times a trained network became the best
+  int64_t chunks = 0;  // self-play chunks taken from actors (training/distributed/actor_games.h)
   bool operator==(const TrainingCounters&) const = default;
 };
 
-// The checkpoint format written and read. 1 (no "format" key) held any counters by name;
-// 2 holds exactly TrainingCounters' fields.
-inline constexpr int64_t kCheckpointFormat = 2;
+// The checkpoint format written. 1 (no "format" key) held any counters by name, and is
+// refused; 2 held exactly TrainingCounters' fields but chunks, and is read with none;
+// 3 holds them all.
+inline constexpr int64_t kCheckpointFormat = 3;
 
 class Learner {
  public:
@@ -87,6 +89,8 @@ class Learner {
   // The network as TorchScript on the CPU, written atomically: forward(observations) ->
   // (policy logits, values), loadable with torch.jit.load and by az:model=PATH.
   void export_model(const std::string& path) const;
+  // The same TorchScript file's bytes (what read_network loads), for actors elsewhere.
+  std::string model_bytes() const;
 
  private:
   struct Impl;

@@ -14,8 +14,13 @@
 // A horizon stops each game after that many decisions and scores it as the game scores a
 // truncation there (Knights Challenge: by the tally), for more results per hour in games
 // that last long; the network still sees the game's own max_turns in its observation.
+//
+// With a game budget, self-play plays exactly that many games and stops: a slot whose
+// game ends starts another only while fewer than the budget have started (a self-play
+// chunk of training/selfplay/chunk_player.h, the same games wherever it is played).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -35,7 +40,8 @@ class SelfPlay {
   using State = typename G::State;
 
   SelfPlay(const G& game, const AzConfig& search, Evaluator& evaluator, int num_games,
-           uint64_t seed, int sample_plies = 30, PlayoutCap cap = {}, int horizon = 0)
+           uint64_t seed, int sample_plies = 30, PlayoutCap cap = {}, int horizon = 0,
+           int64_t game_budget = 0)
       : game_(game),
         info_(game.info()),
         gumbel_(search.gumbel),
@@ -43,30 +49,33 @@ class SelfPlay {
         full_sims_(search.sims),
         cap_(cap),
         horizon_(horizon),
+        budget_(game_budget),
         batch_(game, search, evaluator),
         rng_(seed),
-        games_(num_games),
-        states_(num_games),
-        seeds_(num_games),
-        simulations_(num_games, search.sims),
-        plies_(num_games),
-        full_(num_games, 1),
+        games_(slots_for(num_games, game_budget)),
+        states_(games_.size()),
+        seeds_(games_.size()),
+        simulations_(games_.size(), search.sims),
+        plies_(games_.size()),
+        full_(games_.size(), 1),
         policy_(info_.num_actions),
         root_values_(info_.num_players) {
-    for (int i = 0; i < num_games; ++i) restart(i);
+    for (int i = 0; i < static_cast<int>(states_.size()); ++i) restart(i);
   }
 
   // One decision in every game; on_finished(Trajectory<G>&&) receives each game that ended.
   template <class OnFinished>
   void step(OnFinished&& on_finished) {
+    const int live = static_cast<int>(states_.size());
     for (uint64_t& seed : seeds_) seed = rng_.next();
     if (cap_.fast_sims > 0)  // no draws without the cap: the same games as before it
-      for (size_t i = 0; i < full_.size(); ++i) {
+      for (int i = 0; i < live; ++i) {
         full_[i] = static_cast<double>(rng_.next() >> 11) * 0x1.0p-53 < cap_.full_fraction;
         simulations_[i] = full_[i] ? full_sims_ : cap_.fast_sims;
       }
     batch_.run(states_, seeds_.data(), {}, simulations_.data());
-    for (int i = 0; i < static_cast<int>(states_.size()); ++i) {
+    int kept = live;
+    for (int i = 0; i < live; ++i) {
       const AzSearch<G>& search = batch_.search(i);
       search.policy(policy_.data());
       if (full_[i]) {
@@ -89,19 +98,48 @@ class SelfPlay {
       done.truncated = game_.truncated(states_[i]);
       on_finished(std::move(done));
       ++finished_;
-      restart(i);
+      if (budget_ == 0 || started_ < budget_)
+        restart(i);
+      else
+        plies_[i] = kRetired, --kept;
     }
+    if (kept < live) drop_retired();
   }
 
+  // With a budget: whether every game of it has finished.
+  bool done() const { return states_.empty(); }
   int64_t decisions() const { return decisions_; }
   int64_t finished_games() const { return finished_; }
   int64_t evaluations() const { return batch_.evaluated(); }
 
  private:
+  static constexpr int kRetired = -1;  // plies_ of a slot with no game left to play
+
   void restart(int i) {
     games_[i] = Trajectory<G>{};
     plies_[i] = 0;
+    ++started_;
     game_.init(states_[i], rng_);
+  }
+
+  static int slots_for(int num_games, int64_t budget) {
+    return budget > 0 ? static_cast<int>(std::min<int64_t>(num_games, budget)) : num_games;
+  }
+
+  // Drops the retired slots, keeping the others in order.
+  void drop_retired() {
+    int to = 0;
+    for (int from = 0; from < static_cast<int>(states_.size()); ++from) {
+      if (plies_[from] == kRetired) continue;
+      if (to != from) {
+        states_[to] = states_[from];
+        games_[to] = std::move(games_[from]);
+        plies_[to] = plies_[from];
+      }
+      ++to;
+    }
+    states_.resize(to), games_.resize(to), plies_.resize(to), seeds_.resize(to);
+    simulations_.resize(to), full_.resize(to);
   }
 
   Action sample_from(const std::vector<float>& policy) {
@@ -122,7 +160,9 @@ class SelfPlay {
   int sample_plies_;
   int full_sims_;
   PlayoutCap cap_;
-  int horizon_;  // 0: none
+  int horizon_;     // 0: none
+  int64_t budget_;  // games to play; 0: no end
+  int64_t started_ = 0;
   SearchBatch<G> batch_;
   Rng rng_;
   std::vector<Trajectory<G>> games_;

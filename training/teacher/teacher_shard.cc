@@ -1,89 +1,18 @@
 #include "training/teacher/teacher_shard.h"
 
-#include <bit>
 #include <cmath>
-#include <cstring>
 #include <optional>
 #include <stdexcept>
 
 #include "util/atomic_file.h"
+#include "util/binary_io.h"
 #include "util/text.h"
 
 namespace knightgym {
 namespace {
 
-static_assert(std::endian::native == std::endian::little, "shards are little-endian");
-
 constexpr std::string_view kMagic = "KGTEACH1";
 constexpr uint32_t kMostPlayers = 64, kMostActions = 1 << 20;  // far above every game's
-
-uint64_t fnv1a(std::string_view bytes) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (const char c : bytes) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-  return hash;
-}
-
-class Writer {
- public:
-  template <class T>
-  void put(T value) {
-    char bytes[sizeof(T)];
-    std::memcpy(bytes, &value, sizeof(T));
-    out_.append(bytes, sizeof(T));
-  }
-  void put_text(std::string_view text) {
-    put(static_cast<uint32_t>(text.size()));
-    out_.append(text);
-  }
-  void put_raw(std::string_view bytes) { out_.append(bytes); }
-  std::string& bytes() { return out_; }
-
- private:
-  std::string out_;
-};
-
-// Reads what Writer wrote; every read past the end is "truncated".
-class Reader {
- public:
-  Reader(std::string_view bytes, const std::string& where) : bytes_(bytes), where_(where) {}
-
-  template <class T>
-  T get() {
-    need(sizeof(T));
-    T value;
-    std::memcpy(&value, bytes_.data() + pos_, sizeof(T));
-    pos_ += sizeof(T);
-    return value;
-  }
-  std::string get_text() {
-    const uint32_t size = get<uint32_t>();
-    need(size);
-    std::string text(bytes_.substr(pos_, size));
-    pos_ += size;
-    return text;
-  }
-  // A count of items of at least `item_bytes` each, checked against what is left so
-  // that a damaged count cannot ask for gigabytes.
-  uint32_t get_count(size_t item_bytes) {
-    const uint32_t count = get<uint32_t>();
-    if (static_cast<uint64_t>(count) * item_bytes > bytes_.size() - pos_) fail("truncated");
-    return count;
-  }
-  size_t position() const { return pos_; }
-  [[noreturn]] void fail(const std::string& why) const {
-    throw std::invalid_argument(where_ + ": " + why);
-  }
-
- private:
-  void need(size_t size) {
-    if (size > bytes_.size() - pos_)
-      fail("truncated (" + std::to_string(bytes_.size()) + " bytes)");
-  }
-
-  std::string_view bytes_;
-  const std::string& where_;
-  size_t pos_ = 0;
-};
 
 }  // namespace
 
@@ -94,7 +23,7 @@ int64_t TeacherShard::decisions() const {
 }
 
 std::string encode_shard(const TeacherShard& shard) {
-  Writer out;
+  BinaryWriter out;
   out.put_raw(kMagic);
   out.put(kTeacherShardFormat);
   out.put_text(shard.game_spec);
@@ -120,7 +49,7 @@ std::string encode_shard(const TeacherShard& shard) {
       }
     }
   }
-  out.put(fnv1a(out.bytes()));
+  out.put_hash();
   return std::move(out.bytes());
 }
 
@@ -130,19 +59,13 @@ void write_shard(const std::string& path, const TeacherShard& shard) {
 
 TeacherShard decode_shard(std::string_view bytes, const std::string& where,
                           const std::string& game_spec) {
-  Reader in(bytes, where);
-  if (bytes.substr(0, kMagic.size()) != kMagic)
-    in.fail("not a knightgym teacher shard (no KGTEACH1 at its start)");
-  if (bytes.size() < kMagic.size() + sizeof(uint64_t)) in.fail("truncated");
-  const std::string_view body = bytes.substr(0, bytes.size() - sizeof(uint64_t));
-  uint64_t hash;
-  std::memcpy(&hash, bytes.data() + body.size(), sizeof hash);
-  in.get<uint64_t>();  // the magic, checked above
+  BinaryReader in(bytes, where);
+  in.open(kMagic, "knightgym teacher shard");
   const uint32_t format = in.get<uint32_t>();
   if (format != kTeacherShardFormat)
     in.fail("format " + std::to_string(format) + ", but this build reads format " +
             std::to_string(kTeacherShardFormat));
-  if (fnv1a(body) != hash) in.fail("damaged or truncated (its hash does not match its bytes)");
+  in.check_hash();
 
   TeacherShard shard;
   shard.game_spec = in.get_text();
@@ -186,7 +109,7 @@ TeacherShard decode_shard(std::string_view bytes, const std::string& where,
       }
     }
   }
-  if (in.position() != body.size()) in.fail("bytes after its last game");
+  in.close("last game");
   return shard;
 }
 

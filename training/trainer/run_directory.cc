@@ -106,12 +106,17 @@ MetricsLog::MetricsLog(const std::string& path, const std::vector<std::string>& 
     std::istringstream lines(read_file(path).value_or(""));
     std::string line;
     std::getline(lines, line);
-    if (line + "\n" != header)
+    // A run of an older build may lack the columns added since at the end: its rows
+    // read on with those left empty.
+    const size_t written = std::min(split(line, ',').size(), columns_);
+    const std::vector<std::string> older(columns.begin(), columns.begin() + written);
+    if (line + "\n" != join_csv(older))
       throw std::invalid_argument("'" + path + "' has other columns than this run writes");
+    const std::string padding(columns_ - written, ',');
     // A whole row ends with a newline and has every column.
     while (std::getline(lines, line) && !lines.eof()) {
       const std::vector<std::string_view> cells = split(line, ',');
-      if (cells.size() != columns_) break;
+      if (cells.size() != written) break;
       const bool within = std::all_of(bounds.begin(), bounds.end(), [&](const auto& b) {
         const std::string cell(cells[b.first]);
         char* end = nullptr;
@@ -119,7 +124,7 @@ MetricsLog::MetricsLog(const std::string& path, const std::vector<std::string>& 
         return !cell.empty() && *end == '\0' && value <= b.second;
       });
       if (!within) break;
-      kept += line + "\n";
+      kept += line + padding + "\n";
     }
   }
   write_file_atomically(path, kept);

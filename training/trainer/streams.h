@@ -19,8 +19,9 @@ enum class Stream : uint8_t {
   kEvaluationCandidate,  // the trained agent of an evaluation; index: the evaluation's round
   kEvaluationOpponent,   // an evaluation's opponent; index: evaluation_index(round, opponent)
   kEvaluationGames,      // its games against that opponent; index: the same
+  kSelfPlayChunk,        // a distributed run's self-play chunk; index: its number
 };
-inline constexpr int kNumStreams = static_cast<int>(Stream::kEvaluationGames) + 1;
+inline constexpr int kNumStreams = static_cast<int>(Stream::kSelfPlayChunk) + 1;
 
 // The stream takes the top 8 bits of the index derive_seed sees, an index the other 56.
 inline constexpr int kStreamIndexBits = 56;

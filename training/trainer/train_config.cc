@@ -101,6 +101,16 @@ void read(ParamReader& r, TrainConfig& c) {
                            "share of the search's root value in the value targets (0: the game's "
                            "returns alone)");
   c.games = r.get_int("games", c.games, 1, 100000, "concurrent self-play games");
+  c.chunk_games = r.get_int("chunk_games", 2 * c.games, 1, 1000000,
+                            "on a Ray cluster: games of a self-play chunk, an actor's unit of "
+                            "work (played `games` at a time, then sent to the learner whole)");
+  c.chunks_ahead = r.get_int("chunks_ahead", c.chunks_ahead, 1, 1000000,
+                             "on a Ray cluster: chunks asked of the actors ahead of the one the "
+                             "learner takes next; at least twice the actors keeps every actor "
+                             "busy, and it bounds how stale their weights get");
+  c.publish_steps = r.get_int("publish_steps", c.publish_steps, 1, 100000000,
+                              "on a Ray cluster: optimizer steps between the weights sent to the "
+                              "actors");
   c.batch = r.get_int("batch", c.batch, 1, 1 << 20, "training batch size");
   c.learner.learning_rate =
       r.get_float("lr", c.learner.learning_rate, 1e-9, 10, "AdamW learning rate");

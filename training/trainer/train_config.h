@@ -30,6 +30,11 @@ struct TrainConfig {
   int sample_plies = 30;          // PUCT: decisions sampled from the visits
   PlayoutCap playout_cap;         // fast searches, not recorded, for a share of the decisions
   int horizon = 0;                // self-play games scored as truncated after so many decisions
+  // On a Ray cluster (training/distributed/): games per chunk, the chunks asked of the
+  // actors ahead of the learner, and the optimizer steps between weights sent to them.
+  int chunk_games = 128;
+  int chunks_ahead = 8;
+  int publish_steps = 10;
   // Share of the search's root value in the value targets: 0.5 won the comparison of
   // docs/training.md against the returns alone.
   double q_weight = 0.5;

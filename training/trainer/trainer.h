@@ -25,8 +25,8 @@
 #include "training/arena/batched_match.h"
 #include "training/learner/learner.h"
 #include "training/selfplay/replay_buffer.h"
-#include "training/selfplay/self_play.h"
 #include "training/teacher/teacher_set.h"
+#include "training/trainer/game_source.h"
 #include "training/trainer/run_directory.h"
 #include "training/trainer/streams.h"
 #include "training/trainer/symmetry.h"
@@ -101,10 +101,13 @@ class Trainer {
   int64_t replay_decisions() const { return buffer_.size(); }
   const std::vector<Evaluation>& last_evaluation() const { return evaluation_; }
   Learner& learner() { return learner_; }
+  const Learner& learner() const { return learner_; }
 
   // Trains until a limit or `stop`; then writes a checkpoint and model.pt, and (unless
-  // stopped) evaluates once more. Returns false if it was stopped.
-  bool run(const TrainLimits& limits, const std::atomic<bool>& stop) {
+  // stopped) evaluates once more. Returns false if it was stopped. Self-play games come
+  // from `source`, or without one from self-play here (LocalSelfPlay).
+  bool run(const TrainLimits& limits, const std::atomic<bool>& stop,
+           GameSource<G>* source = nullptr) {
     using Clock = std::chrono::steady_clock;
     const Clock::time_point start = Clock::now();
     const double resumed_seconds = counters_.milliseconds / 1000.0;
@@ -122,9 +125,8 @@ class Trainer {
       return f;
     };
 
-    SelfPlay<G> self_play(game_, config_.search, *learner_.evaluator(), config_.games,
-                          stream_seed(config_.seed, Stream::kSelfPlay, counters_.decisions),
-                          config_.sample_plies, config_.playout_cap, config_.horizon);
+    std::optional<LocalSelfPlay<G>> local;
+    if (!source) source = &local.emplace(game_, config_, *learner_.evaluator(), counters_);
     // Training samples per recorded decision: with playout cap randomization, the expected
     // share of decisions searched in full (the decisions counter holds them all).
     const double recorded_share =
@@ -140,8 +142,9 @@ class Trainer {
                                 : -1;
     Period period;
     period.start = last_log;
-    const int64_t decisions_before = last_decisions_ = counters_.decisions;
-    const int64_t evaluations_before = last_evaluations_ = counters_.evaluations;
+    last_decisions_ = counters_.decisions;
+    last_evaluations_ = counters_.evaluations;
+    std::vector<Trajectory<G>> finished_games;
     // done() is asked once an iteration, so that the loop's last iteration is the one
     // that found it true; an iteration's checkpoint (the constructor's comment on
     // metrics.csv) is then never the last thing before the final row. Every iteration
@@ -152,14 +155,16 @@ class Trainer {
           period.add(train_step(rng, teacher_->train()));
       } else {
         teacher_.reset();  // learned: its memory is self-play's now
-        self_play.step([&](Trajectory<G>&& game) {
-          period.game_decisions += game.plies;
-          ++period.games;
+        finished_games.clear();
+        const SourceStep got = source->next(learner_, counters_, finished_games);
+        for (Trajectory<G>& game : finished_games) {
+          period.add_game(game, got.staleness);
           ++counters_.games;
           buffer_.add(std::move(game));
-        });
-        counters_.decisions = decisions_before + self_play.decisions();
-        counters_.evaluations = evaluations_before + self_play.evaluations();
+        }
+        counters_.decisions += got.decisions;
+        counters_.evaluations += got.evaluations;
+        counters_.chunks += got.chunks;
         const int64_t due =
             teacher_samples +
             static_cast<int64_t>(
@@ -179,7 +184,7 @@ class Trainer {
         last_eval = elapsed();
       }
       if (now - last_log >= config_.log_seconds) {
-        log_row(period, now);
+        log_row(period, now, *source);
         period = Period{};
         period.start = last_log = now;
         progress_.update(fraction(), now, status());
@@ -198,7 +203,8 @@ class Trainer {
     counters_.milliseconds = static_cast<int64_t>(elapsed() * 1000);
     const bool stopped = stop;
     if (!stopped && config_.eval_games > 0) evaluate();
-    log_row(period, counters_.milliseconds / 1000.0);  // training time: the last evaluation's not
+    // Training time: the last evaluation's not.
+    log_row(period, counters_.milliseconds / 1000.0, *source);
     checkpoint();
     progress_.update(stopped ? fraction() : 1.0, elapsed(), status());
     progress_.finish_line();
@@ -214,9 +220,18 @@ class Trainer {
     double start = 0;
     int64_t steps = 0, games = 0, game_decisions = 0;
     double policy = 0, value = 0, entropy = 0;
+    // Recorded decisions that came in, and their staleness (weighted by decisions).
+    int64_t positions = 0, staleness_sum = 0, staleness_max = 0;
     void add(const Losses& l) {
       ++steps;
       policy += l.policy, value += l.value, entropy += l.entropy;
+    }
+    void add_game(const Trajectory<G>& game, int64_t staleness) {
+      ++games;
+      game_decisions += game.plies;
+      positions += game.size();
+      staleness_sum += staleness * game.size();
+      staleness_max = std::max(staleness_max, staleness);
     }
   };
 
@@ -359,10 +374,15 @@ class Trainer {
                                     "holdout_top1",
                                     "score_vs_best"};
     for (const std::string& baseline : config_.baselines) out.push_back("score_vs_" + baseline);
+    // Later columns, after the baselines': a resumed run of before them reads on
+    // (MetricsLog).
+    for (const char* column :
+         {"learner_steps_per_s", "staleness", "staleness_max", "actor_pos_per_s"})
+      out.push_back(column);
     return out;
   }
 
-  void log_row(const Period& p, double now) {
+  void log_row(const Period& p, double now, GameSource<G>& source) {
     const auto number = [](double value, const char* format = "%.4f") {
       char text[32];
       std::snprintf(text, sizeof text, format, value);
@@ -401,6 +421,14 @@ class Trainer {
       row.push_back(fresh_evaluation_ && i < evaluation_.size() ? number(evaluation_[i].score.score)
                                                                 : "");
     fresh_evaluation_ = false;
+    row.push_back(number(p.steps / seconds, "%.2f"));
+    row.push_back(p.positions ? number(static_cast<double>(p.staleness_sum) / p.positions, "%.1f")
+                              : "");
+    row.push_back(p.positions ? std::to_string(p.staleness_max) : "");
+    std::string rates;  // each actor's, ';' between them
+    for (const double rate : source.actor_rates(seconds))
+      rates += (rates.empty() ? "" : ";") + number(rate, "%.1f");
+    row.push_back(rates);
     metrics_->append(row);
     if (p.steps) last_policy_loss_ = p.policy / steps;
     last_speed_ = decisions / seconds;

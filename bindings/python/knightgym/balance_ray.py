@@ -9,21 +9,16 @@ one-machine run's to the last bit, however the chunks are shared out. A task who
 worker or node dies is run again by Ray (`max_retries`), so no game is lost; an error
 raised by the games themselves is not retried but stops the run.
 
-Every node needs the same knightgym build at the same path (the driver's package
-directory goes to the workers as PYTHONPATH), started from the same Python: see
-docs/balance.md, "On a Ray cluster".
+Every node needs the same knightgym build at the same path (knightgym.ray_cluster).
 """
 
 import collections
-import logging
-import os
-import re
-import socket
 import time
 
 from knightgym import _knightgym
+from knightgym.ray_cluster import connect
 
-__all__ = ["RayRunner", "check_address"]
+__all__ = ["RayRunner"]
 
 # Tasks aim at this many seconds of games: long enough that Ray's overhead per task
 # (a few milliseconds) is small, short enough that a lost worker costs little.
@@ -31,9 +26,6 @@ TASK_SECONDS = 2.0
 MOST_CHUNKS_PER_TASK = 64  # keeps a task's tallies under Ray's 100 KB inline limit
 # Tasks in flight per CPU of the cluster.
 TASKS_PER_CPU = 2
-CONNECT_TIMEOUT = 5.0
-
-_ADDRESS = re.compile(r"^(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(?P<port>\d{1,5})$")
 
 # In a worker process: the chunk player of the run whose options it last saw, so its
 # agents (a network) load once per process, not once per task.
@@ -56,28 +48,6 @@ def play_chunks(options, rule_set, first, count):
     return tallies, time.monotonic() - start
 
 
-def check_address(address):
-    """Refuses an address that names no reachable Ray head, quickly and by name:
-    `ray.init` itself retries a dead address for minutes. "auto" (the cluster this
-    machine joined with `ray start`) and "ray://" client addresses go to Ray as they are."""
-    if not isinstance(address, str) or not address:
-        raise ValueError(f"ray_address must be 'HOST:PORT', 'auto' or 'ray://HOST:PORT', "
-                         f"got {address!r}")
-    if address == "auto" or address.startswith("ray://"):
-        return
-    match = _ADDRESS.match(address)
-    if not match or not 0 < int(match["port"]) < 65536:
-        raise ValueError(f"ray_address {address!r}: expected HOST:PORT (the head's GCS address, "
-                         f"as `ray start --head` prints it), 'auto' or 'ray://HOST:PORT'")
-    host, port = match["host"].strip("[]"), int(match["port"])
-    try:
-        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
-            pass
-    except OSError as error:
-        raise ConnectionError(f"no Ray cluster answers at {address}: {error.strerror or error}. "
-                              f"Start one with `ray start --head` (see docs/balance.md)") from None
-
-
 class RayRunner:
     """A runner for `_knightgym.run_balance`: plays chunks as Ray tasks, at most
     TASKS_PER_CPU per CPU of the cluster in flight, and hands the tallies on in chunk
@@ -87,25 +57,8 @@ class RayRunner:
     def __init__(self, address, options):
         import ray
 
-        check_address(address)
         self._ray = ray
-        self._owns_connection = not ray.is_initialized()
-        if self._owns_connection:
-            # `ray start --head` turns token authentication on when this machine holds
-            # a token (~/.ray/auth_token); a driver must then send it, which Ray leaves
-            # to RAY_AUTH_MODE.
-            if "RAY_AUTH_MODE" not in os.environ and os.path.exists(
-                    os.path.expanduser("~/.ray/auth_token")):
-                os.environ["RAY_AUTH_MODE"] = "token"
-            package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-            path = os.pathsep.join(p for p in (package_parent, os.environ.get("PYTHONPATH"))
-                                   if p)
-            try:
-                ray.init(address=address, runtime_env={"env_vars": {"PYTHONPATH": path}},
-                         log_to_driver=False, logging_level=logging.WARNING)
-            except (ConnectionError, RuntimeError, ValueError,
-                    ray.exceptions.AuthenticationError) as error:
-                raise ConnectionError(f"Ray cluster at {address}: {error}") from None
+        self._owns_connection = connect(address)
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._options = options
         self._task = ray.remote(num_cpus=1, max_retries=8, retry_exceptions=False)(play_chunks)

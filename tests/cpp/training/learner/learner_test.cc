@@ -152,8 +152,9 @@ TEST_CASE("learner: bad checkpoints are refused by name and change nothing", "[l
   refused(dir + "/other.ckpt", "is for tailten(first_player=1");
   // Checkpoints before format 2 have no "format" key, like an exported model.
   good.export_model(dir + "/model.pt");
-  refused(dir + "/model.pt",
-          "checkpoint '" + dir + "/model.pt': has format version 1, this build reads version 2");
+  refused(dir + "/model.pt", "checkpoint '" + dir +
+                                 "/model.pt': has format version 1, this build reads versions 2 "
+                                 "to 3");
 }
 
 TEST_CASE("learner: an exported model is the network, loadable as an evaluator", "[learner]") {

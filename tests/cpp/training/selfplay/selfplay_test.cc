@@ -2,7 +2,8 @@
 // search's policies, are reproducible from the seed, playout cap randomization records
 // the full searches alone, a horizon ends games scored as truncated, and batches drawn
 // from the buffer carry the right observation, mask, policy and value targets (the
-// returns seen from the mover, mixed with the root values as asked).
+// returns seen from the mover, mixed with the root values as asked); with a game budget,
+// self-play plays exactly so many games.
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <vector>
@@ -132,6 +133,37 @@ TEST_CASE("self-play is reproducible from its seed", "[selfplay]") {
     for (int i = 0; i < a[g].size(); ++i)
       REQUIRE(same_state<KnightFight>(a[g].states[i], b[g].states[i]));
     REQUIRE(a[g].policy_probs == b[g].policy_probs);
+  }
+}
+
+TEST_CASE("with a game budget, self-play plays exactly that many games and stops", "[selfplay]") {
+  const KnightFight game;
+  UniformEvaluator evaluator(game.info());
+  AzConfig config;
+  config.sims = 8;
+  const auto play_budget = [&](int slots, int budget) {
+    SelfPlay<KnightFight> self_play(game, config, evaluator, slots, 5, 4, {}, 0, budget);
+    std::vector<Trajectory<KnightFight>> finished;
+    int64_t plies = 0;
+    while (!self_play.done())
+      self_play.step([&](Trajectory<KnightFight>&& t) {
+        plies += t.plies;
+        finished.push_back(std::move(t));
+      });
+    CHECK(self_play.finished_games() == budget);
+    CHECK(self_play.decisions() == plies);  // no game left half played
+    return finished;
+  };
+  for (const auto& [slots, budget] : {std::pair{6, 10}, {6, 3}, {1, 2}}) {
+    const auto games = play_budget(slots, budget);
+    REQUIRE(static_cast<int>(games.size()) == budget);
+    for (const auto& t : games) CHECK(t.returns.size() == 2);
+    // The same games every time: the budget's games follow from the seed alone.
+    const auto again = play_budget(slots, budget);
+    for (size_t g = 0; g < games.size(); ++g) {
+      REQUIRE(games[g].size() == again[g].size());
+      REQUIRE(games[g].policy_probs == again[g].policy_probs);
+    }
   }
 }
 

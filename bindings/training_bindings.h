@@ -1,0 +1,10 @@
+// The training part of the LibTorch module (torch_module.cc).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace knightgym::python {
+
+void init_training(pybind11::module_& m);  // Training and ChunkPlayer
+
+}  // namespace knightgym::python

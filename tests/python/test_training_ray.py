@@ -1,0 +1,206 @@
+"""Training with self-play on a real Ray cluster of two nodes on this machine
+(ray.cluster_utils: a head and a second raylet, one CPU each; the learner in this
+process): two actors train a network that plays, and one actor trains the same network;
+an actor killed with SIGKILL mid-run is restarted and the run ends with every chunk
+counted once (the undisturbed run's counters and network); the learner killed with
+SIGKILL goes on with --resume from its checkpoint's step; bad addresses fail at once,
+writing nothing."""
+
+import csv
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+# One worker runs the clusters of this file, one after the other (make test's pytest-xdist).
+pytestmark = [pytest.mark.xdist_group("ray"), pytest.mark.needs_networks]
+
+ray = pytest.importorskip("ray", reason="Ray comes from PyPI into .venv (tools/make_venv.sh)")
+psutil = pytest.importorskip("psutil")
+torch = pytest.importorskip("torch")
+from ray.cluster_utils import Cluster  # noqa: E402
+
+import knightgym  # noqa: E402
+import knightgym.training  # noqa: E402
+
+CLI = Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
+GAME = "tailten"
+# A chunk is 8 games (about 370 decisions); at ratio 1 a chunk is about 10 steps, so a
+# run of STEPS takes about 8 chunks, and the actors' weights are stale by a few steps.
+TINY = dict(blocks=1, channels=8, games=8, sims=4, batch=32, min_replay=64, ratio=1,
+            eval_seconds=0, eval_games=4, eval_sims=2, baselines="random", log_seconds=1,
+            checkpoint_seconds=1, chunk_games=8, chunks_ahead=4, publish_steps=5)
+STEPS = 80
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with pytest.MonkeyPatch.context() as env:
+        # The cluster and its drivers (this process, the command line's) agree on
+        # authentication: a driver that sends a token to a cluster that wants none loses
+        # its actors.
+        env.setenv("RAY_AUTH_MODE", "disabled")
+        cluster = Cluster(initialize_head=True,
+                          head_node_args={"num_cpus": 1, "include_dashboard": False})
+        cluster.add_node(num_cpus=1)
+        cluster.wait_for_nodes()
+        yield cluster
+        cluster.shutdown()
+
+
+def train(cluster, out, actors, **options):
+    return knightgym.training.train(GAME, out, steps=STEPS, settings=TINY,
+                                    ray_address=cluster.address, actors=actors, verbose=False,
+                                    **options)
+
+
+@pytest.fixture(scope="module")
+def two_actors(cluster, tmp_path_factory):
+    out = tmp_path_factory.mktemp("ray_train") / "two"
+    return out, train(cluster, out, actors=2)
+
+
+def without_time(counters):
+    return {k: v for k, v in counters.items() if k != "seconds"}
+
+
+def assert_same_network(a, b):
+    a, b = torch.jit.load(str(a)).state_dict(), torch.jit.load(str(b)).state_dict()
+    assert a.keys() == b.keys()
+    for name in a:
+        assert torch.equal(a[name], b[name]), name
+
+
+def metrics(out):
+    with open(out / "metrics.csv") as file:
+        return list(csv.DictReader(file))
+
+
+def test_two_actors_train_a_network_that_plays(two_actors):
+    out, result = two_actors
+    counters = result["counters"]
+    assert result["finished"] and counters["steps"] == STEPS
+    assert counters["chunks"] >= 4
+    assert counters["games"] == counters["chunks"] * TINY["chunk_games"]
+    rows = metrics(out)
+    assert int(rows[-1]["step"]) == STEPS and int(rows[-1]["decisions"]) == counters["decisions"]
+    # Both actors played, and weights published every 5 steps went out behind the learner.
+    assert any(len(r["actor_pos_per_s"].split(";")) == 2 and
+               all(float(x) > 0 for x in r["actor_pos_per_s"].split(";")) for r in rows)
+    assert max(int(r["staleness_max"] or 0) for r in rows) > 0
+    assert all(float(r["learner_steps_per_s"]) >= 0 for r in rows)
+
+    game = knightgym.load_game(GAME)
+    agent = knightgym.agents.make(f"az:model={out / 'model.pt'},sims=4", game, seed=1)
+    state = game.new_initial_state(seed=3)
+    while not state.is_terminal():
+        action = agent.act(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
+def test_one_actor_trains_the_same_network(cluster, two_actors, tmp_path):
+    # Which weights play which chunk follows from the settings alone, not the actors.
+    out, two = two_actors
+    one = train(cluster, tmp_path / "one", actors=1)
+    assert without_time(one["counters"]) == without_time(two["counters"])
+    assert_same_network(tmp_path / "one" / "model.pt", out / "model.pt")
+
+
+def playing_actors():
+    """This cluster's actors playing a chunk now (Ray titles them by the method)."""
+    found = []
+    for process in psutil.Process().children(recursive=True):
+        try:
+            cmdline = process.cmdline()
+        except psutil.Error:
+            continue
+        if cmdline and cmdline[0].startswith("ray::SelfPlayActor.play"):
+            found.append(process.pid)
+    return found
+
+
+def _kill_an_actor_mid_run(out, killed, finished):
+    """Once the run has logged a row (its first chunk taken), SIGKILLs an actor in the
+    middle of a chunk."""
+    while not finished.is_set():
+        if (out / "metrics.csv").exists() and len(metrics(out)) >= 1:
+            for pid in playing_actors():
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+                return
+        time.sleep(0.02)
+
+
+def test_an_actor_killed_mid_run_is_restarted_and_counts_no_chunk_twice(cluster, two_actors,
+                                                                       tmp_path, capfd):
+    out = tmp_path / "killed"
+    killed, finished = [], threading.Event()
+    killer = threading.Thread(target=_kill_an_actor_mid_run, args=(out, killed, finished))
+    killer.start()
+    try:
+        result = train(cluster, out, actors=2)
+    finally:
+        finished.set()
+        killer.join()
+    assert len(killed) == 1
+    assert "self-play actor" in capfd.readouterr().err  # the loss was seen, and survived
+    # Every chunk taken once: the undisturbed run's counters and network, to the bit.
+    reference, undisturbed = two_actors
+    assert result["finished"]
+    assert without_time(result["counters"]) == without_time(undisturbed["counters"])
+    assert_same_network(out / "model.pt", reference / "model.pt")
+
+
+def test_the_learner_killed_goes_on_with_resume_from_its_checkpoint(cluster, tmp_path):
+    run, config = tmp_path / "run", tmp_path / "tiny.cfg"
+    config.write_text("".join(f"{k}={v}\n" for k, v in TINY.items()))
+    common = ["--ray", cluster.address, "--actors", "2"]
+    learner = subprocess.Popen([str(CLI), "train", GAME, "--out", str(run), "--steps", "100000",
+                                "--config", str(config), *common], start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not list((run / "checkpoints").glob("step-*.ckpt")):
+            assert learner.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        time.sleep(1.5)  # a checkpoint or two more, and rows past them
+    finally:
+        os.killpg(learner.pid, signal.SIGKILL)  # the command line and its Python driver
+        learner.wait()
+    newest = max(int(p.stem.split("-")[1]) for p in (run / "checkpoints").glob("step-*.ckpt"))
+    resumed = subprocess.run([str(CLI), "train", GAME, "--out", str(run), "--steps",
+                              str(newest + 30), "--resume", *common], capture_output=True,
+                             text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"(step {newest})" in resumed.stderr
+    assert f"{newest + 30} steps" in resumed.stdout
+    steps = [int(r["step"]) for r in metrics(run)]
+    assert steps == sorted(steps) and steps[-1] == newest + 30
+
+
+@pytest.mark.parametrize("address, error, message", [
+    ("127.0.0.1:1", ConnectionError, "no Ray cluster answers at 127.0.0.1:1"),
+    ("localhost", ValueError, "expected HOST:PORT"),
+])
+def test_bad_addresses_fail_at_once_and_write_nothing(tmp_path, address, error, message):
+    with pytest.raises(error, match=message):
+        knightgym.training.train(GAME, tmp_path / "out", steps=10, ray_address=address)
+    assert not (tmp_path / "out").exists()
+    process = subprocess.run([str(CLI), "train", GAME, "--out", str(tmp_path / "out"),
+                              "--steps", "10", "--ray", address], capture_output=True, text=True)
+    assert process.returncode == 1 and message in process.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_actors_need_a_cluster(tmp_path):
+    with pytest.raises(ValueError, match="actors are a Ray run's"):
+        knightgym.training.train(GAME, tmp_path / "out", steps=10, actors=2)
+    process = subprocess.run([str(CLI), "train", GAME, "--out", str(tmp_path / "out"),
+                              "--steps", "10", "--actors", "2"], capture_output=True, text=True)
+    assert process.returncode == 1 and "--actors N is for runs on a Ray cluster" in process.stderr
+    assert not (tmp_path / "out").exists()

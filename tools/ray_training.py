@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Training on a local Ray cluster, measured for docs/training.md: self-play positions
+per second with 1 and 2 actors against the one-machine run (`scaling`), and the memory
+of every process of a long run over its minutes (`memory`). The cluster is two nodes on
+this machine, each with one CPU (ray.cluster_utils: a head and a second raylet, as
+`ray start` makes them); the learner runs in this process. Prints Markdown tables and
+writes the samples as CSV.
+
+    PYTHONPATH=build/python .venv/bin/python tools/ray_training.py scaling --minutes 3
+    PYTHONPATH=build/python .venv/bin/python tools/ray_training.py memory --minutes 30
+"""
+
+import argparse
+import csv
+import os
+import platform
+import shutil
+import sys
+import threading
+import time
+
+# The cluster and this driver agree on authentication (knightgym.ray_cluster).
+os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+
+import psutil  # noqa: E402
+import ray  # noqa: E402
+from ray.cluster_utils import Cluster  # noqa: E402
+
+import knightgym.training  # noqa: E402
+
+GAME = "tailten"
+# The game's defaults, with the learner on one thread of the two cores, and no
+# evaluation in the middle of a measurement.
+SETTINGS = {"threads": 1, "eval_seconds": 0, "eval_games": 0}
+
+
+def start_cluster():
+    cluster = Cluster(initialize_head=True,
+                      head_node_args={"num_cpus": 1, "include_dashboard": False})
+    cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    return cluster
+
+
+def last_row(out):
+    with open(os.path.join(out, "metrics.csv")) as file:
+        return list(csv.DictReader(file))
+
+
+def positions_per_second(out, skip_seconds):
+    """Self-play decisions per second after the first `skip_seconds` (actors starting,
+    the replay window filling), from metrics.csv, and the learner's steps per second
+    and the mean staleness over the same rows."""
+    rows = last_row(out)
+    start = next(r for r in rows if float(r["seconds"]) >= skip_seconds)
+    end = rows[-1]
+    seconds = float(end["seconds"]) - float(start["seconds"])
+    decisions = int(end["decisions"]) - int(start["decisions"])
+    steps = int(end["step"]) - int(start["step"])
+    later = [r for r in rows if float(r["seconds"]) > float(start["seconds"])]
+    stale = [float(r["staleness"]) for r in later if r.get("staleness")]
+    rates = [[float(x) for x in r["actor_pos_per_s"].split(";")] for r in later
+             if r.get("actor_pos_per_s")]
+    per_actor = [sum(column) / len(rates) for column in zip(*rates)] if rates else []
+    return (decisions / seconds, steps / seconds, sum(stale) / len(stale) if stale else 0.0,
+            per_actor)
+
+
+def scaling(args):
+    print(f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its training "
+          f"defaults with {SETTINGS}; {args.minutes} min per run, the first "
+          f"{args.skip} s left out.\n")
+    print("| run | self-play positions/s | each actor's | learner steps/s | staleness (steps) |")
+    print("|---|---|---|---|---|")
+    cluster = start_cluster()
+    try:
+        for actors in [0] + args.actors:
+            out = os.path.join(args.out, f"actors-{actors}")
+            shutil.rmtree(out, ignore_errors=True)
+            knightgym.training.train(GAME, out, minutes=args.minutes, settings=SETTINGS,
+                                     ray_address=cluster.address if actors else None,
+                                     actors=actors or None, verbose=False)
+            speed, steps, stale, per_actor = positions_per_second(out, args.skip)
+            name = f"Ray, {actors} actor{'s' if actors > 1 else ''}" if actors else \
+                "one machine (no Ray)"
+            each = " / ".join(f"{r:.0f}" for r in per_actor) if actors else "-"
+            print(f"| {name} | {speed:.0f} | {each} | {steps:.2f} | {stale:.1f} |", flush=True)
+    finally:
+        cluster.shutdown()
+
+
+def plasma_mib():
+    """The object store's use over the cluster, in MiB: what Ray's scheduler counts as
+    taken of its object_store_memory."""
+    total = ray.cluster_resources().get("object_store_memory", 0)
+    free = ray.available_resources().get("object_store_memory", 0)
+    return round((total - free) / 2**20, 1)
+
+
+def rss_mib(processes):
+    total = 0
+    for process in processes:
+        try:
+            total += process.memory_info().rss
+        except psutil.Error:
+            pass
+    return total / 2**20
+
+
+def sample(out):
+    """One row: the learner's process, the actors', Ray's own (raylets, GCS), the object
+    store, and the run's counters."""
+    me = psutil.Process()
+    actors, ray_own = [], []
+    for process in me.children(recursive=True):  # this cluster's, no other's
+        try:
+            cmdline, name = process.cmdline(), process.name()
+        except psutil.Error:
+            continue
+        if cmdline and cmdline[0].startswith("ray::SelfPlayActor"):
+            actors.append(process)
+        elif name in ("raylet", "gcs_server"):
+            ray_own.append(process)
+    rows = last_row(out) if os.path.exists(os.path.join(out, "metrics.csv")) else []
+    row = rows[-1] if rows else {}
+    return {"learner_mib": round(rss_mib([me]), 1),
+            "actors_mib": " ".join(f"{rss_mib([a]):.1f}" for a in actors),
+            "ray_mib": round(rss_mib(ray_own), 1), "plasma_mib": plasma_mib(), "step": row.get("step", ""),
+            "decisions": row.get("decisions", ""), "replay": row.get("replay", "")}
+
+
+def memory(args):
+    out = os.path.join(args.out, "memory")
+    shutil.rmtree(out, ignore_errors=True)
+    samples, done = [], threading.Event()
+    cluster = start_cluster()
+    start = time.monotonic()
+
+    def sampler():
+        while not done.wait(args.every if samples else 30):
+            row = {"minute": round((time.monotonic() - start) / 60, 1), **sample(out)}
+            samples.append(row)
+            print(row, file=sys.stderr, flush=True)
+
+    thread = threading.Thread(target=sampler, daemon=True)
+    thread.start()
+    try:
+        knightgym.training.train(GAME, out, minutes=args.minutes, settings=SETTINGS,
+                                 ray_address=cluster.address, actors=2, verbose=False)
+    finally:
+        done.set()
+        thread.join()
+        cluster.shutdown()
+    with open(os.path.join(args.out, "memory.csv"), "w", newline="") as file:
+        writer = csv.DictWriter(file, fieldnames=list(samples[0]))
+        writer.writeheader()
+        writer.writerows(samples)
+    print(f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its training defaults "
+          f"with {SETTINGS}, 2 actors, {args.minutes} min; RSS in MiB.\n")
+    print("| minute | learner process | each actor | raylets + GCS | object store "
+          "| step | decisions | replay window |")
+    print("|---|---|---|---|---|---|---|---|")
+    for row in samples:
+        print(f"| {row['minute']} | {row['learner_mib']} | {row['actors_mib']} | "
+              f"{row['ray_mib']} | {row['plasma_mib']} | {row['step']} "
+              f"| {row['decisions']} | {row['replay']} |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=["scaling", "memory"])
+    parser.add_argument("--minutes", type=float, default=3)
+    parser.add_argument("--actors", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--skip", type=float, default=60,
+                        help="seconds left out at the start of each scaling run")
+    parser.add_argument("--every", type=float, default=120, help="seconds between samples")
+    parser.add_argument("--out", default="out/ray_training")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    (scaling if args.what == "scaling" else memory)(args)
+
+
+if __name__ == "__main__":
+    main()
