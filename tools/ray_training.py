@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Training on a local Ray cluster, measured for docs/training.md: self-play positions
-per second with 1 and 2 actors against the one-machine run (`scaling`), and the memory
-of every process of a long run over its minutes (`memory`). The cluster is two nodes on
-this machine, each with one CPU (ray.cluster_utils: a head and a second raylet, as
-`ray start` makes them); the learner runs in this process. Prints Markdown tables and
-writes the samples as CSV.
+per second with 1 and 2 actors against the one-machine run (`scaling`), the learner's
+optimizer steps per second alone, on a teacher's games with no self-play beside it
+(`learner`), the memory of every process of a long run over its minutes (`memory`), and
+the model of docs/training.md over 1 to 100 nodes from such figures (`model`). The
+cluster is two nodes on this machine, each with one CPU (ray.cluster_utils: a head and a
+second raylet, as `ray start` makes them); the learner runs in this process. Prints
+Markdown tables and writes the samples as CSV.
 
     PYTHONPATH=build/python .venv/bin/python tools/ray_training.py scaling --minutes 3
+    PYTHONPATH=build/python .venv/bin/python tools/ray_training.py learner
     PYTHONPATH=build/python .venv/bin/python tools/ray_training.py memory --minutes 30
+    PYTHONPATH=build/python .venv/bin/python tools/ray_training.py model --actor-rate 300 \
+        --learner-samples 2400
 """
 
 import argparse
@@ -89,6 +94,27 @@ def scaling(args):
         cluster.shutdown()
 
 
+def learner(args):
+    """Optimizer steps per second of the learner alone: the teacher phase of a run (no
+    self-play), on a small teacher set, at 1 and 2 LibTorch threads."""
+    teach = os.path.join(args.out, "teach")
+    if not os.path.isdir(teach):
+        knightgym.teacher.generate(GAME, teach, teacher="mcts:sims=8", games=64, threads=2)
+    print(f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its default network, "
+          f"batch 256, {args.learner_steps} steps on a teacher's games.\n")
+    print("| LibTorch threads | optimizer steps/s | samples/s |")
+    print("|---|---|---|")
+    for threads in (1, 2):
+        out = os.path.join(args.out, f"learner-{threads}")
+        shutil.rmtree(out, ignore_errors=True)
+        counters = knightgym.training.train(
+            GAME, out, steps=args.learner_steps, verbose=False,
+            settings={"threads": threads, "teacher": teach, "teacher_steps": args.learner_steps,
+                      "eval_games": 0, "log_seconds": 1000})["counters"]
+        steps, seconds = counters["steps"], counters["seconds"]
+        print(f"| {threads} | {steps / seconds:.1f} | {256 * steps / seconds:,.0f} |", flush=True)
+
+
 def plasma_mib():
     """The object store's use over the cluster, in MiB: what Ray's scheduler counts as
     taken of its object_store_memory."""
@@ -166,18 +192,45 @@ def memory(args):
               f"| {row['decisions']} | {row['replay']} |")
 
 
+def model(args):
+    """Self-play positions/s over N nodes of `cores` cores: the actors' supply (one per
+    core but the learner's, each `actor_rate`) against what the learner takes
+    (`learner_samples` per second / `ratio` samples per position), whichever is less."""
+    take = args.learner_samples / args.ratio
+    print(f"Per actor {args.actor_rate:,.0f} positions/s; learner {args.learner_samples:,.0f} "
+          f"samples/s at ratio {args.ratio:g}: it takes {take:,.0f} positions/s; "
+          f"{args.cores} cores a node, {args.learner_cores} of them the learner's.\n")
+    print("| nodes | actors | actors' positions/s | learner takes | positions/s | bound "
+          "| ratio that keeps every actor |")
+    print("|---|---|---|---|---|---|---|")
+    for nodes in args.nodes:
+        actors = nodes * args.cores - args.learner_cores
+        supply = actors * args.actor_rate
+        bound = "actors" if supply <= take else "learner"
+        print(f"| {nodes} | {actors:,} | {supply:,.0f} | {take:,.0f} | {min(supply, take):,.0f} "
+              f"| {bound} | {args.learner_samples / supply:.3g} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["scaling", "memory"])
+    parser.add_argument("what", choices=["scaling", "learner", "memory", "model"])
+    parser.add_argument("--learner-steps", type=int, default=400)
     parser.add_argument("--minutes", type=float, default=3)
     parser.add_argument("--actors", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--skip", type=float, default=60,
                         help="seconds left out at the start of each scaling run")
     parser.add_argument("--every", type=float, default=120, help="seconds between samples")
     parser.add_argument("--out", default="out/ray_training")
+    parser.add_argument("--actor-rate", type=float, help="model: positions/s of one actor")
+    parser.add_argument("--learner-samples", type=float, help="model: the learner's samples/s")
+    parser.add_argument("--ratio", type=float, default=4, help="model: samples per position")
+    parser.add_argument("--cores", type=int, default=16, help="model: cores per node")
+    parser.add_argument("--learner-cores", type=int, default=2,
+                        help="model: cores of the head node kept for the learner")
+    parser.add_argument("--nodes", type=int, nargs="+", default=[1, 2, 4, 8, 16, 32, 64, 100])
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    (scaling if args.what == "scaling" else memory)(args)
+    {"scaling": scaling, "learner": learner, "memory": memory, "model": model}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from ray.cluster_utils import Cluster  # noqa: E402
 
 import knightgym  # noqa: E402
 import knightgym.training  # noqa: E402
+from knightgym.report import read_metrics, write_report  # noqa: E402
 
 CLI = Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 GAME = "tailten"
@@ -94,6 +95,11 @@ def test_two_actors_train_a_network_that_plays(two_actors):
     assert max(int(r["staleness_max"] or 0) for r in rows) > 0
     assert all(float(r["learner_steps_per_s"]) >= 0 for r in rows)
 
+    # The report reads a cluster's metrics: one rate per actor.
+    text = write_report(str(out), str(out.parent / "report.md"))
+    assert "- 2 self-play actors, each " in text
+    assert all(len(v) == 2 for v in read_metrics(out / "metrics.csv")["actor_pos_per_s"] if v)
+
     game = knightgym.load_game(GAME)
     agent = knightgym.agents.make(f"az:model={out / 'model.pt'},sims=4", game, seed=1)
     state = game.new_initial_state(seed=3)
@@ -152,6 +158,38 @@ def test_an_actor_killed_mid_run_is_restarted_and_counts_no_chunk_twice(cluster,
     # Every chunk taken once: the undisturbed run's counters and network, to the bit.
     reference, undisturbed = two_actors
     assert result["finished"]
+    assert without_time(result["counters"]) == without_time(undisturbed["counters"])
+    assert_same_network(out / "model.pt", reference / "model.pt")
+
+
+def test_a_node_that_leaves_loses_only_the_games_in_flight_on_it(two_actors, tmp_path, capfd):
+    # A cluster of its own, whose second node goes mid-run; its actor cannot come back
+    # (the head's one CPU is taken), so the other actor plays every chunk from then on.
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("RAY_AUTH_MODE", "disabled")
+        cluster = Cluster(initialize_head=True,
+                          head_node_args={"num_cpus": 1, "include_dashboard": False})
+        second = cluster.add_node(num_cpus=1)
+        cluster.wait_for_nodes()
+        out, finished = tmp_path / "run", threading.Event()
+
+        def remove_the_second_node():
+            while not finished.is_set():
+                if (out / "metrics.csv").exists() and len(metrics(out)) >= 1:
+                    cluster.remove_node(second, allow_graceful=False)
+                    return
+                time.sleep(0.02)
+
+        remover = threading.Thread(target=remove_the_second_node)
+        remover.start()
+        try:
+            result = train(cluster, out, actors=2)
+        finally:
+            finished.set()
+            remover.join()
+            cluster.shutdown()
+    assert "self-play actor" in capfd.readouterr().err
+    reference, undisturbed = two_actors
     assert without_time(result["counters"]) == without_time(undisturbed["counters"])
     assert_same_network(out / "model.pt", reference / "model.pt")
 

@@ -1,6 +1,8 @@
 // AlphaZero-style training of one game: self-play with batched search over the network
 // being trained, a replay buffer, and the learner, interleaved on one thread so that the
-// learner draws `ratio` training samples per self-play decision. With a teacher, the run
+// learner draws `ratio` training samples per self-play decision. Self-play's games come
+// from a GameSource: played on this thread, or by actors on a cluster
+// (training/distributed/actor_games.h), with everything else the same. With a teacher, the run
 // first learns from a strong player's games (teacher= and teacher_steps=, expert
 // iteration's first half: training/teacher/teacher_set.h), then goes on by self-play.
 // Periodic evaluation plays the network (with `eval_sims` simulations) against the best

@@ -18,12 +18,27 @@ matplotlib.use("Agg")  # files only: no display needed
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def _cell(text):
+    """A metrics cell: None if empty, a list of floats for one per actor
+    (actor_pos_per_s, ';' between them), else a float."""
+    if text == "":
+        return None
+    if ";" in text:
+        return [float(x) for x in text.split(";")]
+    return float(text)
+
+
 def read_metrics(path):
-    """metrics.csv as {column: [float or None]}, in row order."""
+    """metrics.csv as {column: [float, list of floats or None]}, in row order;
+    actor_pos_per_s is always a list, one value per actor."""
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     columns = rows[0].keys() if rows else []
-    return {c: [float(r[c]) if r[c] != "" else None for r in rows] for c in columns}
+    metrics = {c: [_cell(r[c] or "") for r in rows] for c in columns}
+    if "actor_pos_per_s" in metrics:
+        metrics["actor_pos_per_s"] = [v if isinstance(v, list) or v is None else [v]
+                                      for v in metrics["actor_pos_per_s"]]
+    return metrics
 
 
 def plot_training(metrics, png_path, title):
@@ -95,6 +110,16 @@ def write_report(run_dir, report_path, matches=(), example=None):
             f"{_median(metrics['evaluations_per_s']):.0f} network evaluations/s (median over "
             "the run's periods)",
         ]
+        actors = [v for v in metrics.get("actor_pos_per_s", []) if v]
+        if actors and len(actors[-1]) > 1:  # self-play on a cluster's actors
+            each = [_median([row[a] for row in actors if len(row) > a])
+                    for a in range(len(actors[-1]))]
+            staleness = [v for v in metrics["staleness"] if v is not None]
+            lines.append(
+                f"- {len(each)} self-play actors, each {min(each):.0f} to {max(each):.0f} "
+                f"positions/s; the learner {_median(metrics['learner_steps_per_s']):.2f} "
+                f"optimizer steps/s; positions played by weights "
+                f"{_median(staleness) if staleness else 0:.1f} steps old (median)")
         if _last(metrics["policy_loss"]) is not None:  # none before the first optimizer step
             lines.append(f"- last losses: policy {_last(metrics['policy_loss']):.3f}, value "
                          f"{_last(metrics['value_loss']):.3f}; policy entropy "

@@ -65,19 +65,20 @@ def train(game, out, *, minutes=0, steps=0, settings=None, config=None, resume=F
                          f"another out")
     if actors is not None and ray_address is None:
         raise ValueError("actors are a Ray run's: give ray_address too")
+    if actors is not None and (not isinstance(actors, int) or isinstance(actors, bool) or
+                               actors < 1):
+        raise ValueError(f"actors must be a positive number, got {actors!r}")
     text = _settings_text(settings, config)
     stop = threading.Event()
     channel = None
-    if ray_address is not None:
-        from knightgym.ray_cluster import check_address
+    if ray_address is not None:  # connected before anything is written
+        from knightgym.training_ray import RayChannel
 
-        check_address(ray_address)
-    training = _knightgym_torch.Training(game, out, text, device, resume, verbose)
+        channel = RayChannel(ray_address, stop, actors)
     try:
-        if ray_address is not None:
-            from knightgym.training_ray import RayChannel
-
-            channel = RayChannel(ray_address, training.game, training.settings, stop, actors)
+        training = _knightgym_torch.Training(game, out, text, device, resume, verbose)
+        if channel is not None:
+            channel.start(training.game, training.settings)
             if verbose:
                 print(f"{training.game}: {training.parameters} parameters, {device}; "
                       f"{channel.actors} self-play actors on the Ray cluster at {ray_address}; "

@@ -58,46 +58,49 @@ class SelfPlayActor:
 class RayChannel:
     """The channel of `_knightgym_torch.Training.run`: publish, request, receive and
     actor_rates, over `actors` SelfPlayActors of the cluster at `address` (None: one per
-    CPU of the cluster). `stop` (a threading.Event) makes receive return b"" at once.
-    Connects on construction (unless Ray is already connected); close() ends the actors
-    and the connection."""
+    CPU of the cluster), which start(game, settings) makes. `stop` (a threading.Event)
+    makes receive return b"" at once. Connects on construction (unless Ray is already
+    connected); close() ends the actors and the connection."""
 
-    def __init__(self, address, game, settings, stop, actors=None):
+    def __init__(self, address, stop, actors=None):
         import ray
 
         self._ray = ray
         self._owns_connection = connect(address)
-        try:
-            cpus = int(ray.cluster_resources().get("CPU", 0))
-            count = cpus if actors is None else actors
-            if not isinstance(count, int) or count < 1:
-                raise ValueError(f"actors must be a positive number, got {actors!r}"
-                                 if actors is not None else
-                                 f"the Ray cluster at {address} has no CPU for an actor")
-            remote = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(SelfPlayActor)
-            self._actors = [remote.options(scheduling_strategy="SPREAD").remote(game, settings)
-                            for _ in range(count)]
-        except BaseException:
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        if actors is None and cpus < 1:
             self._disconnect()
-            raise
+            raise ValueError(f"the Ray cluster at {address} has no CPU for an actor")
+        self._count = cpus if actors is None else actors
+        self._actors = []
         self._stop = stop
         self._weights = None  # (version, object ref) last published
         self._waiting = []  # (number, version, ref) asked for and given to no actor, by number
         self._out = {}  # call ref -> (number, version, weights ref, actor)
-        self._load = [0] * count  # calls out per actor
-        self._pings = {}  # actor -> its ready() ref, or the time to ping again; absent: alive
+        self._load = [0] * self._count  # calls out per actor
+        # Actors lost: actor -> the time to ping it again, or None while a ping is out
+        # (in _ping_refs: ref -> actor). An actor takes work again once it answers.
+        self._pings = {}
+        self._ping_refs = {}
         self._done = {}  # number -> bytes, played and not yet received
-        self._decisions = [0] * count  # per actor, since actor_rates last asked
-        self.restarts = 0  # actor deaths seen
+        self._decisions = [0] * self._count  # per actor, since actor_rates last asked
+
+    def start(self, game, settings):
+        """Makes the actors, for the run of `game` with `settings` (canonical, as
+        Training gives them), spread over the nodes."""
+        remote = self._ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(SelfPlayActor)
+        self._actors = [remote.options(scheduling_strategy="SPREAD").remote(game, settings)
+                        for _ in range(self._count)]
 
     @property
     def actors(self):
-        return len(self._actors)
+        return self._count
 
     def close(self):
-        for actor in getattr(self, "_actors", []):
+        for actor in self._actors:
             self._ray.kill(actor)
         self._actors, self._out, self._done, self._waiting = [], {}, {}, []
+        self._ping_refs = {}
         self._disconnect()
 
     def _disconnect(self):
@@ -119,8 +122,7 @@ class RayChannel:
             if self._stop.is_set():
                 return b""
             self._dispatch()
-            pings = [p for p in self._pings.values() if not isinstance(p, float)]
-            refs = list(self._out) + pings
+            refs = list(self._out) + list(self._ping_refs)
             if not refs:  # every actor gone and none pinged yet
                 time.sleep(WAIT_SECONDS)
                 continue
@@ -138,9 +140,9 @@ class RayChannel:
 
     def _dispatch(self):
         now = time.monotonic()
-        for actor, ping in list(self._pings.items()):
-            if isinstance(ping, float) and now >= ping:
-                self._pings[actor] = self._actors[actor].ready.remote()
+        for actor, again in list(self._pings.items()):
+            if again is not None and now >= again:
+                self._ping(actor)
         while self._waiting:
             free = [a for a in range(len(self._actors))
                     if a not in self._pings and self._load[a] < CALLS_PER_ACTOR]
@@ -152,17 +154,21 @@ class RayChannel:
             self._out[ref] = (number, version, weights, actor)
             self._load[actor] += 1
 
+    def _ping(self, actor):
+        self._pings[actor] = None
+        self._ping_refs[self._actors[actor].ready.remote()] = actor
+
     def _collect(self, ref):
         ray = self._ray
         lost = (ray.exceptions.RayActorError, ray.exceptions.ObjectLostError)
-        for actor, ping in self._pings.items():
-            if ping is ref:
-                try:
-                    ray.get(ref)
-                    del self._pings[actor]  # back: it takes work again
-                except lost:
-                    self._pings[actor] = time.monotonic() + PING_RETRY_SECONDS
-                return
+        if ref in self._ping_refs:
+            actor = self._ping_refs.pop(ref)
+            try:
+                ray.get(ref)
+                del self._pings[actor]  # back: it takes work again
+            except lost:
+                self._pings[actor] = time.monotonic() + PING_RETRY_SECONDS
+            return
         number, version, weights, actor = self._out.pop(ref)
         self._load[actor] -= 1
         try:
@@ -171,10 +177,9 @@ class RayChannel:
             # Played again, with the weights it was asked with.
             bisect.insort(self._waiting, (number, version, weights), key=lambda w: w[0])
             if actor not in self._pings:
-                self.restarts += 1
                 print(f"knightgym: self-play actor {actor} lost ({type(error).__name__}); "
                       f"its chunks are played again", file=sys.stderr)
-                self._pings[actor] = self._actors[actor].ready.remote()
+                self._ping(actor)
             return
         except ray.exceptions.RayTaskError as error:
             raise RuntimeError(f"self-play chunk {number} failed on actor {actor}: "
