@@ -47,7 +47,7 @@ def start_cluster():
     return cluster
 
 
-def last_row(out):
+def metrics_rows(out):
     with open(os.path.join(out, "metrics.csv")) as file:
         return list(csv.DictReader(file))
 
@@ -56,7 +56,7 @@ def positions_per_second(out, skip_seconds):
     """Self-play decisions per second after the first `skip_seconds` (actors starting,
     the replay window filling), from metrics.csv, and the learner's steps per second
     and the mean staleness over the same rows."""
-    rows = last_row(out)
+    rows = metrics_rows(out)
     start = next(r for r in rows if float(r["seconds"]) >= skip_seconds)
     end = rows[-1]
     seconds = float(end["seconds"]) - float(start["seconds"])
@@ -147,12 +147,13 @@ def sample(out):
             actors.append(process)
         elif name in ("raylet", "gcs_server"):
             ray_own.append(process)
-    rows = last_row(out) if os.path.exists(os.path.join(out, "metrics.csv")) else []
+    rows = metrics_rows(out) if os.path.exists(os.path.join(out, "metrics.csv")) else []
     row = rows[-1] if rows else {}
     return {"learner_mib": round(rss_mib([me]), 1),
             "actors_mib": " ".join(f"{rss_mib([a]):.1f}" for a in actors),
-            "ray_mib": round(rss_mib(ray_own), 1), "plasma_mib": plasma_mib(), "step": row.get("step", ""),
-            "decisions": row.get("decisions", ""), "replay": row.get("replay", "")}
+            "ray_mib": round(rss_mib(ray_own), 1), "plasma_mib": plasma_mib(),
+            "step": row.get("step", ""), "decisions": row.get("decisions", ""),
+            "replay": row.get("replay", "")}
 
 
 def memory(args):

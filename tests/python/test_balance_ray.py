@@ -19,9 +19,9 @@ pytestmark = pytest.mark.xdist_group("ray")
 
 ray = pytest.importorskip("ray", reason="Ray comes from PyPI into .venv (tools/make_venv.sh)")
 psutil = pytest.importorskip("psutil")
-from ray.cluster_utils import Cluster  # noqa: E402
 
 import knightgym.balance  # noqa: E402
+from local_ray import two_node_cluster  # noqa: E402
 
 CLI = Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 
@@ -39,12 +39,8 @@ def without_timings(result):
 
 @pytest.fixture(scope="module")
 def cluster():
-    cluster = Cluster(initialize_head=True,
-                      head_node_args={"num_cpus": 1, "include_dashboard": False})
-    cluster.add_node(num_cpus=1)
-    cluster.wait_for_nodes()
-    yield cluster
-    cluster.shutdown()
+    with pytest.MonkeyPatch.context() as env, two_node_cluster(env) as cluster:
+        yield cluster
 
 
 def test_a_cluster_run_equals_the_one_machine_run(cluster, tmp_path):

@@ -16,6 +16,7 @@ import torch
 import knightgym
 from knightgym import records
 from knightgym.report import read_metrics, write_report
+from local_ray import plays_a_whole_game
 
 pytestmark = pytest.mark.needs_networks
 
@@ -67,13 +68,7 @@ def test_exported_model_loads_in_python_and_maps_observations(run_dir):
 
 
 def test_exported_model_plays_as_an_az_agent(run_dir):
-    game = knightgym.load_game(GAME)
-    agent = knightgym.agents.make(f"az:model={run_dir / 'model.pt'},sims=4", game, seed=1)
-    state = game.new_initial_state(seed=3)
-    while not state.is_terminal():
-        action = agent.act(state)
-        assert action in state.legal_actions()
-        state.apply_action(action)
+    assert plays_a_whole_game(run_dir / "model.pt", GAME)
     with pytest.raises(ValueError, match="was made for tailten"):
         knightgym.agents.make(f"az:model={run_dir / 'model.pt'}",
                               knightgym.load_game("tailten(ringforts=20)"))

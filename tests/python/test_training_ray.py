@@ -22,11 +22,10 @@ pytestmark = [pytest.mark.xdist_group("ray"), pytest.mark.needs_networks]
 ray = pytest.importorskip("ray", reason="Ray comes from PyPI into .venv (tools/make_venv.sh)")
 psutil = pytest.importorskip("psutil")
 torch = pytest.importorskip("torch")
-from ray.cluster_utils import Cluster  # noqa: E402
-
 import knightgym  # noqa: E402
 import knightgym.training  # noqa: E402
 from knightgym.report import read_metrics, write_report  # noqa: E402
+from local_ray import plays_a_whole_game, two_node_cluster  # noqa: E402
 
 CLI = Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 GAME = "tailten"
@@ -40,17 +39,8 @@ STEPS = 80
 
 @pytest.fixture(scope="module")
 def cluster():
-    with pytest.MonkeyPatch.context() as env:
-        # The cluster and its drivers (this process, the command line's) agree on
-        # authentication: a driver that sends a token to a cluster that wants none loses
-        # its actors.
-        env.setenv("RAY_AUTH_MODE", "disabled")
-        cluster = Cluster(initialize_head=True,
-                          head_node_args={"num_cpus": 1, "include_dashboard": False})
-        cluster.add_node(num_cpus=1)
-        cluster.wait_for_nodes()
+    with pytest.MonkeyPatch.context() as env, two_node_cluster(env) as cluster:
         yield cluster
-        cluster.shutdown()
 
 
 def train(cluster, out, actors, **options):
@@ -100,13 +90,7 @@ def test_two_actors_train_a_network_that_plays(two_actors):
     assert "- 2 self-play actors, each " in text
     assert all(len(v) == 2 for v in read_metrics(out / "metrics.csv")["actor_pos_per_s"] if v)
 
-    game = knightgym.load_game(GAME)
-    agent = knightgym.agents.make(f"az:model={out / 'model.pt'},sims=4", game, seed=1)
-    state = game.new_initial_state(seed=3)
-    while not state.is_terminal():
-        action = agent.act(state)
-        assert action in state.legal_actions()
-        state.apply_action(action)
+    assert plays_a_whole_game(out / "model.pt", GAME)
 
 
 def test_one_actor_trains_the_same_network(cluster, two_actors, tmp_path):
@@ -130,24 +114,33 @@ def playing_actors():
     return found
 
 
-def _kill_an_actor_mid_run(out, killed, finished):
-    """Once the run has logged a row (its first chunk taken), SIGKILLs an actor in the
-    middle of a chunk."""
-    while not finished.is_set():
-        if (out / "metrics.csv").exists() and len(metrics(out)) >= 1:
-            for pid in playing_actors():
-                os.kill(pid, signal.SIGKILL)
-                killed.append(pid)
+def once_a_row_is_logged(out, action):
+    """A thread that calls action() once the run in `out` has logged a row (taken its
+    first chunk), until it returns True or the run ends (set the event returned)."""
+    finished = threading.Event()
+
+    def wait():
+        while not finished.is_set():
+            if (out / "metrics.csv").exists() and len(metrics(out)) >= 1 and action():
                 return
-        time.sleep(0.02)
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=wait)
+    thread.start()
+    return thread, finished
 
 
 def test_an_actor_killed_mid_run_is_restarted_and_counts_no_chunk_twice(cluster, two_actors,
                                                                        tmp_path, capfd):
-    out = tmp_path / "killed"
-    killed, finished = [], threading.Event()
-    killer = threading.Thread(target=_kill_an_actor_mid_run, args=(out, killed, finished))
-    killer.start()
+    out, killed = tmp_path / "killed", []
+
+    def kill_an_actor_in_the_middle_of_a_chunk():
+        for pid in playing_actors()[:1]:
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+        return bool(killed)
+
+    killer, finished = once_a_row_is_logged(out, kill_an_actor_in_the_middle_of_a_chunk)
     try:
         result = train(cluster, out, actors=2)
     finally:
@@ -165,29 +158,16 @@ def test_an_actor_killed_mid_run_is_restarted_and_counts_no_chunk_twice(cluster,
 def test_a_node_that_leaves_loses_only_the_games_in_flight_on_it(two_actors, tmp_path, capfd):
     # A cluster of its own, whose second node goes mid-run; its actor cannot come back
     # (the head's one CPU is taken), so the other actor plays every chunk from then on.
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("RAY_AUTH_MODE", "disabled")
-        cluster = Cluster(initialize_head=True,
-                          head_node_args={"num_cpus": 1, "include_dashboard": False})
-        second = cluster.add_node(num_cpus=1)
-        cluster.wait_for_nodes()
-        out, finished = tmp_path / "run", threading.Event()
-
-        def remove_the_second_node():
-            while not finished.is_set():
-                if (out / "metrics.csv").exists() and len(metrics(out)) >= 1:
-                    cluster.remove_node(second, allow_graceful=False)
-                    return
-                time.sleep(0.02)
-
-        remover = threading.Thread(target=remove_the_second_node)
-        remover.start()
+    with pytest.MonkeyPatch.context() as env, two_node_cluster(env) as cluster:
+        second = cluster.list_all_nodes()[1]
+        out = tmp_path / "run"
+        remover, finished = once_a_row_is_logged(
+            out, lambda: cluster.remove_node(second, allow_graceful=False) or True)
         try:
             result = train(cluster, out, actors=2)
         finally:
             finished.set()
             remover.join()
-            cluster.shutdown()
     assert "self-play actor" in capfd.readouterr().err
     reference, undisturbed = two_actors
     assert without_time(result["counters"]) == without_time(undisturbed["counters"])

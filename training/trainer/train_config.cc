@@ -101,7 +101,7 @@ void read(ParamReader& r, TrainConfig& c) {
                            "share of the search's root value in the value targets (0: the game's "
                            "returns alone)");
   c.games = r.get_int("games", c.games, 1, 100000, "concurrent self-play games");
-  c.chunk_games = r.get_int("chunk_games", 2 * c.games, 1, 1000000,
+  c.chunk_games = r.get_int("chunk_games", c.games, 1, 1000000,
                             "on a Ray cluster: games of a self-play chunk, an actor's unit of "
                             "work (played `games` at a time, then sent to the learner whole)");
   c.chunks_ahead = r.get_int("chunks_ahead", c.chunks_ahead, 1, 1000000,

@@ -32,8 +32,8 @@ struct TrainConfig {
   int horizon = 0;                // self-play games scored as truncated after so many decisions
   // On a Ray cluster (training/distributed/): games per chunk, the chunks asked of the
   // actors ahead of the learner, and the optimizer steps between weights sent to them.
-  int chunk_games = 128;
-  int chunks_ahead = 8;
+  int chunk_games = 64;  // read: the game's `games`
+  int chunks_ahead = 4;
   int publish_steps = 10;
   // Share of the search's root value in the value targets: 0.5 won the comparison of
   // docs/training.md against the returns alone.

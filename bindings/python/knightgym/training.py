@@ -122,7 +122,8 @@ def _print_summary(result, out):
     print(f"{c['steps']} steps, {c['games']} self-play games, {c['decisions']} decisions, "
           f"{c['chunks']} chunks, {c['seconds'] / 60:.1f} min")
     if result["evaluation"]:
-        print("\n| opponent | games | wins | draws | losses | score (95%) |\n|---|---|---|---|---|---|")
+        print("\n| opponent | games | wins | draws | losses | score (95%) |")
+        print("|---|---|---|---|---|---|")
         for e in result["evaluation"]:
             print(f"| {e['opponent']} | {e['games']} | {e['wins']} | {e['draws']} | "
                   f"{e['losses']} | {100 * e['score']:.1f}% +- {100 * e['half_width']:.1f}% |")
