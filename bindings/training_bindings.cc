@@ -86,18 +86,12 @@ class Training {
     if (!channel.is_none()) actors.emplace(channel);
     py::gil_scoped_release release;  // taken back before `actors` goes
     std::lock_guard lock(running_);  // one run at a time; a second caller waits
-    stop_ = false;
     return run_->run({minutes, steps}, stop_, actors ? &*actors : nullptr);
   }
+  // For good: a run() after it returns at once (resume the run in a new Training).
   void stop() { stop_ = true; }
 
-  // The getters wait for a run() in another thread to end, without the GIL.
-  template <class F>
-  auto locked(F&& f) const -> decltype(f()) {
-    py::gil_scoped_release release;
-    std::lock_guard lock(running_);
-    return f();
-  }
+  // The getters wait for a run() in another thread to end.
   py::dict counters() const {
     return counters_as_dict(locked([&] { return run_->counters(); }));
   }
@@ -123,6 +117,14 @@ class Training {
   }
 
  private:
+  // f() once no run() is going on, without the GIL meanwhile.
+  template <class F>
+  auto locked(F&& f) const -> decltype(f()) {
+    py::gil_scoped_release release;
+    std::lock_guard lock(running_);
+    return f();
+  }
+
   struct AnyRun {
     virtual ~AnyRun() = default;
     virtual bool run(const TrainLimits& limits, const std::atomic<bool>& stop,
@@ -240,7 +242,9 @@ void init_training(py::module_& m) {
            "stop(); writes a checkpoint and model.pt. Self-play games come from `channel` "
            "(publish, request, receive, actor_rates), or are played here. Releases the GIL; "
            "returns False if stopped.")
-      .def("stop", &Training::stop, "Ends run() at its next iteration, with a checkpoint.")
+      .def("stop", &Training::stop,
+           "Ends run() at its next iteration, with a checkpoint; thread-safe. A later run() "
+           "returns at once: a new Training with resume=True goes on.")
       .def_property_readonly("counters", &Training::counters)
       .def_property_readonly("evaluation", &Training::evaluation)
       .def_property_readonly("game", &Training::game)

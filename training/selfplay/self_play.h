@@ -17,7 +17,7 @@
 //
 // With a game budget, self-play plays exactly that many games and stops: a slot whose
 // game ends starts another only while fewer than the budget have started (a self-play
-// chunk of training/selfplay/chunk_player.h, the same games wherever it is played).
+// chunk of training/distributed/chunk_player.h, the same games wherever it is played).
 #pragma once
 
 #include <algorithm>
@@ -98,10 +98,12 @@ class SelfPlay {
       done.truncated = game_.truncated(states_[i]);
       on_finished(std::move(done));
       ++finished_;
-      if (budget_ == 0 || started_ < budget_)
+      if (budget_ == 0 || started_ < budget_) {
         restart(i);
-      else
-        plies_[i] = kRetired, --kept;
+      } else {
+        plies_[i] = kRetired;
+        --kept;
+      }
     }
     if (kept < live) drop_retired();
   }
