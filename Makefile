@@ -22,7 +22,7 @@ PYTEST_ARGS = tests/python -q -p no:cacheprovider -n $(JOBS) --dist loadgroup
 PYTEST = PYTHONPATH=$(BUILD)/python $(PYTHON) -m pytest $(PYTEST_ARGS)
 
 .PHONY: all deps venv configure build run test soak bench sanitize tsan notorch torch2 fuzz format \
-  format-check clean
+  format-check lint clean
 
 all: build
 
@@ -46,7 +46,7 @@ MAIN_MINUTES ?= 5
 run: build venv
 	$(PYTHON) tools/main_job.py --build $(BUILD) --out out --minutes $(MAIN_MINUTES)
 
-test: build venv format-check
+test: build venv format-check lint
 	KNIGHTGYM_CONFORMANCE_GAMES=$(CONFORMANCE_GAMES) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	$(PYTEST)
 
@@ -122,10 +122,18 @@ torch2: deps
 	$(TORCH2_PYTEST) tests/python -m needs_networks
 	$(TORCH2_PYTEST) $(TORCH2_TESTS)
 
-# clang-format comes with the other dependencies (tools/install_deps.sh).
+# clang-format comes with the other dependencies (tools/install_deps.sh); ruff, Python's
+# linter and formatter (pyproject.toml's [tool.ruff]), with the .venv.
 FORMATTED = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
-format:
+PYTHON_SOURCES = bindings/python tests/python tools examples
+format: venv
 	clang-format -i $(FORMATTED)
+	$(VENV)/bin/ruff format $(PYTHON_SOURCES)
+	$(VENV)/bin/ruff check --fix $(PYTHON_SOURCES)
+
+lint: venv
+	@$(VENV)/bin/ruff check --quiet $(PYTHON_SOURCES) && \
+	  $(VENV)/bin/ruff format --check --quiet $(PYTHON_SOURCES) && echo "ruff: clean"
 
 format-check: deps
 	@clang-format --dry-run -Werror $(FORMATTED) && echo "clang-format: clean"

@@ -12,9 +12,8 @@ selected again, and a colour with no move is not selected at all.
 
 import argparse
 
-import numpy as np
-
 import knightgym
+import numpy as np
 from knightgym.pettingzoo import env as make_env
 
 
@@ -51,8 +50,11 @@ def play(spec, agent_specs, games, seed):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spec", default="knights_challenge(mode=ffa4)")
-    parser.add_argument("--agents", default="greedy,random",
-                        help="two agent specs: seats 0 and 2, then seats 1 and 3")
+    parser.add_argument(
+        "--agents",
+        default="greedy,random",
+        help="two agent specs: seats 0 and 2, then seats 1 and 3",
+    )
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -61,8 +63,7 @@ def main(argv=None):
         parser.error("--agents takes two agent specs")
     means, firsts = play(args.spec, agent_specs, args.games, args.seed)
     for agent, mean, first in zip(agent_specs, means, firsts):
-        print(f"{agent}: mean return {mean:+.3f}, first places {first} of {2 * args.games} "
-              f"seats")
+        print(f"{agent}: mean return {mean:+.3f}, first places {first} of {2 * args.games} seats")
     return dict(zip(agent_specs, means))
 
 

@@ -17,20 +17,23 @@ import argparse
 import time
 
 import gymnasium
+import knightgym
+import knightgym.gymnasium
 import numpy as np
 import torch
 from torch import nn
-
-import knightgym
-import knightgym.gymnasium
 
 
 def make_envs(spec, num_envs, opponent):
     """gymnasium.make_vec of the spec's game id, its parameters as keyword arguments."""
     name, params = knightgym._knightgym.parse_spec(spec)
-    return gymnasium.make_vec(knightgym.gymnasium.env_id(name), num_envs=num_envs,
-                              vectorization_mode="vector_entry_point", opponent=opponent,
-                              **dict(params))
+    return gymnasium.make_vec(
+        knightgym.gymnasium.env_id(name),
+        num_envs=num_envs,
+        vectorization_mode="vector_entry_point",
+        opponent=opponent,
+        **dict(params),
+    )
 
 
 class ActorCritic(nn.Module):
@@ -46,12 +49,16 @@ class ActorCritic(nn.Module):
         c, h, w = observation_shape
         self.cells = h * w if num_actions in (h * w, h * w + 1) else 0
         self.trunk = nn.Sequential(
-            nn.Conv2d(c, channels, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU())
+            nn.Conv2d(c, channels, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(channels, channels, 3, padding=1),
+            nn.ReLU(),
+        )
         self.cell_policy = nn.Conv2d(channels, 1, 1) if self.cells else None
         self.policy = nn.Linear(channels * h * w, num_actions)
-        self.value = nn.Sequential(nn.Linear(channels * h * w, 64), nn.ReLU(),
-                                   nn.Linear(64, 1), nn.Tanh())
+        self.value = nn.Sequential(
+            nn.Linear(channels * h * w, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh()
+        )
 
     def forward(self, observations, masks):
         features = self.trunk(observations)
@@ -59,7 +66,7 @@ class ActorCritic(nn.Module):
         logits = self.policy(x)
         if self.cells:
             cell_logits = self.cell_policy(features).flatten(1)
-            logits = torch.cat([logits[:, :self.cells] + cell_logits, logits[:, self.cells:]], 1)
+            logits = torch.cat([logits[:, : self.cells] + cell_logits, logits[:, self.cells :]], 1)
         logits = logits.masked_fill(~masks, -1e9)
         return torch.distributions.Categorical(logits=logits), self.value(x).squeeze(1)
 
@@ -81,17 +88,23 @@ def collect(env, model, obs, steps):
             action = dist.sample()
         obs, rewards, terminated, truncated, _ = env.step(action.numpy())
         done = terminated | truncated
-        for key, item in (("obs", o), ("mask", m), ("action", action), ("value", value),
-                          ("logp", dist.log_prob(action)),
-                          ("reward", torch.from_numpy(rewards)),
-                          ("done", torch.from_numpy(done)),
-                          ("valid", torch.from_numpy(valid.copy()))):
+        for key, item in (
+            ("obs", o),
+            ("mask", m),
+            ("action", action),
+            ("value", value),
+            ("logp", dist.log_prob(action)),
+            ("reward", torch.from_numpy(rewards)),
+            ("done", torch.from_numpy(done)),
+            ("valid", torch.from_numpy(valid.copy())),
+        ):
             buffer[key].append(item)
         finished.extend(rewards[done & valid].tolist())
         valid = ~done
     with torch.no_grad():
-        _, last_value = model(torch.from_numpy(obs["observation"]),
-                              torch.from_numpy(obs["action_mask"].astype(bool)))
+        _, last_value = model(
+            torch.from_numpy(obs["observation"]), torch.from_numpy(obs["action_mask"].astype(bool))
+        )
     return {k: torch.stack(v) for k, v in buffer.items()}, last_value, obs, finished
 
 
@@ -139,8 +152,10 @@ def evaluate(model, game, episodes, seed):
     valid = np.ones(env.num_envs, dtype=bool)
     while len(results) < episodes:
         with torch.no_grad():
-            dist, _ = model(torch.from_numpy(obs["observation"]),
-                            torch.from_numpy(obs["action_mask"].astype(bool)))
+            dist, _ = model(
+                torch.from_numpy(obs["observation"]),
+                torch.from_numpy(obs["action_mask"].astype(bool)),
+            )
         obs, rewards, terminated, truncated, _ = env.step(dist.probs.argmax(1).numpy())
         done = terminated | truncated
         for i in np.flatnonzero(done & valid):
@@ -148,8 +163,9 @@ def evaluate(model, game, episodes, seed):
                 results.append(rewards[i])
                 counted[i] += 1
         valid = ~done
-    return (np.mean(np.array(results[:episodes]) > 0) + 0.5 * np.mean(
-        np.array(results[:episodes]) == 0))
+    return np.mean(np.array(results[:episodes]) > 0) + 0.5 * np.mean(
+        np.array(results[:episodes]) == 0
+    )
 
 
 def main(argv=None):
@@ -176,8 +192,9 @@ def main(argv=None):
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     env = make_envs(args.game, args.envs, args.opponent)
-    model = ActorCritic(env.single_observation_space["observation"].shape,
-                        env.single_action_space.n)
+    model = ActorCritic(
+        env.single_observation_space["observation"].shape, env.single_action_space.n
+    )
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     obs, _ = env.reset(seed=args.seed)
     start = time.monotonic()
@@ -195,11 +212,15 @@ def main(argv=None):
         if iteration % args.eval_every == 0 or last:
             score = evaluate(model, args.game, args.eval_episodes, args.seed + 1)
             mean = np.mean(finished) if finished else float("nan")
-            print(f"iteration {iteration} ({elapsed:.0f} s): loss {loss:.3f}, mean reward "
-                  f"against {args.opponent} {mean:+.2f}, score against random "
-                  f"{100 * score:.1f}%", flush=True)
-            history.append({"iteration": iteration, "seconds": elapsed, "loss": loss,
-                            "score": score})
+            print(
+                f"iteration {iteration} ({elapsed:.0f} s): loss {loss:.3f}, mean reward "
+                f"against {args.opponent} {mean:+.2f}, score against random "
+                f"{100 * score:.1f}%",
+                flush=True,
+            )
+            history.append(
+                {"iteration": iteration, "seconds": elapsed, "loss": loss, "score": score}
+            )
         if last:
             return history
 

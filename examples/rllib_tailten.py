@@ -17,28 +17,34 @@ import argparse
 import time
 
 import gymnasium
+import knightgym.gymnasium
+import knightgym.rllib
 import numpy as np
 import ray
 import torch
+from knightgym import scoring
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.columns import Columns
-
-import knightgym.gymnasium
-import knightgym.rllib
-from knightgym import scoring
 
 
 def evaluate(module, game, opponent, seat, games, seed):
     """The module's most likely legal action against `opponent`, one game in each of
     `games` environments: their tally (knightgym.scoring)."""
-    env = gymnasium.make_vec(knightgym.gymnasium.env_id(game), num_envs=games,
-                             vectorization_mode="vector_entry_point", opponent=opponent,
-                             seat=seat)
+    env = gymnasium.make_vec(
+        knightgym.gymnasium.env_id(game),
+        num_envs=games,
+        vectorization_mode="vector_entry_point",
+        opponent=opponent,
+        seat=seat,
+    )
 
     def choose(obs):
-        batch = {Columns.OBS: {
-            "observations": torch.from_numpy(np.moveaxis(obs["observation"], 1, -1).copy()),
-            "action_mask": torch.from_numpy(obs["action_mask"].astype(np.float32))}}
+        batch = {
+            Columns.OBS: {
+                "observations": torch.from_numpy(np.moveaxis(obs["observation"], 1, -1).copy()),
+                "action_mask": torch.from_numpy(obs["action_mask"].astype(np.float32)),
+            }
+        }
         with torch.no_grad():
             logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
         actions = logits.argmax(dim=1).numpy()
@@ -60,8 +66,9 @@ def main(argv=None):
     parser.add_argument("--minibatch", type=int, default=256)
     parser.add_argument("--epochs", type=int, default=4, help="passes over each batch")
     parser.add_argument("--lr", type=float, default=3e-4)
-    parser.add_argument("--env-runners", type=int, default=1,
-                        help="sampling processes (0: sample in this one)")
+    parser.add_argument(
+        "--env-runners", type=int, default=1, help="sampling processes (0: sample in this one)"
+    )
     parser.add_argument("--envs", type=int, default=8, help="envs per env runner")
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
@@ -72,37 +79,65 @@ def main(argv=None):
     torch.manual_seed(args.seed)
     own_ray = not ray.is_initialized()  # else the caller's (a test's) local Ray
     if own_ray:
-        ray.init(num_cpus=max(2, args.env_runners + 1), include_dashboard=False,
-                 log_to_driver=False)
+        ray.init(
+            num_cpus=max(2, args.env_runners + 1), include_dashboard=False, log_to_driver=False
+        )
     env_name = f"knightgym-{args.game}-{args.opponent}-seat{args.seat}"
     knightgym.rllib.register_env(env_name, args.game, opponent=args.opponent, seat=args.seat)
-    config = (PPOConfig()
-              .environment(env_name)
-              .env_runners(num_env_runners=args.env_runners,
-                           num_envs_per_env_runner=args.envs)
-              .training(train_batch_size_per_learner=args.batch,
-                        minibatch_size=args.minibatch, num_epochs=args.epochs, lr=args.lr)
-              .rl_module(rl_module_spec=knightgym.rllib.module_spec())
-              .debugging(seed=args.seed))
+    config = (
+        PPOConfig()
+        .environment(env_name)
+        .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs)
+        .training(
+            train_batch_size_per_learner=args.batch,
+            minibatch_size=args.minibatch,
+            num_epochs=args.epochs,
+            lr=args.lr,
+        )
+        .rl_module(rl_module_spec=knightgym.rllib.module_spec())
+        .debugging(seed=args.seed)
+    )
     algo = config.build_algo()
     try:
-        before = scoring.report("before training", evaluate(
-            algo.get_module(), args.game, args.opponent, args.seat, args.eval_games,
-            args.seed + 1))
+        before = scoring.report(
+            "before training",
+            evaluate(
+                algo.get_module(),
+                args.game,
+                args.opponent,
+                args.seat,
+                args.eval_games,
+                args.seed + 1,
+            ),
+        )
         start = time.monotonic()
         history = []
         for iteration in range(1, args.iterations + 1):
             result = algo.train()
             runners = result["env_runners"]
-            history.append({"iteration": iteration,
-                            "episode_return_mean": runners["episode_return_mean"],
-                            "episodes": runners["num_episodes"]})
-            print(f"iteration {iteration}: {runners['num_episodes']} episodes, mean return "
-                  f"{runners['episode_return_mean']:+.3f}, {time.monotonic() - start:.0f} s",
-                  flush=True)
-        after = scoring.report("after training", evaluate(
-            algo.get_module(), args.game, args.opponent, args.seat, args.eval_games,
-            args.seed + 1))
+            history.append(
+                {
+                    "iteration": iteration,
+                    "episode_return_mean": runners["episode_return_mean"],
+                    "episodes": runners["num_episodes"],
+                }
+            )
+            print(
+                f"iteration {iteration}: {runners['num_episodes']} episodes, mean return "
+                f"{runners['episode_return_mean']:+.3f}, {time.monotonic() - start:.0f} s",
+                flush=True,
+            )
+        after = scoring.report(
+            "after training",
+            evaluate(
+                algo.get_module(),
+                args.game,
+                args.opponent,
+                args.seat,
+                args.eval_games,
+                args.seed + 1,
+            ),
+        )
     finally:
         algo.stop()
         if own_ray:

@@ -15,11 +15,10 @@ import argparse
 import math
 import time
 
-import numpy as np
-from sb3_contrib import MaskablePPO
-
 import knightgym
+import numpy as np
 from knightgym import sb3
+from sb3_contrib import MaskablePPO
 
 
 def evaluate(model, spec, opponent, games, seed):
@@ -31,9 +30,11 @@ def evaluate(model, spec, opponent, games, seed):
     scores = np.full(games, np.nan)  # each environment's first game; later ones go unseen
     while np.isnan(scores).any():
         masks = obs["action_mask"].view(np.int8).copy()  # the env's arrays are read-only
-        actions, _ = model.predict({"observation": obs["observation"].copy(),
-                                    "action_mask": masks}, action_masks=masks,
-                                   deterministic=True)
+        actions, _ = model.predict(
+            {"observation": obs["observation"].copy(), "action_mask": masks},
+            action_masks=masks,
+            deterministic=True,
+        )
         obs, rewards, terminated, truncated, _ = env.step(actions.astype(np.int32))
         ended = np.isnan(scores) & (terminated | truncated)
         scores[ended] = (rewards[ended] - low) / (high - low)
@@ -48,35 +49,53 @@ def main(argv=None):
     parser.add_argument("--opponent", default="random", help="an agent spec")
     parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--minutes", type=float, default=2.0, help="training time")
-    parser.add_argument("--steps", type=int, default=None,
-                        help="environment steps to train instead of --minutes")
+    parser.add_argument(
+        "--steps", type=int, default=None, help="environment steps to train instead of --minutes"
+    )
     parser.add_argument("--n-steps", type=int, default=64, help="PPO rollout length")
     parser.add_argument("--batch-size", type=int, default=512)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--eval-games", type=int, default=200)
-    parser.add_argument("--policy", choices=["board", "mlp"], default="board",
-                        help="knightgym.sb3.BoardPolicy, or SB3's default MultiInputPolicy")
+    parser.add_argument(
+        "--policy",
+        choices=["board", "mlp"],
+        default="board",
+        help="knightgym.sb3.BoardPolicy, or SB3's default MultiInputPolicy",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
     envs = sb3.VecEnv(args.game, num_envs=args.envs, opponent=args.opponent, seed=args.seed)
     policy = sb3.BoardPolicy if args.policy == "board" else "MultiInputPolicy"
-    model = MaskablePPO(policy, envs, n_steps=args.n_steps,
-                        batch_size=args.batch_size, n_epochs=4, learning_rate=args.lr,
-                        ent_coef=0.01, seed=args.seed, verbose=0)
+    model = MaskablePPO(
+        policy,
+        envs,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=4,
+        learning_rate=args.lr,
+        ent_coef=0.01,
+        seed=args.seed,
+        verbose=0,
+    )
     before = evaluate(model, args.game, args.opponent, args.eval_games, args.seed + 1)
     start = time.monotonic()
     chunk = args.n_steps * args.envs
     trained = 0
-    while (trained < args.steps) if args.steps is not None else \
-            (time.monotonic() - start < 60 * args.minutes):
+    while (
+        (trained < args.steps)
+        if args.steps is not None
+        else (time.monotonic() - start < 60 * args.minutes)
+    ):
         model.learn(chunk, reset_num_timesteps=False)
         trained += chunk
     seconds = time.monotonic() - start
     after = evaluate(model, args.game, args.opponent, args.eval_games, args.seed + 1)
-    print(f"{args.game} against {args.opponent}, {args.policy} policy: {trained} steps in "
-          f"{seconds:.0f} s; score {before[0]:.3f} ± {before[1]:.3f} before, "
-          f"{after[0]:.3f} ± {after[1]:.3f} after ({args.eval_games} games each)")
+    print(
+        f"{args.game} against {args.opponent}, {args.policy} policy: {trained} steps in "
+        f"{seconds:.0f} s; score {before[0]:.3f} ± {before[1]:.3f} before, "
+        f"{after[0]:.3f} ± {after[1]:.3f} after ({args.eval_games} games each)"
+    )
     return {"steps": trained, "seconds": seconds, "before": before, "after": after}
 
 

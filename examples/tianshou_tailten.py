@@ -18,18 +18,17 @@ import argparse
 import time
 
 import gymnasium
+import knightgym.gymnasium
+import knightgym.tianshou
 import numpy as np
 import torch
+from knightgym import scoring
 from tianshou.algorithm.modelfree.dqn import DQN, DiscreteQLearningPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory
 from tianshou.data import Collector, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from torch import nn
-
-import knightgym.gymnasium
-import knightgym.tianshou
-from knightgym import scoring
 
 
 class QNetwork(nn.Module):
@@ -40,9 +39,15 @@ class QNetwork(nn.Module):
         super().__init__()
         c, h, w = observation_shape
         self.layers = nn.Sequential(
-            nn.Conv2d(c, channels, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(channels, 2 * channels, 3, padding=1), nn.ReLU(), nn.Flatten(),
-            nn.Linear(2 * channels * h * w, hidden), nn.ReLU(), nn.Linear(hidden, num_actions))
+            nn.Conv2d(c, channels, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(channels, 2 * channels, 3, padding=1),
+            nn.ReLU(),
+            nn.Flatten(),
+            nn.Linear(2 * channels * h * w, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, num_actions),
+        )
 
     def forward(self, obs, state=None, info=None):
         return self.layers(torch.as_tensor(obs, dtype=torch.float32)), state
@@ -51,9 +56,13 @@ class QNetwork(nn.Module):
 def evaluate(policy, game, opponent, seat, games, seed):
     """The policy's greedy legal action against `opponent`, one game in each of `games`
     environments: their tally (knightgym.scoring)."""
-    env = gymnasium.make_vec(knightgym.gymnasium.env_id(game), num_envs=games,
-                             vectorization_mode="vector_entry_point", opponent=opponent,
-                             seat=seat)
+    env = gymnasium.make_vec(
+        knightgym.gymnasium.env_id(game),
+        num_envs=games,
+        vectorization_mode="vector_entry_point",
+        opponent=opponent,
+        seat=seat,
+    )
 
     def choose(obs):
         mask = obs["action_mask"].astype(bool)
@@ -95,15 +104,31 @@ def main(argv=None):
     envs.seed(args.seed)
     space, actions = make_env().observation_space, make_env().action_space
     policy = DiscreteQLearningPolicy(
-        model=QNetwork(space["obs"].shape, actions.n), action_space=actions,
-        observation_space=space, eps_training=1.0, eps_inference=0.0)
-    algorithm = DQN(policy=policy, optim=AdamOptimizerFactory(lr=args.lr), gamma=0.99,
-                    n_step_return_horizon=3, target_update_freq=200)
-    before = scoring.report("before training", evaluate(
-        policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1))
+        model=QNetwork(space["obs"].shape, actions.n),
+        action_space=actions,
+        observation_space=space,
+        eps_training=1.0,
+        eps_inference=0.0,
+    )
+    algorithm = DQN(
+        policy=policy,
+        optim=AdamOptimizerFactory(lr=args.lr),
+        gamma=0.99,
+        n_step_return_horizon=3,
+        target_update_freq=200,
+    )
+    before = scoring.report(
+        "before training",
+        evaluate(policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1),
+    )
     # Without the NaN check, which scans the whole buffer at every update.
-    collector = Collector(algorithm, envs, VectorReplayBuffer(args.buffer, args.envs),
-                          exploration_noise=True, raise_on_nan_in_buffer=False)
+    collector = Collector(
+        algorithm,
+        envs,
+        VectorReplayBuffer(args.buffer, args.envs),
+        exploration_noise=True,
+        raise_on_nan_in_buffer=False,
+    )
     collector.reset()
     total = args.epochs * args.epoch_steps
     history = []
@@ -113,19 +138,35 @@ def main(argv=None):
         policy.set_eps_training(max(0.05, 1.0 - 1.9 * env_step / total))
         if not history or history[-1]["epoch"] != epoch:
             history.append({"epoch": epoch, "env_step": env_step})
-            print(f"epoch {epoch}: from env step {env_step}, {time.monotonic() - start:.0f} s",
-                  flush=True)
+            print(
+                f"epoch {epoch}: from env step {env_step}, {time.monotonic() - start:.0f} s",
+                flush=True,
+            )
 
     start = time.monotonic()
-    stats = algorithm.run_training(OffPolicyTrainerParams(
-        training_collector=collector, max_epochs=args.epochs,
-        epoch_num_steps=args.epoch_steps, collection_step_num_env_steps=2 * args.envs,
-        batch_size=args.batch, update_step_num_gradient_steps_per_sample=0.25,
-        training_fn=training_step, test_collector=None, verbose=False, show_progress=False))
-    print(f"trained: {stats.train_step} env steps, {stats.train_episode} games, "
-          f"{stats.update_step} gradient steps, {time.monotonic() - start:.0f} s", flush=True)
-    after = scoring.report("after training", evaluate(
-        policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1))
+    stats = algorithm.run_training(
+        OffPolicyTrainerParams(
+            training_collector=collector,
+            max_epochs=args.epochs,
+            epoch_num_steps=args.epoch_steps,
+            collection_step_num_env_steps=2 * args.envs,
+            batch_size=args.batch,
+            update_step_num_gradient_steps_per_sample=0.25,
+            training_fn=training_step,
+            test_collector=None,
+            verbose=False,
+            show_progress=False,
+        )
+    )
+    print(
+        f"trained: {stats.train_step} env steps, {stats.train_episode} games, "
+        f"{stats.update_step} gradient steps, {time.monotonic() - start:.0f} s",
+        flush=True,
+    )
+    after = scoring.report(
+        "after training",
+        evaluate(policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1),
+    )
     envs.close()
     return {"before": before, "after": after, "history": history}
 

@@ -25,33 +25,45 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-
 GAMES = ["knight_fight", "knightmate", "double_duel", "knights_challenge", "tailten"]
 # The ladder of each game at its default rules (Knights Challenge: mode=ffa4).
-LADDER_NAMES = {"knight_fight": "knight_fight", "knightmate": "knightmate",
-                "double_duel": "double_duel", "knights_challenge": "knights_challenge_ffa4",
-                "tailten": "tailten"}
+LADDER_NAMES = {
+    "knight_fight": "knight_fight",
+    "knightmate": "knightmate",
+    "double_duel": "double_duel",
+    "knights_challenge": "knights_challenge_ffa4",
+    "tailten": "tailten",
+}
 WEAK, MEDIUM, STRONG = "mcts:sims=16", "mcts:sims=64", "mcts:sims=256"
 NET64 = "az:model=pretrained,sims=64"
 UCI1000, UCI10000 = "uci:nodes=1000", "uci:nodes=10000"
 # The strongest MCTS each game's rule sweeps afford on two cores: a game of Knights
 # Challenge at 256 simulations costs 1.4 CPU seconds, of Knight Fight 0.01.
-AT_STRENGTH = {"knight_fight": "mcts:sims=1600", "tailten": "mcts:sims=1600",
-               "double_duel": "mcts:sims=400", "knights_challenge": "mcts:sims=64"}
+AT_STRENGTH = {
+    "knight_fight": "mcts:sims=1600",
+    "tailten": "mcts:sims=1600",
+    "double_duel": "mcts:sims=400",
+    "knights_challenge": "mcts:sims=64",
+}
 SKILL = "random,mcts:sims=100,mcts:sims=400"  # adjacent rungs of the ladders
 SPRT = "a0=0,a1=0.05,alpha=0.05,beta=0.05"
 # Which seat is favoured: stops early where a seat clearly is, plays on near even.
 SPRT_TWO_SIDED = "a0=-0.05,a1=0.05,alpha=0.05,beta=0.05"
-DD_EXTENSIONS = [f"{key}=false,true" for key in
-                 ("neighbor_attack", "switch_move", "single_pawn_blocks", "double_free_pawn_moves")]
+DD_EXTENSIONS = [
+    f"{key}=false,true"
+    for key in ("neighbor_attack", "switch_move", "single_pawn_blocks", "double_free_pawn_moves")
+]
 KF_SWEEPS = ["double_erase=optional,forced,off", "mirror_on_moves=true,false"]
 KC_SWEEPS = ["mode=ffa4,ffa3,duel,alliance2,team4", "central_first=true,false"]
 KC_MODES = ["mode=ffa4,ffa3,duel,alliance2,team4"]
 TT_SWEEPS = ["first_player=0,1"]
 # Games per run where a game is too slow for 2000 on two cores: (MCTS at 64, the most the
 # sequential test may use; MCTS at 256; the network at 64).
-SLOW = {"knightmate": (1000, 500, 200), "knights_challenge": (400, 400, 200),
-        "double_duel": (2000, 2000, 600)}
+SLOW = {
+    "knightmate": (1000, 500, 200),
+    "knights_challenge": (400, 400, 200),
+    "double_duel": (2000, 2000, 600),
+}
 
 
 @dataclass
@@ -86,13 +98,17 @@ RUNS["knight_fight_erase_mirror"] = Run("knight_fight", WEAK, KF_SWEEPS)
 RUNS["tailten_first_player"] = Run("tailten", WEAK, TT_SWEEPS)
 RUNS["knights_challenge_modes"] = Run("knights_challenge", WEAK, KC_SWEEPS, SPRT, games=1000)
 RUNS["knight_fight_erase_mirror_at_strength"] = Run(
-    "knight_fight", AT_STRENGTH["knight_fight"], KF_SWEEPS, SPRT_TWO_SIDED)
-RUNS["tailten_first_player_at_strength"] = Run("tailten", AT_STRENGTH["tailten"], TT_SWEEPS,
-                                               SPRT_TWO_SIDED)
+    "knight_fight", AT_STRENGTH["knight_fight"], KF_SWEEPS, SPRT_TWO_SIDED
+)
+RUNS["tailten_first_player_at_strength"] = Run(
+    "tailten", AT_STRENGTH["tailten"], TT_SWEEPS, SPRT_TWO_SIDED
+)
 RUNS["double_duel_extensions_at_strength"] = Run(
-    "double_duel", AT_STRENGTH["double_duel"], DD_EXTENSIONS, SPRT_TWO_SIDED)
+    "double_duel", AT_STRENGTH["double_duel"], DD_EXTENSIONS, SPRT_TWO_SIDED
+)
 RUNS["knights_challenge_modes_at_strength"] = Run(
-    "knights_challenge", AT_STRENGTH["knights_challenge"], KC_SWEEPS, SPRT_TWO_SIDED, games=200)
+    "knights_challenge", AT_STRENGTH["knights_challenge"], KC_SWEEPS, SPRT_TWO_SIDED, games=200
+)
 # Skill depth: three rungs of the ladder in a round robin on every rule set.
 RUNS["knight_fight_skill"] = Run("knight_fight", SKILL, KF_SWEEPS, games=300)
 RUNS["tailten_skill"] = Run("tailten", SKILL, TT_SWEEPS, games=300)
@@ -103,8 +119,9 @@ RUNS["knights_challenge_skill"] = Run("knights_challenge", SKILL, KC_MODES, game
 # pictures and for `knightgym view`.
 for game in GAMES:
     strongest = RUNS["knightmate_uci10000" if game == "knightmate" else f"{game}_net64"]
-    RUNS[f"{game}_example"] = Run(game, strongest.agents, games=2, record=2,
-                                  opening_plies=strongest.opening_plies)
+    RUNS[f"{game}_example"] = Run(
+        game, strongest.agents, games=2, record=2, opening_plies=strongest.opening_plies
+    )
 
 
 LEVELS = ("random", "weak", "medium", "strong", "net64")
@@ -123,16 +140,31 @@ def strengths(game):
 
 # Round robins of each game's strengths at its default rules, for their Elo: name:
 # (game spec, agents, games per pair).
-LADDERS = {LADDER_NAMES[game]: ("knights_challenge(mode=ffa4)" if game == "knights_challenge"
-                                else game, strengths(game),
-                                20 if game in ("knightmate", "knights_challenge") else 40)
-           for game in GAMES}
+LADDERS = {
+    LADDER_NAMES[game]: (
+        "knights_challenge(mode=ffa4)" if game == "knights_challenge" else game,
+        strengths(game),
+        20 if game in ("knightmate", "knights_challenge") else 40,
+    )
+    for game in GAMES
+}
 
 
 def command_of(build, out, name, run, threads):
-    command = [str(Path(build) / "knightgym"), "balance", run.game, "--agents", run.agents,
-               "--games", str(run.games), "--seed", "1", "--out", str(Path(out) / name),
-               "--resume"]
+    command = [
+        str(Path(build) / "knightgym"),
+        "balance",
+        run.game,
+        "--agents",
+        run.agents,
+        "--games",
+        str(run.games),
+        "--seed",
+        "1",
+        "--out",
+        str(Path(out) / name),
+        "--resume",
+    ]
     command += ["--threads", str(threads)] + (["--batch", str(run.batch)] if run.batch else [])
     if run.opening_plies:
         command += ["--opening-plies", str(run.opening_plies)]
@@ -169,17 +201,31 @@ def run_queue(args):
 
 def ladder_command(build, out, name):
     game, agents, games = LADDERS[name]
-    return [str(Path(build) / "knightgym"), "ladder", game, "--agents", ",".join(agents),
-            "--games", str(games), "--batch", str(games), "--seed", "1", "--json",
-            str(Path(out) / "ladders" / f"{name}.json")]
+    return [
+        str(Path(build) / "knightgym"),
+        "ladder",
+        game,
+        "--agents",
+        ",".join(agents),
+        "--games",
+        str(games),
+        "--batch",
+        str(games),
+        "--seed",
+        "1",
+        "--json",
+        str(Path(out) / "ladders" / f"{name}.json"),
+    ]
 
 
 def print_commands(args):
     """The command of every job, as `run` plays it (for the report)."""
     for name in args.only or queue():
-        commands = ([ladder_command(args.build, args.out, ladder) for ladder in LADDERS]
-                    if name == "ladders" else
-                    [command_of(args.build, args.out, name, RUNS[name], args.threads)])
+        commands = (
+            [ladder_command(args.build, args.out, ladder) for ladder in LADDERS]
+            if name == "ladders"
+            else [command_of(args.build, args.out, name, RUNS[name], args.threads)]
+        )
         for command in commands:
             print(" ".join(f"'{word}'" if "(" in word else word for word in command))
 
@@ -201,6 +247,7 @@ def run_ladders(args):
 
 # ---------------------------------------------------------------------------------------
 # The report's data: finished results copied from OUT into DATA, read from DATA.
+
 
 def archive(out, data):
     """Copies every finished balance.json, game record and ladder of OUT into DATA (the
@@ -226,8 +273,9 @@ def load(data, name):
 
 
 def interval(figure, digits=3):
-    return (f"{figure['mean']:+.{digits}f} "
-            f"({figure['low']:+.{digits}f}, {figure['high']:+.{digits}f})")
+    return (
+        f"{figure['mean']:+.{digits}f} ({figure['low']:+.{digits}f}, {figure['high']:+.{digits}f})"
+    )
 
 
 def seat_wins(rule_set):
@@ -262,7 +310,7 @@ def weighted_trend(x, y, se):
     slope's standard error (from the weights alone, as the points' errors are known)."""
     import numpy as np
 
-    w = 1 / se ** 2
+    w = 1 / se**2
     mean_x = np.sum(w * x) / np.sum(w)
     mean_y = np.sum(w * y) / np.sum(w)
     sxx = np.sum(w * (x - mean_x) ** 2)
@@ -275,13 +323,16 @@ def across_strength(data, docs):
     a table, and a plot of advantage against Elo with a weighted linear trend, dashed
     beyond the strongest player measured (an extrapolation)."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 
     ratings = elo_table(data)
-    print("| game | agent | Elo (95%) | games | seat win rates % | draws % "
-          "| first-seat advantage (95%) | balance | decisions per game |")
+    print(
+        "| game | agent | Elo (95%) | games | seat win rates % | draws % "
+        "| first-seat advantage (95%) | balance | decisions per game |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     figure, panels = plt.subplots(1, len(GAMES), figsize=(3.2 * len(GAMES), 3.6))
     trends = {}
@@ -293,9 +344,11 @@ def across_strength(data, docs):
             elo = table.get(result["agents"][0])
             a = r["first_seat_advantage"]
             elo_cell = f"{elo[0]:.0f} ± {elo[1]:.0f}" if elo else "not rated"
-            print(f"| {game} | `{agent}` | {elo_cell} | {games_cell(r)} | {seat_wins(r)} | "
-                  f"{100 * r['seats'][0]['draw_rate']:.1f} | {interval(a)} | "
-                  f"{r['balance']:.3f} | {r['length']['mean']:.1f} |")
+            print(
+                f"| {game} | `{agent}` | {elo_cell} | {games_cell(r)} | {seat_wins(r)} | "
+                f"{100 * r['seats'][0]['draw_rate']:.1f} | {interval(a)} | "
+                f"{r['balance']:.3f} | {r['length']['mean']:.1f} |"
+            )
             if elo:
                 points.append((elo[0], elo[1], a["mean"], a["std_error"]))
         axes.axhline(0, color="gray", linewidth=0.8)
@@ -306,17 +359,37 @@ def across_strength(data, docs):
             continue
         x, x_half, y, se = (np.array(column) for column in zip(*points))
         se = np.maximum(se, 1e-3)
-        axes.errorbar(x, y, xerr=x_half, yerr=1.96 * se, fmt="o", capsize=2, color="C0",
-                      elinewidth=0.8, label="measured (95%)")
+        axes.errorbar(
+            x,
+            y,
+            xerr=x_half,
+            yerr=1.96 * se,
+            fmt="o",
+            capsize=2,
+            color="C0",
+            elinewidth=0.8,
+            label="measured (95%)",
+        )
         if len(points) >= 3:
             slope, intercept, slope_se = weighted_trend(x, y, se)
             trends[game] = (slope, intercept, slope_se, x.max())
             inside = np.linspace(x.min(), x.max(), 20)
             beyond = np.linspace(x.max(), x.max() + 600, 20)
-            axes.plot(inside, slope * inside + intercept, color="C3", linewidth=1,
-                      label="weighted linear trend")
-            axes.plot(beyond, slope * beyond + intercept, color="C3", linewidth=1,
-                      linestyle="--", label="trend extrapolated")
+            axes.plot(
+                inside,
+                slope * inside + intercept,
+                color="C3",
+                linewidth=1,
+                label="weighted linear trend",
+            )
+            axes.plot(
+                beyond,
+                slope * beyond + intercept,
+                color="C3",
+                linewidth=1,
+                linestyle="--",
+                label="trend extrapolated",
+            )
     panels[0].set_ylabel("first seat's advantage (95%)")
     for axes in panels:
         if axes.get_legend_handles_labels()[0]:
@@ -327,13 +400,17 @@ def across_strength(data, docs):
     plt.close(figure)
     if trends:
         print("\nThe trends\n")
-        print("| game | trend: advantage per 1000 Elo (95%) | at Elo 0 "
-              "| at the strongest measured | extrapolated 600 Elo beyond |")
+        print(
+            "| game | trend: advantage per 1000 Elo (95%) | at Elo 0 "
+            "| at the strongest measured | extrapolated 600 Elo beyond |"
+        )
         print("|---|---|---|---|---|")
         for game, (slope, intercept, slope_se, top) in trends.items():
-            print(f"| {game} | {1000 * slope:+.3f} ± {1000 * 1.96 * slope_se:.3f} "
-                  f"| {intercept:+.3f} | {intercept + slope * top:+.3f} (Elo {top:.0f}) "
-                  f"| {intercept + slope * (top + 600):+.3f} |")
+            print(
+                f"| {game} | {1000 * slope:+.3f} ± {1000 * 1.96 * slope_se:.3f} "
+                f"| {intercept:+.3f} | {intercept + slope * top:+.3f} (Elo {top:.0f}) "
+                f"| {intercept + slope * (top + 600):+.3f} |"
+            )
 
 
 def side_by_side(data, title, names, keys):
@@ -356,9 +433,12 @@ def side_by_side(data, title, names, keys):
             versus = r["vs_first"]
             mark = " *" if versus and versus["significant"] else ""
             fairest = "**" if i == result["fairest"] else ""
-            cells += [interval(r["first_seat_advantage"]) + mark,
-                      f"{fairest}{r['balance']:.3f}{fairest}", games_cell(r),
-                      f"{r['length']['mean']:.0f}"]
+            cells += [
+                interval(r["first_seat_advantage"]) + mark,
+                f"{fairest}{r['balance']:.3f}{fairest}",
+                games_cell(r),
+                f"{r['length']['mean']:.0f}",
+            ]
         print("| " + " | ".join(cells) + " |")
 
 
@@ -397,8 +477,10 @@ def verdicts_compared(data, title, weak, strong, keys):
 def skill_depth(data, names):
     """Per rule set: the Elo span from random to mcts:sims=400 within the rule set, and
     how often the stronger of the adjacent mcts:sims=100 and 400 wins."""
-    print("| game | rule set | games | Elo: mcts:sims=100 | Elo: mcts:sims=400 (the span) "
-          "| mcts:sims=400 against 100: score |")
+    print(
+        "| game | rule set | games | Elo: mcts:sims=100 | Elo: mcts:sims=400 (the span) "
+        "| mcts:sims=400 against 100: score |"
+    )
     print("|---|---|---|---|---|---|")
     for name in names:
         result = load(data, name)
@@ -407,8 +489,10 @@ def skill_depth(data, names):
         for r in result["rule_sets"]:
             random_, middle, top = r["agents"]
             span = top["elo"] - random_["elo"]
-            print(f"| {result['game']} | {r['label'] or 'default'} | {r['games']} | "
-                  f"{middle['elo'] - random_['elo']:.0f} | {span:.0f} | {adjacent_score(r):.3f} |")
+            print(
+                f"| {result['game']} | {r['label'] or 'default'} | {r['games']} | "
+                f"{middle['elo'] - random_['elo']:.0f} | {span:.0f} | {adjacent_score(r):.3f} |"
+            )
 
 
 def adjacent_score(rule_set):
@@ -420,18 +504,29 @@ def adjacent_score(rule_set):
 
 # The sweeps: (title, [runs, weakest first], swept keys).
 SWEEPS = [
-    ("Double-Duel extensions", ["double_duel_extensions_full", "double_duel_extensions_at_strength"],
-     ["neighbor_attack", "switch_move", "single_pawn_blocks", "double_free_pawn_moves"]),
-    ("Knight Fight", ["knight_fight_erase_mirror", "knight_fight_erase_mirror_at_strength"],
-     ["double_erase", "mirror_on_moves"]),
-    ("Knights Challenge", ["knights_challenge_modes", "knights_challenge_modes_at_strength"],
-     ["mode", "central_first"]),
+    (
+        "Double-Duel extensions",
+        ["double_duel_extensions_full", "double_duel_extensions_at_strength"],
+        ["neighbor_attack", "switch_move", "single_pawn_blocks", "double_free_pawn_moves"],
+    ),
+    (
+        "Knight Fight",
+        ["knight_fight_erase_mirror", "knight_fight_erase_mirror_at_strength"],
+        ["double_erase", "mirror_on_moves"],
+    ),
+    (
+        "Knights Challenge",
+        ["knights_challenge_modes", "knights_challenge_modes_at_strength"],
+        ["mode", "central_first"],
+    ),
     ("Tailten", ["tailten_first_player", "tailten_first_player_at_strength"], ["first_player"]),
 ]
 # Plots of single runs shown in the report: (run, plot of knightgym.balance.plot).
 PLOTS = [(names[-1], "first_seat_advantage.png") for _, names, _ in SWEEPS]
-PLOTS += [("knights_challenge_modes", "seat_win_rates.png"),
-          ("knight_fight_erase_mirror", "game_lengths.png")]
+PLOTS += [
+    ("knights_challenge_modes", "seat_win_rates.png"),
+    ("knight_fight_erase_mirror", "game_lengths.png"),
+]
 
 
 def examples(data, docs):
@@ -447,11 +542,15 @@ def examples(data, docs):
         example = records.read(path)[0]
         picture = docs / f"{game}_example_final.svg"
         picture.write_text(svg.draw(example.final_state()))
-        print(f"**{game}**, `{RUNS[f'{game}_example'].agents}` in every seat: "
-              f"{len(example.moves)} moves, returns "
-              f"{', '.join(f'{r:+g}' for r in example.returns)}\n")
-        print(f"![The final position of a {game} game between its strongest players]"
-              f"(balance/{picture.name})\n")
+        print(
+            f"**{game}**, `{RUNS[f'{game}_example'].agents}` in every seat: "
+            f"{len(example.moves)} moves, returns "
+            f"{', '.join(f'{r:+g}' for r in example.returns)}\n"
+        )
+        print(
+            f"![The final position of a {game} game between its strongest players]"
+            f"(balance/{picture.name})\n"
+        )
 
 
 def summarize(args):
@@ -470,16 +569,25 @@ def summarize(args):
     for title, names, keys in SWEEPS:
         verdicts_compared(data, title, names[0], names[-1], keys)
     print("\n## Skill depth\n")
-    skill_depth(data, ["knightmate_skill", "knight_fight_skill", "tailten_skill",
-                       "double_duel_skill", "knights_challenge_skill"])
+    skill_depth(
+        data,
+        [
+            "knightmate_skill",
+            "knight_fight_skill",
+            "tailten_skill",
+            "double_duel_skill",
+            "knights_challenge_skill",
+        ],
+    )
     examples(data, docs)
     with tempfile.TemporaryDirectory() as scratch:
         for name, plot in PLOTS:
             result = load(data, name)
             if result:
                 knightgym.balance.plot(result, Path(scratch) / name)
-                shutil.copyfile(Path(scratch) / name / plot,
-                                docs / f"{name}_{plot.removesuffix('.png')}.png")
+                shutil.copyfile(
+                    Path(scratch) / name / plot, docs / f"{name}_{plot.removesuffix('.png')}.png"
+                )
 
 
 def main():
@@ -487,8 +595,11 @@ def main():
     parser.add_argument("what", choices=["run", "summarize", "commands"])
     parser.add_argument("--build", default="build")
     parser.add_argument("--out", default="out/balance", help="where the runs play")
-    parser.add_argument("--data", default="docs/balance/runs",
-                        help="the results the report is made from (committed)")
+    parser.add_argument(
+        "--data",
+        default="docs/balance/runs",
+        help="the results the report is made from (committed)",
+    )
     parser.add_argument("--docs", default="docs/balance", help="where the plots go")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", nargs="*", help="run only these jobs, in this order")

@@ -28,29 +28,35 @@ NETWORKS = [
 
 
 def games_per_second(game, agents, games, **options):
-    result = knightgym.balance.evaluate(game, agents=agents, games=games, seed=1,
-                                        progress=False, **options)
+    result = knightgym.balance.evaluate(
+        game, agents=agents, games=games, seed=1, progress=False, **options
+    )
     played = sum(rule_set["games"] for rule_set in result["rule_sets"])
     return played / result["seconds"], result
 
 
 def networks(batches):
     print(f"Machine: {platform.node()}, {os.cpu_count()} CPUs, one thread per run.\n")
-    print("| game | agent | games | " + " | ".join(
-        "one at a time" if b == 0 else f"--batch {b}" for b in batches) + " | best speed-up |")
+    print(
+        "| game | agent | games | "
+        + " | ".join("one at a time" if b == 0 else f"--batch {b}" for b in batches)
+        + " | best speed-up |"
+    )
     print("|---|---|--:|" + "--:|" * len(batches) + "--:|")
     for game, agent, games in NETWORKS:
         rates = [games_per_second(game, agent, games, batch=b)[0] for b in batches]
         cells = " | ".join(f"{rate:.2f}" for rate in rates)
-        print(f"| {game} | `{agent}` | {games} | {cells} | {max(rates) / rates[0]:.1f}x |",
-              flush=True)
+        print(
+            f"| {game} | `{agent}` | {games} | {cells} | {max(rates) / rates[0]:.1f}x |", flush=True
+        )
 
 
 def ray_scaling(game, agents, games):
     from ray.cluster_utils import Cluster
 
-    print(f"`{game}`, `{agents}`, {games} games, seed 1; "
-          f"{platform.node()}, {os.cpu_count()} CPUs.\n")
+    print(
+        f"`{game}`, `{agents}`, {games} games, seed 1; {platform.node()}, {os.cpu_count()} CPUs.\n"
+    )
     print("| where | worker processes | games/s | equal to the threads run |")
     print("|---|--:|--:|---|")
     base_rate, base = games_per_second(game, agents, games, threads=1)
@@ -58,8 +64,9 @@ def ray_scaling(game, agents, games):
     rate, two = games_per_second(game, agents, games, threads=2)
     print(f"| threads | 2 | {rate:.1f} | {same(two, base)} |", flush=True)
     for workers in (1, 2):
-        cluster = Cluster(initialize_head=True,
-                          head_node_args={"num_cpus": workers, "include_dashboard": False})
+        cluster = Cluster(
+            initialize_head=True, head_node_args={"num_cpus": workers, "include_dashboard": False}
+        )
         cluster.wait_for_nodes()
         try:
             start = time.monotonic()
@@ -67,12 +74,17 @@ def ray_scaling(game, agents, games):
             wall = time.monotonic() - start
         finally:
             cluster.shutdown()
-        print(f"| Ray, one node | {workers} | {rate:.1f} ({games / wall:.1f} with connecting) | "
-              f"{same(there, base)} |", flush=True)
+        print(
+            f"| Ray, one node | {workers} | {rate:.1f} ({games / wall:.1f} with connecting) | "
+            f"{same(there, base)} |",
+            flush=True,
+        )
 
 
 def same(a, b):
-    strip = lambda r: [{k: v for k, v in s.items() if k != "seconds"} for s in r["rule_sets"]]
+    def strip(r):
+        return [{k: v for k, v in s.items() if k != "seconds"} for s in r["rule_sets"]]
+
     return "yes" if strip(a) == strip(b) else "NO"
 
 

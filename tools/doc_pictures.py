@@ -25,8 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 NETWORK = "az:model=pretrained,sims=64"
 # Knights Challenge's start in 3 and 2 players besides its default 4.
 RULE_PICTURES = {name: [name] for name in knightgym.games()}
-RULE_PICTURES["knights_challenge"] += ["knights_challenge(mode=ffa3)",
-                                       "knights_challenge(mode=duel)"]
+RULE_PICTURES["knights_challenge"] += [
+    "knights_challenge(mode=ffa3)",
+    "knights_challenge(mode=duel)",
+]
 
 
 def file_name(spec):
@@ -52,18 +54,36 @@ def training(build):
         path = games / f"{name}.jsonl"
         mcts = "mcts:sims=200" if name.startswith("knights_challenge") else "mcts:sims=800"
         if not path.exists():
-            subprocess.run([str(Path(build) / "knightgym"), "play", model["game"], "--agents",
-                            f"{NETWORK},{mcts}", "--games", "1", "--seed", "1", "--record",
-                            str(path)], check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [
+                    str(Path(build) / "knightgym"),
+                    "play",
+                    model["game"],
+                    "--agents",
+                    f"{NETWORK},{mcts}",
+                    "--games",
+                    "1",
+                    "--seed",
+                    "1",
+                    "--record",
+                    str(path),
+                ],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
         example = records.read(path)[0]
         picture = ROOT / "docs" / "training" / f"{name}_example_final.svg"
         picture.write_text(svg.draw(example.final_state()))
-        seats = ", ".join(f"seat {seat} {'the network' if agent.startswith('az:') else mcts}"
-                          for seat, agent in enumerate(example.agents))
+        seats = ", ".join(
+            f"seat {seat} {'the network' if agent.startswith('az:') else mcts}"
+            for seat, agent in enumerate(example.agents)
+        )
         returns = ", ".join(f"{r:+g}" for r in example.returns)
         print(f"**{name}** ({seats}): {len(example.moves)} moves, returns {returns}\n")
-        print(f"![The final position of a game of the {name} network against {mcts}]"
-              f"(training/{picture.name})\n")
+        print(
+            f"![The final position of a game of the {name} network against {mcts}]"
+            f"(training/{picture.name})\n"
+        )
 
 
 def main():

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/NAME/) from what the
-tests already use: the conformance specs (for the spec parser's time too), the golden renders' serialized states, the
-FENs of the C++ tests, the UCI scripts of the engine's tests, agent specs, the shipped
-networks' training settings, balance strings, and teacher shards of the golden states. Each seed is a file named by its
-content's hash, so running this again adds only what is new.
+tests already use: the conformance specs (for the spec parser's time too), the golden
+renders' serialized states, the FENs of the C++ tests, the UCI scripts of the engine's
+tests, agent specs, the shipped networks' training settings, balance strings, and teacher
+shards of the golden states. Each seed is a file named by its content's hash, so running
+this again adds only what is new.
 
     tools/fuzz_seeds.py
 """
@@ -15,8 +16,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "fuzz" / "corpus"
-FEN = re.compile(r'"([rnbqkmpRNBQKMP1-8]+(?:/[rnbqkmpRNBQKMP1-8]+){7}(?: [wb] [KQkq-]+ [a-h1-8-]+ '
-                 r'\d+ \d+)?)"')
+FEN = re.compile(
+    r'"([rnbqkmpRNBQKMP1-8]+(?:/[rnbqkmpRNBQKMP1-8]+){7}(?: [wb] [KQkq-]+ [a-h1-8-]+ '
+    r'\d+ \d+)?)"'
+)
 
 
 def conformance_specs():
@@ -28,18 +31,28 @@ def golden_states():
     """(spec, serialized state) of every state of the render golden files."""
     states = []
     for spec in conformance_specs():
-        name = re.sub(r"[^A-Za-z0-9_=.+\-]", "-",
-                      spec.replace("(", "__").replace(",", "__").replace(")", "")
-                      .replace("[", "").replace("]", ""))
+        name = re.sub(
+            r"[^A-Za-z0-9_=.+\-]",
+            "-",
+            spec.replace("(", "__")
+            .replace(",", "__")
+            .replace(")", "")
+            .replace("[", "")
+            .replace("]", ""),
+        )
         text = (ROOT / "tests" / "golden" / "render" / f"{name}.txt").read_text()
-        states += [(spec, line[len("serialized: "):]) for line in text.splitlines()
-                   if line.startswith("serialized: ")]
+        states += [
+            (spec, line[len("serialized: ") :])
+            for line in text.splitlines()
+            if line.startswith("serialized: ")
+        ]
     return states
 
 
 def teacher_shards():
     """Shards of the golden states (training/teacher/teacher_shard.h), written here from
     the format's description: two players, each decision the whole policy on action 0."""
+
     def text(value):
         data = value.encode()
         return struct.pack("<I", len(data)) + data
@@ -55,9 +68,9 @@ def teacher_shards():
         body += struct.pack("<I", len(states))
         for state in states:
             body += text(state) + struct.pack("<fI", 0.25, 1) + struct.pack("<if", 0, 1.0)
-        digest = 0xcbf29ce484222325
+        digest = 0xCBF29CE484222325
         for byte in body:
-            digest = ((digest ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+            digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
         shards.append(body + struct.pack("<Q", digest))
     return shards
 
@@ -70,17 +83,36 @@ def test_fens():
 
 
 SEEDS = {
-    "spec": lambda: conformance_specs() + [
-        "knightmate(fen=[4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2])", "knight_fight(layout=identity)",
-        "knights_challenge(mode=duel,safe_squares=[f5,g8],target_points=8)", "tailten(ringforts=1)"],
-    "spec_time": lambda: conformance_specs() + [
-        "knights_challenge(mode=duel,safe_squares=[f5,g8],target_points=8)",
-        "g(a=[[x],[y,[z]]],b= c ,d=[ e ])", "g(a=1,a=2)", "g(a=[1,2)", "g(,)", "g(" + "x" * 200,
-        "mcts:sims=4,c=2"],
+    "spec": lambda: (
+        conformance_specs()
+        + [
+            "knightmate(fen=[4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2])",
+            "knight_fight(layout=identity)",
+            "knights_challenge(mode=duel,safe_squares=[f5,g8],target_points=8)",
+            "tailten(ringforts=1)",
+        ]
+    ),
+    "spec_time": lambda: (
+        conformance_specs()
+        + [
+            "knights_challenge(mode=duel,safe_squares=[f5,g8],target_points=8)",
+            "g(a=[[x],[y,[z]]],b= c ,d=[ e ])",
+            "g(a=1,a=2)",
+            "g(a=[1,2)",
+            "g(,)",
+            "g(" + "x" * 200,
+            "mcts:sims=4,c=2",
+        ]
+    ),
     "state": lambda: [f"{spec}\n{state}" for spec, state in golden_states()],
-    "move_text": lambda: ["\x00\nc1\nj10\npass", "\x01\x05\x07\ne2e4\ne1f3\ne7e8q\ne1g1",
-                          "\x02\x01\x02\ne6\nreserve\nstop", "\x03\x04\nb2-c4\nl12-off",
-                          "\x04\x09\nd2-e4", "\x05\x11\x12\nd4\ne6"],
+    "move_text": lambda: [
+        "\x00\nc1\nj10\npass",
+        "\x01\x05\x07\ne2e4\ne1f3\ne7e8q\ne1g1",
+        "\x02\x01\x02\ne6\nreserve\nstop",
+        "\x03\x04\nb2-c4\nl12-off",
+        "\x04\x09\nd2-e4",
+        "\x05\x11\x12\nd4\ne6",
+    ],
     "fen": lambda: [f"{fen}\ne2e4 e7e5 e1f3" for fen in test_fens()],
     "uci": lambda: [
         "uci\nisready\nucinewgame\nposition startpos moves e2e4 e7e5\ngo nodes 50\n",
@@ -88,20 +120,31 @@ SEEDS = {
         "go infinite\nisready\nstop\ngo movetime 10\nstop\nquit\n",
         "position startpos moves e2e4\ngo wtime 100 btime 3000 winc 0 binc 0 movestogo 20\n",
         "position startpos moves e2e5\nposition fen bad\ngo nodes many searchmoves e2e4\n"
-        "frobnicate\n"],
-    "agent_spec": lambda: ["random", "greedy", "mcts:sims=4", "mcts(sims=4,c=2,rollouts=2)",
-                           "mcts:sims=4,solve=false", "az:sims=4,search=puct",
-                           "az:sims=4,model=uniform", "uci:nodes=10"],
-    "train_config": lambda: [p.read_text() for p in sorted((ROOT / "tools" / "pretrained")
-                                                            .glob("*.txt"))],
+        "frobnicate\n",
+    ],
+    "agent_spec": lambda: [
+        "random",
+        "greedy",
+        "mcts:sims=4",
+        "mcts(sims=4,c=2,rollouts=2)",
+        "mcts:sims=4,solve=false",
+        "az:sims=4,search=puct",
+        "az:sims=4,model=uniform",
+        "uci:nodes=10",
+    ],
+    "train_config": lambda: [
+        p.read_text() for p in sorted((ROOT / "tools" / "pretrained").glob("*.txt"))
+    ],
     "teacher_shard": teacher_shards,
     "balance": lambda: [
         "knight_fight\nsweep double_erase=optional,forced,off\nsweep mirror_on_moves=true,false\n"
         "sprt a1=0.05\nagents mcts:sims=16,random",
         "knights_challenge\nsweep mode=ffa4,ffa3,duel,alliance2,team4\n"
         "sprt a0=-0.05,a1=0.05,alpha=0.05,beta=0.05",
-        "knights_challenge(mode=duel)\nsweep safe_squares=[f5,g8],none\nagents mcts:sims=4,c=2,greedy",
-        "tailten\nsweep first_player=0,1\nsweep ringforts=12,30"],
+        "knights_challenge(mode=duel)\nsweep safe_squares=[f5,g8],none\n"
+        "agents mcts:sims=4,c=2,greedy",
+        "tailten\nsweep first_player=0,1\nsweep ringforts=12,30",
+    ],
 }
 
 

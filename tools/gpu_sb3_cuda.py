@@ -3,19 +3,30 @@ the steps per second, and the libtorch libraries the process maps (one of each).
 (tools/gpu_check.sh runs it on a GPU machine.)"""
 
 import time
-import torch
-from sb3_contrib import MaskablePPO
-from knightgym import sb3
 
-envs = sb3.VecEnv("tailten", num_envs=64, seed=0,
-                  opponent="az:model=pretrained,sims=16,device=cuda")
-model = MaskablePPO(sb3.BoardPolicy, envs, n_steps=64, batch_size=512, n_epochs=4,
-                    learning_rate=1e-3, device="cuda", seed=0)
+from knightgym import sb3
+from sb3_contrib import MaskablePPO
+
+envs = sb3.VecEnv(
+    "tailten", num_envs=64, seed=0, opponent="az:model=pretrained,sims=16,device=cuda"
+)
+model = MaskablePPO(
+    sb3.BoardPolicy,
+    envs,
+    n_steps=64,
+    batch_size=512,
+    n_epochs=4,
+    learning_rate=1e-3,
+    device="cuda",
+    seed=0,
+)
 start = time.monotonic()
 model.learn(64 * 64 * 4)
 seconds = time.monotonic() - start
 with open("/proc/self/maps") as maps:
     libraries = sorted({line.split()[-1] for line in maps if "libtorch" in line})
-print(f"MaskablePPO on {model.device} against az:sims=16 on cuda: {64 * 64 * 4} steps in "
-      f"{seconds:.1f} s; libtorch mapped: {libraries}")
+print(
+    f"MaskablePPO on {model.device} against az:sims=16 on cuda: {64 * 64 * 4} steps in "
+    f"{seconds:.1f} s; libtorch mapped: {libraries}"
+)
 assert sum("libtorch_cpu" in path for path in libraries) == 1

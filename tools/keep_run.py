@@ -21,8 +21,9 @@ FILES = ["config.txt", "model.pt", "best.pt", "metrics.csv"]
 
 def newest_checkpoint(run):
     folder = os.path.join(run, "checkpoints")
-    names = sorted(name for name in os.listdir(folder)
-                   if name.startswith("step-") and name.endswith(".ckpt"))
+    names = sorted(
+        name for name in os.listdir(folder) if name.startswith("step-") and name.endswith(".ckpt")
+    )
     if not names:
         raise FileNotFoundError(f"{folder} holds no checkpoint")
     return os.path.join("checkpoints", names[-1])
@@ -31,7 +32,7 @@ def newest_checkpoint(run):
 def keep(run, dest):
     checkpoint = newest_checkpoint(run)
     wanted = FILES + [checkpoint]
-    replay = checkpoint[:-len(".ckpt")] + ".replay"
+    replay = checkpoint[: -len(".ckpt")] + ".replay"
     if os.path.isfile(os.path.join(run, replay)):
         wanted.append(replay)
     missing = [name for name in wanted if not os.path.isfile(os.path.join(run, name))]

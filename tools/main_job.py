@@ -33,8 +33,9 @@ def main():
     parser.add_argument("--minutes", type=float, default=5)
     parser.add_argument("--games", type=int, default=100, help="games per match")
     parser.add_argument("--mcts", default="mcts:sims=200", help="the MCTS opponent")
-    parser.add_argument("--sims", type=int, default=200,
-                        help="simulations of the network agents (as many as MCTS)")
+    parser.add_argument(
+        "--sims", type=int, default=200, help="simulations of the network agents (as many as MCTS)"
+    )
     args = parser.parse_args()
 
     start = time.monotonic()
@@ -47,9 +48,23 @@ def main():
 
     def play(agent, opponent, name):
         path = os.path.join(args.out, f"{name}.json")
-        run([cli, "play", args.game, "--agents", f"{agent},{opponent}", "--games",
-             str(args.games), "--batch", str(args.games), "--json", path, "--record",
-             os.path.join(args.out, f"{name}.jsonl")])
+        run(
+            [
+                cli,
+                "play",
+                args.game,
+                "--agents",
+                f"{agent},{opponent}",
+                "--games",
+                str(args.games),
+                "--batch",
+                str(args.games),
+                "--json",
+                path,
+                "--record",
+                os.path.join(args.out, f"{name}.jsonl"),
+            ]
+        )
         matches.append(path)
 
     shipped = f"az:model=pretrained,sims={args.sims}"
@@ -61,8 +76,19 @@ def main():
         settings = f.read()
     with open(config, "w") as f:
         f.write(settings + "init=pretrained\n")
-    run([cli, "train", args.game, "--out", run_dir, "--minutes", str(args.minutes),
-         "--config", config])
+    run(
+        [
+            cli,
+            "train",
+            args.game,
+            "--out",
+            run_dir,
+            "--minutes",
+            str(args.minutes),
+            "--config",
+            config,
+        ]
+    )
     play(f"az:model={run_dir}/model.pt,sims={args.sims}", args.mcts, "trained_vs_mcts")
 
     sys.path.insert(0, os.path.join(args.build, "python"))
@@ -70,8 +96,10 @@ def main():
 
     report = os.path.join(args.out, "report.md")
     write_report(run_dir, report, matches, example=os.path.join(args.out, "trained_vs_mcts.jsonl"))
-    print(f"\nwrote {report} and {os.path.join(args.out, 'training.png')} "
-          f"in {(time.monotonic() - start) / 60:.1f} minutes")
+    print(
+        f"\nwrote {report} and {os.path.join(args.out, 'training.png')} "
+        f"in {(time.monotonic() - start) / 60:.1f} minutes"
+    )
 
 
 if __name__ == "__main__":

@@ -15,12 +15,11 @@ import os
 import platform
 import time
 
+import knightgym
+import knightgym.openspiel
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
-
-import knightgym
-import knightgym.openspiel
 
 SPECS = [
     "knight_fight",
@@ -50,12 +49,14 @@ class Side:
 def openspiel_side(game, sims, c, seed, cpp):
     if cpp:
         # pyspiel.MCTSBot.step releases the GIL, which a Python game needs; Bot.step doesn't.
-        bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), c, sims, 1000,
-                              True, seed, False)
+        bot = pyspiel.MCTSBot(
+            game, pyspiel.RandomRolloutEvaluator(1, seed), c, sims, 1000, True, seed, False
+        )
         return Side(lambda state: pyspiel.Bot.step(bot, state))
     rng = np.random.RandomState(seed)
-    bot = mcts.MCTSBot(game, c, sims, mcts.RandomRolloutEvaluator(1, rng), solve=True,
-                       random_state=rng)
+    bot = mcts.MCTSBot(
+        game, c, sims, mcts.RandomRolloutEvaluator(1, rng), solve=True, random_state=rng
+    )
     return Side(bot.step)
 
 
@@ -90,8 +91,9 @@ def wilson_interval(score, games, z=1.96):
     smaller, so the interval errs wide."""
     rate = score / games
     centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (
-        1 + z * z / games)
+    half = (
+        z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    )
     return centre - half, centre + half
 
 
@@ -100,24 +102,33 @@ def main():
     parser.add_argument("--games", type=int, default=20, help="games per spec (even)")
     parser.add_argument("--sims", type=int, default=100, help="simulations per decision")
     parser.add_argument("--c", type=float, default=1.4, help="UCT exploration, both sides")
-    parser.add_argument("--cpp", action="store_true",
-                        help="OpenSpiel's C++ MCTSBot instead of its Python one")
+    parser.add_argument(
+        "--cpp", action="store_true", help="OpenSpiel's C++ MCTSBot instead of its Python one"
+    )
     parser.add_argument("specs", nargs="*", default=SPECS, help="knightgym game specs")
     args = parser.parse_args()
 
     bot = "pyspiel.MCTSBot (C++)" if args.cpp else "open_spiel.python.algorithms.mcts.MCTSBot"
-    print(f"{bot} against `mcts:sims={args.sims},c={args.c}`, {args.games} games per game, "
-          f"seats alternated; {platform.node()}, {os.cpu_count()} CPUs, one thread.\n")
-    print("| game | OpenSpiel W / D / L | OpenSpiel's score | 95% | "
-          "OpenSpiel sims/s | knightgym sims/s |")
+    print(
+        f"{bot} against `mcts:sims={args.sims},c={args.c}`, {args.games} games per game, "
+        f"seats alternated; {platform.node()}, {os.cpu_count()} CPUs, one thread.\n"
+    )
+    print(
+        "| game | OpenSpiel W / D / L | OpenSpiel's score | 95% | "
+        "OpenSpiel sims/s | knightgym sims/s |"
+    )
     print("|---|--:|--:|--:|--:|--:|")
     for spec in args.specs:
         (wins, draws, losses), (openspiel_rate, own_rate) = play(
-            spec, args.games, args.sims, args.c, args.cpp)
+            spec, args.games, args.sims, args.c, args.cpp
+        )
         low, high = wilson_interval(wins + draws / 2, args.games)
-        print(f"| `{spec}` | {wins} / {draws} / {losses} | "
-              f"{(wins + draws / 2) / args.games:.0%} | {low:.0%}-{high:.0%} | "
-              f"{openspiel_rate:,.0f} | {own_rate:,.0f} |", flush=True)
+        print(
+            f"| `{spec}` | {wins} / {draws} / {losses} | "
+            f"{(wins + draws / 2) / args.games:.0%} | {low:.0%}-{high:.0%} | "
+            f"{openspiel_rate:,.0f} | {own_rate:,.0f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -27,11 +27,10 @@ import time
 # The cluster and this driver agree on authentication (knightgym.ray_cluster).
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
+import knightgym.training  # noqa: E402
 import psutil  # noqa: E402
 import ray  # noqa: E402
 from ray.cluster_utils import Cluster  # noqa: E402
-
-import knightgym.training  # noqa: E402
 
 GAME = "tailten"
 # The game's defaults, with the learner on one thread of the two cores, and no
@@ -40,8 +39,9 @@ SETTINGS = {"threads": 1, "eval_seconds": 0, "eval_games": 0}
 
 
 def start_cluster():
-    cluster = Cluster(initialize_head=True,
-                      head_node_args={"num_cpus": 1, "include_dashboard": False})
+    cluster = Cluster(
+        initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False}
+    )
     cluster.add_node(num_cpus=1)
     cluster.wait_for_nodes()
     return cluster
@@ -64,17 +64,26 @@ def positions_per_second(out, skip_seconds):
     steps = int(end["step"]) - int(start["step"])
     later = [r for r in rows if float(r["seconds"]) > float(start["seconds"])]
     stale = [float(r["staleness"]) for r in later if r.get("staleness")]
-    rates = [[float(x) for x in r["actor_pos_per_s"].split(";")] for r in later
-             if r.get("actor_pos_per_s")]
+    rates = [
+        [float(x) for x in r["actor_pos_per_s"].split(";")]
+        for r in later
+        if r.get("actor_pos_per_s")
+    ]
     per_actor = [sum(column) / len(rates) for column in zip(*rates)] if rates else []
-    return (decisions / seconds, steps / seconds, sum(stale) / len(stale) if stale else 0.0,
-            per_actor)
+    return (
+        decisions / seconds,
+        steps / seconds,
+        sum(stale) / len(stale) if stale else 0.0,
+        per_actor,
+    )
 
 
 def scaling(args):
-    print(f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its training "
-          f"defaults with {SETTINGS}; {args.minutes} min per run, the first "
-          f"{args.skip} s left out.\n")
+    print(
+        f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its training "
+        f"defaults with {SETTINGS}; {args.minutes} min per run, the first "
+        f"{args.skip} s left out.\n"
+    )
     print("| run | self-play positions/s | each actor's | learner steps/s | staleness (steps) |")
     print("|---|---|---|---|---|")
     cluster = start_cluster()
@@ -82,12 +91,21 @@ def scaling(args):
         for actors in [0] + args.actors:
             out = os.path.join(args.out, f"actors-{actors}")
             shutil.rmtree(out, ignore_errors=True)
-            knightgym.training.train(GAME, out, minutes=args.minutes, settings=SETTINGS,
-                                     ray_address=cluster.address if actors else None,
-                                     actors=actors or None, verbose=False)
+            knightgym.training.train(
+                GAME,
+                out,
+                minutes=args.minutes,
+                settings=SETTINGS,
+                ray_address=cluster.address if actors else None,
+                actors=actors or None,
+                verbose=False,
+            )
             speed, steps, stale, per_actor = positions_per_second(out, args.skip)
-            name = f"Ray, {actors} actor{'s' if actors > 1 else ''}" if actors else \
-                "one machine (no Ray)"
+            name = (
+                f"Ray, {actors} actor{'s' if actors > 1 else ''}"
+                if actors
+                else "one machine (no Ray)"
+            )
             each = " / ".join(f"{r:.0f}" for r in per_actor) if actors else "-"
             print(f"| {name} | {speed:.0f} | {each} | {steps:.2f} | {stale:.1f} |", flush=True)
     finally:
@@ -100,17 +118,28 @@ def learner(args):
     teach = os.path.join(args.out, "teach")
     if not os.path.isdir(teach):
         knightgym.teacher.generate(GAME, teach, teacher="mcts:sims=8", games=64, threads=2)
-    print(f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its default network, "
-          f"batch 256, {args.learner_steps} steps on a teacher's games.\n")
+    print(
+        f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its default network, "
+        f"batch 256, {args.learner_steps} steps on a teacher's games.\n"
+    )
     print("| LibTorch threads | optimizer steps/s | samples/s |")
     print("|---|---|---|")
     for threads in (1, 2):
         out = os.path.join(args.out, f"learner-{threads}")
         shutil.rmtree(out, ignore_errors=True)
         counters = knightgym.training.train(
-            GAME, out, steps=args.learner_steps, verbose=False,
-            settings={"threads": threads, "teacher": teach, "teacher_steps": args.learner_steps,
-                      "eval_games": 0, "log_seconds": 1000})["counters"]
+            GAME,
+            out,
+            steps=args.learner_steps,
+            verbose=False,
+            settings={
+                "threads": threads,
+                "teacher": teach,
+                "teacher_steps": args.learner_steps,
+                "eval_games": 0,
+                "log_seconds": 1000,
+            },
+        )["counters"]
         steps, seconds = counters["steps"], counters["seconds"]
         print(f"| {threads} | {steps / seconds:.1f} | {256 * steps / seconds:,.0f} |", flush=True)
 
@@ -149,11 +178,15 @@ def sample(out):
             ray_own.append(process)
     rows = metrics_rows(out) if os.path.exists(os.path.join(out, "metrics.csv")) else []
     row = rows[-1] if rows else {}
-    return {"learner_mib": round(rss_mib([me]), 1),
-            "actors_mib": " ".join(f"{rss_mib([a]):.1f}" for a in actors),
-            "ray_mib": round(rss_mib(ray_own), 1), "plasma_mib": plasma_mib(),
-            "step": row.get("step", ""), "decisions": row.get("decisions", ""),
-            "replay": row.get("replay", "")}
+    return {
+        "learner_mib": round(rss_mib([me]), 1),
+        "actors_mib": " ".join(f"{rss_mib([a]):.1f}" for a in actors),
+        "ray_mib": round(rss_mib(ray_own), 1),
+        "plasma_mib": plasma_mib(),
+        "step": row.get("step", ""),
+        "decisions": row.get("decisions", ""),
+        "replay": row.get("replay", ""),
+    }
 
 
 def memory(args):
@@ -172,8 +205,15 @@ def memory(args):
     thread = threading.Thread(target=sampler, daemon=True)
     thread.start()
     try:
-        knightgym.training.train(GAME, out, minutes=args.minutes, settings=SETTINGS,
-                                 ray_address=cluster.address, actors=2, verbose=False)
+        knightgym.training.train(
+            GAME,
+            out,
+            minutes=args.minutes,
+            settings=SETTINGS,
+            ray_address=cluster.address,
+            actors=2,
+            verbose=False,
+        )
     finally:
         done.set()
         thread.join()
@@ -182,15 +222,21 @@ def memory(args):
         writer = csv.DictWriter(file, fieldnames=list(samples[0]))
         writer.writeheader()
         writer.writerows(samples)
-    print(f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its training defaults "
-          f"with {SETTINGS}, 2 actors, {args.minutes} min; RSS in MiB.\n")
-    print("| minute | learner process | each actor | raylets + GCS | object store "
-          "| step | decisions | replay window |")
+    print(
+        f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its training defaults "
+        f"with {SETTINGS}, 2 actors, {args.minutes} min; RSS in MiB.\n"
+    )
+    print(
+        "| minute | learner process | each actor | raylets + GCS | object store "
+        "| step | decisions | replay window |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for row in samples:
-        print(f"| {row['minute']} | {row['learner_mib']} | {row['actors_mib']} | "
-              f"{row['ray_mib']} | {row['plasma_mib']} | {row['step']} "
-              f"| {row['decisions']} | {row['replay']} |")
+        print(
+            f"| {row['minute']} | {row['learner_mib']} | {row['actors_mib']} | "
+            f"{row['ray_mib']} | {row['plasma_mib']} | {row['step']} "
+            f"| {row['decisions']} | {row['replay']} |"
+        )
 
 
 def model(args):
@@ -198,18 +244,24 @@ def model(args):
     core but the learner's, each `actor_rate`) against what the learner takes
     (`learner_samples` per second / `ratio` samples per position), whichever is less."""
     take = args.learner_samples / args.ratio
-    print(f"Per actor {args.actor_rate:,.0f} positions/s; learner {args.learner_samples:,.0f} "
-          f"samples/s at ratio {args.ratio:g}: it takes {take:,.0f} positions/s; "
-          f"{args.cores} cores a node, {args.learner_cores} of them the learner's.\n")
-    print("| nodes | actors | actors' positions/s | learner takes | positions/s | bound "
-          "| ratio that keeps every actor |")
+    print(
+        f"Per actor {args.actor_rate:,.0f} positions/s; learner {args.learner_samples:,.0f} "
+        f"samples/s at ratio {args.ratio:g}: it takes {take:,.0f} positions/s; "
+        f"{args.cores} cores a node, {args.learner_cores} of them the learner's.\n"
+    )
+    print(
+        "| nodes | actors | actors' positions/s | learner takes | positions/s | bound "
+        "| ratio that keeps every actor |"
+    )
     print("|---|---|---|---|---|---|---|")
     for nodes in args.nodes:
         actors = nodes * args.cores - args.learner_cores
         supply = actors * args.actor_rate
         bound = "actors" if supply <= take else "learner"
-        print(f"| {nodes} | {actors:,} | {supply:,.0f} | {take:,.0f} | {min(supply, take):,.0f} "
-              f"| {bound} | {args.learner_samples / supply:.3g} |")
+        print(
+            f"| {nodes} | {actors:,} | {supply:,.0f} | {take:,.0f} | {min(supply, take):,.0f} "
+            f"| {bound} | {args.learner_samples / supply:.3g} |"
+        )
 
 
 def main():
@@ -218,16 +270,21 @@ def main():
     parser.add_argument("--learner-steps", type=int, default=400)
     parser.add_argument("--minutes", type=float, default=3)
     parser.add_argument("--actors", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--skip", type=float, default=60,
-                        help="seconds left out at the start of each scaling run")
+    parser.add_argument(
+        "--skip", type=float, default=60, help="seconds left out at the start of each scaling run"
+    )
     parser.add_argument("--every", type=float, default=120, help="seconds between samples")
     parser.add_argument("--out", default="out/ray_training")
     parser.add_argument("--actor-rate", type=float, help="model: positions/s of one actor")
     parser.add_argument("--learner-samples", type=float, help="model: the learner's samples/s")
     parser.add_argument("--ratio", type=float, default=4, help="model: samples per position")
     parser.add_argument("--cores", type=int, default=16, help="model: cores per node")
-    parser.add_argument("--learner-cores", type=int, default=2,
-                        help="model: cores of the head node kept for the learner")
+    parser.add_argument(
+        "--learner-cores",
+        type=int,
+        default=2,
+        help="model: cores of the head node kept for the learner",
+    )
     parser.add_argument("--nodes", type=int, nargs="+", default=[1, 2, 4, 8, 16, 32, 64, 100])
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)

@@ -8,8 +8,9 @@ The entry records the game the run trained (its canonical spec), the settings th
 from the game's training defaults, and the training time, steps, games and decisions; a
 run taught first (teacher=DIR) names its teacher and what its data took (--teacher) in
 place of DIR, which is not shipped. A run started from the shipped network
-(init=pretrained) continues its entry: the totals add up. Shipping a new network drops the old strength, which no longer holds; measure it again
-and give it with --strength. Every file is written whole or not at all.
+(init=pretrained) continues its entry: the totals add up. Shipping a new network drops
+the old strength, which no longer holds; measure it again and give it with --strength.
+Every file is written whole or not at all.
 """
 
 import argparse
@@ -42,8 +43,10 @@ def read_manifest(build):
         entries = agents.pretrained()
     except ValueError as error:
         sys.exit(str(error))
-    return {entry["name"]: {k: v for k, v in entry.items() if k not in ("name", "path")}
-            for entry in entries}
+    return {
+        entry["name"]: {k: v for k, v in entry.items() if k not in ("name", "path")}
+        for entry in entries
+    }
 
 
 def write_atomically(path, data):
@@ -79,20 +82,30 @@ def ship(args, models):
     config = (run / "config.txt").read_text().splitlines()
     game = config[0].removeprefix("game=")
     settings = read_settings(config[1:])
-    defaults = subprocess.run([args.cli, "train", game, "--print-config"], check=True,
-                              capture_output=True, text=True).stdout.splitlines()
+    defaults = subprocess.run(
+        [args.cli, "train", game, "--print-config"], check=True, capture_output=True, text=True
+    ).stdout.splitlines()
     defaults = read_settings(line.split("#", 1)[0].strip() for line in defaults)
-    changed = [f"{key}={value}" for key, value in settings.items()
-               if defaults.get(key) != value and key not in ("init", "teacher")]
+    changed = [
+        f"{key}={value}"
+        for key, value in settings.items()
+        if defaults.get(key) != value and key not in ("init", "teacher")
+    ]
     if settings.get("teacher") and not args.teacher:
         sys.exit(f"{run} learned from a teacher: say which and what its data took, --teacher TEXT")
     model = (run / "model.pt").read_bytes()
     if len(model) > MAX_BYTES:
-        sys.exit(f"{run}/model.pt has {len(model)} bytes; a shipped network has at most {MAX_BYTES}")
+        sys.exit(
+            f"{run}/model.pt has {len(model)} bytes; a shipped network has at most {MAX_BYTES}"
+        )
 
     row = last_metrics(run)
-    totals = {"minutes": float(row["seconds"]) / 60, "steps": int(row["step"]),
-              "games": int(row["games"]), "decisions": int(row["decisions"])}
+    totals = {
+        "minutes": float(row["seconds"]) / 60,
+        "steps": int(row["step"]),
+        "games": int(row["games"]),
+        "decisions": int(row["decisions"]),
+    }
     earlier = models.get(args.name, {})
     continued = settings.get("init") == "pretrained" and earlier.get("game") == game
     sessions = 1
@@ -124,10 +137,16 @@ def main():
     parser.add_argument("run", nargs="?", help="the training run's directory")
     parser.add_argument("--strength", help="the measured strength, as docs/strength.md gives it")
     parser.add_argument("--machine", default="2-vCPU Debian 12 VM, no GPU, 1 LibTorch thread")
-    parser.add_argument("--teacher", help="the teacher of a run with teacher=DIR and the time "
-                        "its data took, e.g. 'mcts:sims=1600, 2,400 games, 7.9 minutes'")
-    parser.add_argument("--build", default=str(ROOT / "build"),
-                        help="the build whose knightgym program and module are used")
+    parser.add_argument(
+        "--teacher",
+        help="the teacher of a run with teacher=DIR and the time "
+        "its data took, e.g. 'mcts:sims=1600, 2,400 games, 7.9 minutes'",
+    )
+    parser.add_argument(
+        "--build",
+        default=str(ROOT / "build"),
+        help="the build whose knightgym program and module are used",
+    )
     args = parser.parse_args()
     if (args.run is None) == (args.strength is None):
         parser.error("give RUN_DIR or --strength")

@@ -33,7 +33,9 @@ def main():
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__.strip().splitlines()[2].strip())
     out = Path(sys.argv[1])
-    ladder = json.loads(Path(sys.argv[2] if len(sys.argv) == 3 else out / "ladder.json").read_text())
+    ladder = json.loads(
+        Path(sys.argv[2] if len(sys.argv) == 3 else out / "ladder.json").read_text()
+    )
     elo = {rating["name"]: rating for rating in ladder["ratings"]}
     print("| arm | seed | CPU minutes | steps | self-play games | Elo (95%) | vs mcts:sims=800 |")
     print("|---|--:|--:|--:|--:|--:|--:|")
@@ -45,15 +47,18 @@ def main():
         rating = elo[f"az:model={run}/model.pt,sims=64"]
         target = json.loads(Path(f"{run}-target.json").read_text())["agents"][0]
         arms.setdefault(arm, []).append(rating["elo"])
-        print(f"| {arm} | {seed} | {processor_minutes(run):.1f} | {row['step']} | {row['games']} | "
-              f"{rating['elo']:.0f} ± {rating['half_width']:.0f} | "
-              f"{100 * target['score']:.1f}% ± {100 * target['half_width']:.1f}% "
-              f"({target['wins']}-{target['draws']}-{target['losses']}) |")
+        print(
+            f"| {arm} | {seed} | {processor_minutes(run):.1f} | {row['step']} | {row['games']} | "
+            f"{rating['elo']:.0f} ± {rating['half_width']:.0f} | "
+            f"{100 * target['score']:.1f}% ± {100 * target['half_width']:.1f}% "
+            f"({target['wins']}-{target['draws']}-{target['losses']}) |"
+        )
     print()
     for arm, ratings in arms.items():
         print(f"- {arm}: mean Elo {sum(ratings) / len(ratings):.0f}")
-    fixed = sorted((r for r in ladder["ratings"] if not r["name"].startswith("az:")),
-                   key=lambda r: r["elo"])
+    fixed = sorted(
+        (r for r in ladder["ratings"] if not r["name"].startswith("az:")), key=lambda r: r["elo"]
+    )
     print("- fixed agents: " + ", ".join(f"`{r['name']}` {r['elo']:.0f}" for r in fixed))
 
 

@@ -15,8 +15,9 @@ def two_node_cluster(monkeypatch):
     from ray.cluster_utils import Cluster
 
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
-    cluster = Cluster(initialize_head=True,
-                      head_node_args={"num_cpus": 1, "include_dashboard": False})
+    cluster = Cluster(
+        initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False}
+    )
     try:
         cluster.add_node(num_cpus=1)
         cluster.wait_for_nodes()

@@ -5,18 +5,17 @@ themselves are tested in C++ (tests/cpp/agents/search_test.cc, tests/cpp/agents/
 import threading
 import time
 
+import knightgym
 import numpy as np
 import pytest
-
-import knightgym
 from knightgym import agents
 
 GAMES = knightgym.games()  # every registered game's name
 # Small searches: these tests check the bindings, not the strength of play.
-NO_NETWORK = ["random", "greedy", "mcts:sims=8", "az:sims=8,search=gumbel",
-              "az:sims=8,search=puct"]
-SPECS = NO_NETWORK + [pytest.param("az:sims=8,model=resnet,blocks=1,channels=8",
-                                   marks=pytest.mark.needs_networks)]
+NO_NETWORK = ["random", "greedy", "mcts:sims=8", "az:sims=8,search=gumbel", "az:sims=8,search=puct"]
+SPECS = NO_NETWORK + [
+    pytest.param("az:sims=8,model=resnet,blocks=1,channels=8", marks=pytest.mark.needs_networks)
+]
 # Knightmate positions from random games that Fairy-Stockfish scored "mate 1" (those of
 # tests/cpp/agents/search_test.cc).
 MATES_IN_1 = [
@@ -141,11 +140,15 @@ def test_a_time_limit_stops_a_long_search():
     assert 0 < agent.last_report["simulations"] < 100000000
 
 
-@pytest.mark.parametrize("spec, game_spec", [
-    ("mcts:sims=100000000", "knight_fight"),
-    ("az:sims=1000000,search=puct,rollouts=8", "knight_fight"),
-    ("az:sims=1000000,search=gumbel,rollouts=8", "tailten"),
-    ("uci:nodes=2000000000", "knightmate")])
+@pytest.mark.parametrize(
+    "spec, game_spec",
+    [
+        ("mcts:sims=100000000", "knight_fight"),
+        ("az:sims=1000000,search=puct,rollouts=8", "knight_fight"),
+        ("az:sims=1000000,search=gumbel,rollouts=8", "tailten"),
+        ("uci:nodes=2000000000", "knightmate"),
+    ],
+)
 def test_stop_from_another_thread_ends_the_search_with_a_legal_action(spec, game_spec):
     """No time limit: only stop() can end these searches within the test's time."""
     game = knightgym.load_game(game_spec)
@@ -193,8 +196,9 @@ def test_agents_of_one_factory_share_its_network_and_play_like_make():
 
 # Gumbel searches only its sampled top-k: with the flat priors of model=uniform, it must
 # consider every move to see the mate.
-@pytest.mark.parametrize("spec", ["mcts:sims=400", "az:sims=200,considered=256",
-                                  "az:sims=200,search=puct"])
+@pytest.mark.parametrize(
+    "spec", ["mcts:sims=400", "az:sims=200,considered=256", "az:sims=200,search=puct"]
+)
 @pytest.mark.parametrize("fen", MATES_IN_1)
 def test_searches_mate_in_1_in_knightmate(spec, fen):
     game = knightgym.load_game(f"knightmate(fen={fen})")
@@ -219,15 +223,19 @@ def test_kinds_and_params_list_every_parameter():
     assert search["choices"] == ["gumbel", "puct"]
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("minimax", "unknown agent 'minimax'"),
-    ("mcts:simulations=5", "simulations"),
-    ("mcts:sims=zero", "sims"),
-    ("mcts:sims=0", "sims"),
-    ("az:search=best", "best"),
-    pytest.param("az:model=/no/such/model.pt", "/no/such/model.pt",
-                 marks=pytest.mark.needs_networks),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("minimax", "unknown agent 'minimax'"),
+        ("mcts:simulations=5", "simulations"),
+        ("mcts:sims=zero", "sims"),
+        ("mcts:sims=0", "sims"),
+        ("az:search=best", "best"),
+        pytest.param(
+            "az:model=/no/such/model.pt", "/no/such/model.pt", marks=pytest.mark.needs_networks
+        ),
+    ],
+)
 def test_bad_specs_raise_value_error_naming_the_problem(spec, message):
     with pytest.raises(ValueError, match=message):
         agents.make(spec, "tailten")
@@ -241,7 +249,8 @@ def test_uci_plays_knightmate_through_fairy_stockfish_and_refuses_other_games():
     assert engine.kind == "uci"
     assert engine.spec == (
         "uci:engine=fairy-stockfish,nodes=20,movetime=0,depth=0,hash=16,timeout=30,multipv=1,"
-        "spread=100,tie=0")
+        "spread=100,tie=0"
+    )
     first = play(engine, game, decisions=8)
     assert len(first) == 8
     assert play(agents.make("uci:nodes=20", game), game, decisions=8) == first
@@ -310,14 +319,21 @@ def test_wrong_types_and_limits_raise():
 def test_the_submodule_is_importable_both_ways():
     import knightgym.agents as imported
     from knightgym.agents import make
+
     assert imported is agents and make is agents.make
     assert agents.__name__ == "knightgym.agents"
 
 
 # ------------------------------------------------------------------ shipped networks
 
-SHIPPED = ["knight_fight", "knightmate", "double_duel", "knights_challenge_duel",
-           "knights_challenge_ffa4", "tailten"]
+SHIPPED = [
+    "knight_fight",
+    "knightmate",
+    "double_duel",
+    "knights_challenge_duel",
+    "knights_challenge_ffa4",
+    "tailten",
+]
 
 
 def test_the_manifest_lists_a_network_for_every_game_at_its_default_rules():
@@ -330,8 +346,14 @@ def test_the_manifest_lists_a_network_for_every_game_at_its_default_rules():
     # The default rules of each game, Knights Challenge in its two-player and four-player
     # modes.
     covered = {model["game"] for model in shipped.values()}
-    for spec in ["knight_fight", "knightmate", "double_duel", "tailten",
-                 "knights_challenge(mode=duel)", "knights_challenge(mode=ffa4)"]:
+    for spec in [
+        "knight_fight",
+        "knightmate",
+        "double_duel",
+        "tailten",
+        "knights_challenge(mode=duel)",
+        "knights_challenge(mode=ffa4)",
+    ]:
         assert knightgym.load_game(spec).spec in covered, spec
 
 
@@ -349,8 +371,11 @@ def test_a_shipped_network_plays_its_game_without_a_path(name):
 
 
 def test_a_variant_without_a_shipped_network_is_refused_with_the_list():
-    with pytest.raises(ValueError, match=r"no shipped network for "
-                                         r"tailten\(first_player=1,.*tailten\(first_player=0,"):
+    with pytest.raises(
+        ValueError,
+        match=r"no shipped network for "
+        r"tailten\(first_player=1,.*tailten\(first_player=0,",
+    ):
         agents.make("az:model=pretrained", "tailten(first_player=1)")
 
 

@@ -12,27 +12,62 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 import knightgym
 import knightgym.balance
+import pytest
 
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 
 RULE_SET_FIELDS = {
-    "label", "spec", "values", "players", "games", "blocks", "block_games", "seconds", "seats",
-    "first_seat_advantage", "balance", "decisive", "decisiveness", "natural_draws", "truncated",
-    "truncated_draws", "length", "agents", "pentanomial", "sprt", "vs_first"}
+    "label",
+    "spec",
+    "values",
+    "players",
+    "games",
+    "blocks",
+    "block_games",
+    "seconds",
+    "seats",
+    "first_seat_advantage",
+    "balance",
+    "decisive",
+    "decisiveness",
+    "natural_draws",
+    "truncated",
+    "truncated_draws",
+    "length",
+    "agents",
+    "pentanomial",
+    "sprt",
+    "vs_first",
+}
 SEAT_FIELDS = {
-    "seat", "wins", "draws", "losses", "win_rate", "win_low", "win_high", "draw_rate",
-    "draw_low", "draw_high", "loss_rate", "loss_low", "loss_high", "mean_return", "ranks"}
+    "seat",
+    "wins",
+    "draws",
+    "losses",
+    "win_rate",
+    "win_low",
+    "win_high",
+    "draw_rate",
+    "draw_low",
+    "draw_high",
+    "loss_rate",
+    "loss_low",
+    "loss_high",
+    "mean_return",
+    "ranks",
+}
 
 
 def without_seconds(value):
     """The result with its timings left out: those are the only figures that vary."""
     if isinstance(value, dict):
-        return {k: without_seconds(v) for k, v in value.items()
-                if k not in ("seconds", "threads", "plots")}
+        return {
+            k: without_seconds(v)
+            for k, v in value.items()
+            if k not in ("seconds", "threads", "plots")
+        }
     if isinstance(value, list):
         return [without_seconds(v) for v in value]
     return value
@@ -42,28 +77,47 @@ def without_seconds(value):
 def knight_fight_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("balance") / "kf"
     result = knightgym.balance.evaluate(
-        "knight_fight(max_turns=60)", agents=["mcts:sims=4", "random"], games=40,
+        "knight_fight(max_turns=60)",
+        agents=["mcts:sims=4", "random"],
+        games=40,
         sweep={"double_erase": ["optional", "off"], "mirror_on_moves": [True]},
-        sprt={"a1": 0.1}, check_every=20, seed=5, out=out, progress=False)
+        sprt={"a1": 0.1},
+        check_every=20,
+        seed=5,
+        out=out,
+        progress=False,
+    )
     return out, result
 
 
 def test_files_and_json_fields(knight_fight_run):
     out, result = knight_fight_run
-    for name in ("balance.json", "balance.md", "seat_win_rates.png", "first_seat_advantage.png",
-                 "game_lengths.png"):
+    for name in (
+        "balance.json",
+        "balance.md",
+        "seat_win_rates.png",
+        "first_seat_advantage.png",
+        "game_lengths.png",
+    ):
         assert (out / name).stat().st_size > 0, name
     assert sorted(pathlib.Path(p).name for p in result["plots"]) == [
-        "first_seat_advantage.png", "game_lengths.png", "seat_win_rates.png"]
+        "first_seat_advantage.png",
+        "game_lengths.png",
+        "seat_win_rates.png",
+    ]
     on_disk = json.loads((out / "balance.json").read_text())
     assert without_seconds(on_disk) == without_seconds(result)
     assert result["game"] == "knight_fight(max_turns=60)"
     assert result["agents"][1] == "random" and result["agents"][0].startswith("mcts:sims=4,")
-    assert result["sweeps"] == [{"key": "double_erase", "values": ["optional", "off"]},
-                                {"key": "mirror_on_moves", "values": ["true"]}]
+    assert result["sweeps"] == [
+        {"key": "double_erase", "values": ["optional", "off"]},
+        {"key": "mirror_on_moves", "values": ["true"]},
+    ]
     assert result["sprt"] == {"a0": 0, "a1": 0.1, "alpha": 0.05, "beta": 0.05}
     assert [r["label"] for r in result["rule_sets"]] == [
-        "double_erase=optional, mirror_on_moves=true", "double_erase=off, mirror_on_moves=true"]
+        "double_erase=optional, mirror_on_moves=true",
+        "double_erase=off, mirror_on_moves=true",
+    ]
     for index, rule_set in enumerate(result["rule_sets"]):
         assert set(rule_set) == RULE_SET_FIELDS
         assert rule_set["values"]["double_erase"] == ["optional", "off"][index]
@@ -81,8 +135,10 @@ def test_files_and_json_fields(knight_fight_run):
         assert a["low"] <= a["mean"] <= a["high"]
         wins = [s["win_rate"] for s in rule_set["seats"]]
         assert rule_set["balance"] == pytest.approx(1 - (max(wins) - min(wins)))
-        assert (rule_set["decisive"] + rule_set["natural_draws"] + rule_set["truncated"]
-                == rule_set["games"])
+        assert (
+            rule_set["decisive"] + rule_set["natural_draws"] + rule_set["truncated"]
+            == rule_set["games"]
+        )
         length = rule_set["length"]
         assert length["min"] <= length["percentiles"]["50"] <= length["max"]
         assert sum(length["histogram"]["counts"]) == rule_set["games"]
@@ -94,14 +150,20 @@ def test_files_and_json_fields(knight_fight_run):
     versus = result["rule_sets"][1]["vs_first"]
     assert versus["difference"] == pytest.approx(
         result["rule_sets"][1]["first_seat_advantage"]["mean"]
-        - result["rule_sets"][0]["first_seat_advantage"]["mean"])
+        - result["rule_sets"][0]["first_seat_advantage"]["mean"]
+    )
     assert versus["significant"] == (versus["low"] > 0 or versus["high"] < 0)
     fairest = result["rule_sets"][result["fairest"]]["balance"]
     assert fairest == max(r["balance"] for r in result["rule_sets"])
     markdown = (out / "balance.md").read_text()
     assert markdown == knightgym.balance.markdown(on_disk)
-    for heading in ("## Seats", "## Compared with", "## Sequential test", "## Game length",
-                    "## Agents"):
+    for heading in (
+        "## Seats",
+        "## Compared with",
+        "## Sequential test",
+        "## Game length",
+        "## Agents",
+    ):
         assert heading in markdown
 
 
@@ -109,10 +171,33 @@ def test_command_line_gives_the_same_figures_on_more_threads(knight_fight_run, t
     _, result = knight_fight_run
     out = tmp_path / "cli"
     done = subprocess.run(
-        [str(CLI), "balance", "knight_fight(max_turns=60)", "--agents", "mcts:sims=4,random",
-         "--games", "40", "--sweep", "double_erase=optional,off", "--sweep", "mirror_on_moves=true",
-         "--sprt", "a1=0.1", "--check-every", "20", "--seed", "5", "--threads", "2", "--out",
-         str(out)], capture_output=True, text=True, check=True)
+        [
+            str(CLI),
+            "balance",
+            "knight_fight(max_turns=60)",
+            "--agents",
+            "mcts:sims=4,random",
+            "--games",
+            "40",
+            "--sweep",
+            "double_erase=optional,off",
+            "--sweep",
+            "mirror_on_moves=true",
+            "--sprt",
+            "a1=0.1",
+            "--check-every",
+            "20",
+            "--seed",
+            "5",
+            "--threads",
+            "2",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert "## Seats" in done.stdout
     assert "rule set 2/2" in done.stderr  # the progress bar
     cli = json.loads((out / "balance.json").read_text())
@@ -123,59 +208,133 @@ def test_command_line_gives_the_same_figures_on_more_threads(knight_fight_run, t
 
 def _rule_set(label, players, wins, ranks, **figures):
     """A rule set of balance.json by hand: 12 games, no draws, two agents."""
-    seats = [{"seat": s, "wins": w, "draws": 0, "losses": 12 - w, "win_rate": w / 12,
-              "win_low": 0.25, "win_high": 0.75, "draw_rate": 0, "draw_low": 0,
-              "draw_high": 0.2436, "loss_rate": 1 - w / 12, "loss_low": 0.25,
-              "loss_high": 0.75, "mean_return": 0, "ranks": ranks[s]} for s, w in
-             enumerate(wins)]
-    agent = {"spec": "mcts:sims=4", "games": 12, "wins": 7, "draws": 0, "losses": 5,
-             "score": 0.625, "score_low": 0.4, "score_high": 0.85, "elo": 88.7,
-             "elo_error": 50}
-    return {"label": label, "spec": f"knights_challenge({label})", "values": {},
-            "players": players, "games": 12, "blocks": 6, "block_games": 2, "seconds": 1,
-            "seats": seats,
-            "first_seat_advantage": {"mean": 0.1667, "low": -0.05, "high": 0.38,
-                                     "std_error": 0.11, "game_std_error": 0.1234},
-            "decisive": 11, "decisiveness": 11 / 12, "natural_draws": 0, "truncated": 1,
-            "truncated_draws": 1,
-            "length": {"mean": 40.26, "sd": 5.5, "min": 30, "max": 55,
-                       "percentiles": {"5": 31, "25": 36, "50": 40, "75": 44, "95": 52},
-                       "histogram": {"start": 30, "width": 1, "counts": [12]}},
-            "agents": [agent, {**agent, "spec": "random", "elo": -88.7}],
-            **figures}
+    seats = [
+        {
+            "seat": s,
+            "wins": w,
+            "draws": 0,
+            "losses": 12 - w,
+            "win_rate": w / 12,
+            "win_low": 0.25,
+            "win_high": 0.75,
+            "draw_rate": 0,
+            "draw_low": 0,
+            "draw_high": 0.2436,
+            "loss_rate": 1 - w / 12,
+            "loss_low": 0.25,
+            "loss_high": 0.75,
+            "mean_return": 0,
+            "ranks": ranks[s],
+        }
+        for s, w in enumerate(wins)
+    ]
+    agent = {
+        "spec": "mcts:sims=4",
+        "games": 12,
+        "wins": 7,
+        "draws": 0,
+        "losses": 5,
+        "score": 0.625,
+        "score_low": 0.4,
+        "score_high": 0.85,
+        "elo": 88.7,
+        "elo_error": 50,
+    }
+    return {
+        "label": label,
+        "spec": f"knights_challenge({label})",
+        "values": {},
+        "players": players,
+        "games": 12,
+        "blocks": 6,
+        "block_games": 2,
+        "seconds": 1,
+        "seats": seats,
+        "first_seat_advantage": {
+            "mean": 0.1667,
+            "low": -0.05,
+            "high": 0.38,
+            "std_error": 0.11,
+            "game_std_error": 0.1234,
+        },
+        "decisive": 11,
+        "decisiveness": 11 / 12,
+        "natural_draws": 0,
+        "truncated": 1,
+        "truncated_draws": 1,
+        "length": {
+            "mean": 40.26,
+            "sd": 5.5,
+            "min": 30,
+            "max": 55,
+            "percentiles": {"5": 31, "25": 36, "50": 40, "75": 44, "95": 52},
+            "histogram": {"start": 30, "width": 1, "counts": [12]},
+        },
+        "agents": [agent, {**agent, "spec": "random", "elo": -88.7}],
+        **figures,
+    }
 
 
 def test_markdown_has_every_section_from_the_json_alone():
     result = {
-        "game": "knights_challenge", "agents": ["mcts:sims=4", "random"],
-        "games_per_rule_set": 12, "threads": 1, "seed": 7, "check_every": 6,
+        "game": "knights_challenge",
+        "agents": ["mcts:sims=4", "random"],
+        "games_per_rule_set": 12,
+        "threads": 1,
+        "seed": 7,
+        "check_every": 6,
         "sweeps": [{"key": "mode", "values": ["ffa3", "duel"]}],
-        "sprt": {"a0": 0, "a1": 0.05, "alpha": 0.05, "beta": 0.1}, "fairest": 1,
+        "sprt": {"a0": 0, "a1": 0.05, "alpha": 0.05, "beta": 0.1},
+        "fairest": 1,
         "seconds": 2.6,
         "rule_sets": [
-            _rule_set("mode=ffa3", 3, [6, 4, 2], [[6, 4, 2], [4, 4, 4], [2, 4, 6]],
-                      balance=0.6667, pentanomial=None, vs_first=None,
-                      sprt={"decision": "undecided", "llr": 1.234, "lower": -2.89,
-                            "upper": 2.944, "games": 12}),
-            _rule_set("mode=duel", 2, [7, 5], [[7, 5], [5, 7]], balance=0.8333,
-                      pentanomial=[1, 2, 3, 0, 0],
-                      vs_first={"difference": -0.1, "low": -0.3, "high": -0.01,
-                                "std_error": 0.05, "significant": True},
-                      sprt={"decision": "H1", "llr": 3.1, "lower": -2.89, "upper": 2.944,
-                            "games": 12})]}
+            _rule_set(
+                "mode=ffa3",
+                3,
+                [6, 4, 2],
+                [[6, 4, 2], [4, 4, 4], [2, 4, 6]],
+                balance=0.6667,
+                pentanomial=None,
+                vs_first=None,
+                sprt={
+                    "decision": "undecided",
+                    "llr": 1.234,
+                    "lower": -2.89,
+                    "upper": 2.944,
+                    "games": 12,
+                },
+            ),
+            _rule_set(
+                "mode=duel",
+                2,
+                [7, 5],
+                [[7, 5], [5, 7]],
+                balance=0.8333,
+                pentanomial=[1, 2, 3, 0, 0],
+                vs_first={
+                    "difference": -0.1,
+                    "low": -0.3,
+                    "high": -0.01,
+                    "std_error": 0.05,
+                    "significant": True,
+                },
+                sprt={"decision": "H1", "llr": 3.1, "lower": -2.89, "upper": 2.944, "games": 12},
+            ),
+        ],
+    }
     lines = knightgym.balance.markdown(result).splitlines()
 
     def section(heading):
         """The lines under a heading, up to the next one."""
         start = lines.index(heading) + 1
-        end = next((i for i in range(start, len(lines)) if lines[i].startswith("## ")),
-                   len(lines))
+        end = next((i for i in range(start, len(lines)) if lines[i].startswith("## ")), len(lines))
         return [line for line in lines[start:end] if line]
 
     assert lines[:3] == ["# Balance: knights_challenge", "", "Agents: `mcts:sims=4` `random`"]
     assert lines[4] == (
         "At most 12 games per rule set, seed 7, 3 s. Sequential test of the first seat's "
-        "advantage: H0 +0.000 against H1 +0.050, alpha 0.05, beta 0.1, a look every 6 games.")
+        "advantage: H0 +0.000 against H1 +0.050, alpha 0.05, beta 0.1, a look every 6 games."
+    )
     assert section("## Seats") == [
         "| rule set | games | seat 0 wins | seat 1 wins | seat 2 wins | draws "
         "| first-seat advantage | balance | decisive | truncated |",
@@ -184,52 +343,88 @@ def test_markdown_has_every_section_from_the_json_alone():
         "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | 0.667 | 91.7% | 8.3% |",
         "| mode=duel | 12 | 58.3% (25.0-75.0) | 41.7% (25.0-75.0) | - "
         "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | 0.833 | 91.7% | 8.3% |",
-        "Fairest: **mode=duel** (balance 0.833)."]
+        "Fairest: **mode=duel** (balance 0.833).",
+    ]
     assert section("## Compared with mode=ffa3") == [
-        "| rule set | advantage difference (95%) | significant |", "|---|---|---|",
-        "| mode=duel | -0.100 (-0.300, -0.010) | yes |"]
+        "| rule set | advantage difference (95%) | significant |",
+        "|---|---|---|",
+        "| mode=duel | -0.100 (-0.300, -0.010) | yes |",
+    ]
     assert section("## Sequential test") == [
-        "| rule set | decision | LLR | bounds | games |", "|---|---|---|---|---|",
+        "| rule set | decision | LLR | bounds | games |",
+        "|---|---|---|---|---|",
         "| mode=ffa3 | undecided | 1.23 | [-2.89, 2.94] | 12 |",
-        "| mode=duel | H1 | 3.10 | [-2.89, 2.94] | 12 |"]
+        "| mode=duel | H1 | 3.10 | [-2.89, 2.94] | 12 |",
+    ]
     assert section("## Outcomes")[2:] == [
         "| mode=ffa3 | 0 | 1 (1) | 0.1100 / 0.1234 | - |",
-        "| mode=duel | 0 | 1 (1) | 0.1100 / 0.1234 | 1 2 3 0 0 |"]
+        "| mode=duel | 0 | 1 (1) | 0.1100 / 0.1234 | 1 2 3 0 0 |",
+    ]
     assert section("## Game length (decisions)") == [
         "| rule set | mean | sd | min | p5 | p25 | p50 | p75 | p95 | max |",
         "|---|---|---|---|---|---|---|---|---|---|",
         "| mode=ffa3 | 40.3 | 5.5 | 30 | 31 | 36 | 40 | 44 | 52 | 55 |",
-        "| mode=duel | 40.3 | 5.5 | 30 | 31 | 36 | 40 | 44 | 52 | 55 |"]
+        "| mode=duel | 40.3 | 5.5 | 30 | 31 | 36 | 40 | 44 | 52 | 55 |",
+    ]
     assert section("## Ranks")[1:] == [
-        "| rule set | seat | rank 1 | rank 2 | rank 3 |", "|---|---|---|---|---|",
+        "| rule set | seat | rank 1 | rank 2 | rank 3 |",
+        "|---|---|---|---|---|",
         "| mode=ffa3 | 0 | 50.0% | 33.3% | 16.7% |",
         "| mode=ffa3 | 1 | 33.3% | 33.3% | 33.3% |",
         "| mode=ffa3 | 2 | 16.7% | 33.3% | 50.0% |",
         "| mode=duel | 0 | 58.3% | 41.7% | - |",
-        "| mode=duel | 1 | 41.7% | 58.3% | - |"]
+        "| mode=duel | 1 | 41.7% | 58.3% | - |",
+    ]
     assert section("## Agents")[3:5] == [
         "| mode=ffa3 | `mcts:sims=4` | 12 | 7 | 0 | 5 | 62.5% (40.0-85.0) | +89 +- 98 |",
-        "| mode=ffa3 | `random` | 12 | 7 | 0 | 5 | 62.5% (40.0-85.0) | -89 +- 98 |"]
+        "| mode=ffa3 | `random` | 12 | 7 | 0 | 5 | 62.5% (40.0-85.0) | -89 +- 98 |",
+    ]
     assert section("## Rule sets in full") == [
         "- mode=ffa3: `knights_challenge(mode=ffa3)`",
-        "- mode=duel: `knights_challenge(mode=duel)`"]
+        "- mode=duel: `knights_challenge(mode=duel)`",
+    ]
 
     # One agent, default rules, no test: the sections that compare are left out.
-    single = {**result, "agents": ["random"], "sprt": None,
-              "rule_sets": [{**result["rule_sets"][1], "label": "default rules", "sprt": None,
-                             "vs_first": None}], "fairest": 0}
-    headings = [line for line in knightgym.balance.markdown(single).splitlines()
-                if line.startswith("## ")]
-    assert headings == ["## Seats", "## Outcomes", "## Game length (decisions)",
-                        "## Rule sets in full"]
+    single = {
+        **result,
+        "agents": ["random"],
+        "sprt": None,
+        "rule_sets": [
+            {**result["rule_sets"][1], "label": "default rules", "sprt": None, "vs_first": None}
+        ],
+        "fairest": 0,
+    }
+    headings = [
+        line for line in knightgym.balance.markdown(single).splitlines() if line.startswith("## ")
+    ]
+    assert headings == [
+        "## Seats",
+        "## Outcomes",
+        "## Game length (decisions)",
+        "## Rule sets in full",
+    ]
 
 
 def test_command_line_without_plots_writes_balance_md(tmp_path):
     # A folder name with a quote and a space: no shell comes between the program and Python.
     out = tmp_path / "it's here"
     done = subprocess.run(
-        [str(CLI), "balance", "knight_fight(max_turns=20)", "--agents", "random", "--games",
-         "4", "--out", str(out), "--no-plots"], capture_output=True, text=True, check=True)
+        [
+            str(CLI),
+            "balance",
+            "knight_fight(max_turns=20)",
+            "--agents",
+            "random",
+            "--games",
+            "4",
+            "--out",
+            str(out),
+            "--no-plots",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert sorted(p.name for p in out.iterdir()) == ["balance.json", "balance.md"]
     result = json.loads((out / "balance.json").read_text())
     markdown = (out / "balance.md").read_text()
@@ -239,10 +434,12 @@ def test_command_line_without_plots_writes_balance_md(tmp_path):
 
     # balance.md again from balance.json, with matplotlib not importable.
     (out / "balance.md").unlink()
-    code = ("import runpy, sys\n"
-            "sys.modules['matplotlib'] = None\n"
-            f"sys.argv = ['balance', 'report', {str(out)!r}, '--no-plots']\n"
-            "runpy.run_module('knightgym.balance', run_name='__main__')\n")
+    code = (
+        "import runpy, sys\n"
+        "sys.modules['matplotlib'] = None\n"
+        f"sys.argv = ['balance', 'report', {str(out)!r}, '--no-plots']\n"
+        "runpy.run_module('knightgym.balance', run_name='__main__')\n"
+    )
     env = dict(os.environ, PYTHONPATH=str(pathlib.Path(knightgym.__file__).resolve().parent.parent))
     subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
     assert (out / "balance.md").read_text() == markdown
@@ -250,8 +447,14 @@ def test_command_line_without_plots_writes_balance_md(tmp_path):
 
 def test_three_and_four_players_and_a_sweep_over_player_counts(tmp_path):
     result = knightgym.balance.evaluate(
-        "knights_challenge(max_turns=40)", agents="random,greedy,mcts:sims=2", games=6,
-        sweep={"mode": ["ffa3", "ffa4", "duel"]}, threads=2, out=tmp_path, progress=False)
+        "knights_challenge(max_turns=40)",
+        agents="random,greedy,mcts:sims=2",
+        games=6,
+        sweep={"mode": ["ffa3", "ffa4", "duel"]},
+        threads=2,
+        out=tmp_path,
+        progress=False,
+    )
     players = [r["players"] for r in result["rule_sets"]]
     assert players == [3, 4, 2]
     for rule_set in result["rule_sets"]:
@@ -271,14 +474,17 @@ def test_three_and_four_players_and_a_sweep_over_player_counts(tmp_path):
     assert (tmp_path / "seat_win_rates.png").exists()
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"sweep": {"colour": ["red"]}}, "colour"),
-    ({"sweep": {"double_erase": ["sometimes"]}}, "sometimes"),
-    ({"agents": "mcts:simz=3"}, "simz"),
-    ({"agents": "random,greedy", "games": 3}, "multiple of the number of agents"),
-    ({"sprt": "a0=0.2,a1=0.1"}, "a0 must be below a1"),
-    ({"sprt": {"gamma": 1}}, "gamma"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"sweep": {"colour": ["red"]}}, "colour"),
+        ({"sweep": {"double_erase": ["sometimes"]}}, "sometimes"),
+        ({"agents": "mcts:simz=3"}, "simz"),
+        ({"agents": "random,greedy", "games": 3}, "multiple of the number of agents"),
+        ({"sprt": "a0=0.2,a1=0.1"}, "a0 must be below a1"),
+        ({"sprt": {"gamma": 1}}, "gamma"),
+    ],
+)
 def test_bad_options_are_refused_by_name_and_write_nothing(tmp_path, kwargs, message):
     out = tmp_path / "never"
     options = {"agents": "random", "games": 4, "out": out, "progress": False, **kwargs}
@@ -292,19 +498,25 @@ def test_bad_sweep_types_are_refused():
         knightgym.balance.evaluate("knight_fight", sweep={"max_turns": 5}, progress=False)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--agents", "random", "--games", "4"], "--out DIR is required"),
-    (["--out", "X", "--games", "4"], "--agents"),
-    (["--agents", "random", "--games", "4", "--games", "5", "--out", "X"],
-     "--games is given twice"),
-    (["--agents", "random", "--sweep", "max_turns", "--out", "X"], "KEY=V1,V2"),
-    (["--agents", "random", "--sprt", "a1=x", "--out", "X"], "a1"),
-    (["--agents", "random", "--seeds", "3", "--out", "X"], "unknown flag --seeds"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--agents", "random", "--games", "4"], "--out DIR is required"),
+        (["--out", "X", "--games", "4"], "--agents"),
+        (
+            ["--agents", "random", "--games", "4", "--games", "5", "--out", "X"],
+            "--games is given twice",
+        ),
+        (["--agents", "random", "--sweep", "max_turns", "--out", "X"], "KEY=V1,V2"),
+        (["--agents", "random", "--sprt", "a1=x", "--out", "X"], "a1"),
+        (["--agents", "random", "--seeds", "3", "--out", "X"], "unknown flag --seeds"),
+    ],
+)
 def test_command_line_errors(tmp_path, args, message):
     args = [str(tmp_path / "X") if a == "X" else a for a in args]
-    done = subprocess.run([str(CLI), "balance", "knight_fight", *args], capture_output=True,
-                          text=True)
+    done = subprocess.run(
+        [str(CLI), "balance", "knight_fight", *args], capture_output=True, text=True
+    )
     assert done.returncode == 1
     assert message in done.stderr
     assert not (tmp_path / "X").exists()
@@ -315,15 +527,22 @@ def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path):
     # The child installs Python's own SIGINT handler: a shell that starts make in the
     # background ignores SIGINT, and its children inherit that.
     out = tmp_path / "stopped"
-    code = ("import signal\n"
-            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-            "import knightgym.balance\n"
-            "print('ready', flush=True)\n"
-            "knightgym.balance.evaluate('knight_fight', agents='mcts:sims=8', games=10**6, "
-            f"threads=2, out={str(out)!r}, progress=False)\n")
+    code = (
+        "import signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "import knightgym.balance\n"
+        "print('ready', flush=True)\n"
+        "knightgym.balance.evaluate('knight_fight', agents='mcts:sims=8', games=10**6, "
+        f"threads=2, out={str(out)!r}, progress=False)\n"
+    )
     env = dict(os.environ, PYTHONPATH=str(pathlib.Path(knightgym.__file__).resolve().parent.parent))
-    child = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", code], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-X", "faulthandler", "-c", code],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert child.stdout.readline() == "ready\n"
     time.sleep(1)  # inside the C++ run
     child.send_signal(signal.SIGINT)
@@ -340,43 +559,75 @@ def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path):
 def test_a_killed_run_resumes_where_it_stopped(tmp_path):
     # Two rule sets: the run is killed (SIGKILL, no chance to tidy up) once the first one
     # is saved, then resumed; balance.json equals an unbroken run's but for timings.
-    args = ["knight_fight", "--agents", "mcts:sims=16", "--games", "3000", "--seed", "4",
-            "--sweep", "mirror_on_moves=true,false", "--no-plots"]
+    args = [
+        "knight_fight",
+        "--agents",
+        "mcts:sims=16",
+        "--games",
+        "3000",
+        "--seed",
+        "4",
+        "--sweep",
+        "mirror_on_moves=true,false",
+        "--no-plots",
+    ]
     stopped = tmp_path / "stopped"
     progress = stopped / "balance.progress"
-    child = subprocess.Popen([str(CLI), "balance", *args, "--out", str(stopped)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(
+        [str(CLI), "balance", *args, "--out", str(stopped)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     while not progress.exists() and child.poll() is None:
         time.sleep(0.005)
     child.kill()
     child.wait()
     assert progress.exists() and not (stopped / "balance.json").exists()
     saved = progress.read_text()
-    refused = subprocess.run([str(CLI), "balance", *args, "--out", str(stopped)],
-                             capture_output=True, text=True)
+    refused = subprocess.run(
+        [str(CLI), "balance", *args, "--out", str(stopped)], capture_output=True, text=True
+    )
     assert refused.returncode == 1
     assert "holds an unfinished run: resume it (--resume)" in refused.stderr
     assert progress.read_text() == saved
 
-    subprocess.run([str(CLI), "balance", *args, "--out", str(stopped), "--resume"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [str(CLI), "balance", *args, "--out", str(stopped), "--resume"],
+        check=True,
+        capture_output=True,
+    )
     assert not progress.exists()  # the run finished, and its progress file went
     unbroken = knightgym.balance.evaluate(
-        "knight_fight", agents="mcts:sims=16", games=3000, seed=4,
-        sweep={"mirror_on_moves": [True, False]}, out=tmp_path / "unbroken", progress=False,
-        plots=False, resume=True)  # resume with no progress file: a fresh run
+        "knight_fight",
+        agents="mcts:sims=16",
+        games=3000,
+        seed=4,
+        sweep={"mirror_on_moves": [True, False]},
+        out=tmp_path / "unbroken",
+        progress=False,
+        plots=False,
+        resume=True,
+    )  # resume with no progress file: a fresh run
     resumed = json.loads((stopped / "balance.json").read_text())
 
     def without_timings(result):
         result = {k: v for k, v in result.items() if k != "seconds"}
-        result["rule_sets"] = [{k: v for k, v in s.items() if k != "seconds"}
-                               for s in result["rule_sets"]]
+        result["rule_sets"] = [
+            {k: v for k, v in s.items() if k != "seconds"} for s in result["rule_sets"]
+        ]
         return result
 
     assert without_timings(resumed) == without_timings(unbroken)
     # Other options do not resume another run's progress.
     progress.write_text(saved)
     with pytest.raises(ValueError, match="a run with other options"):
-        knightgym.balance.evaluate("knight_fight", agents="mcts:sims=16", games=3000, seed=5,
-                                   sweep={"mirror_on_moves": [True, False]}, out=stopped,
-                                   progress=False, resume=True)
+        knightgym.balance.evaluate(
+            "knight_fight",
+            agents="mcts:sims=16",
+            games=3000,
+            seed=5,
+            sweep={"mirror_on_moves": [True, False]},
+            out=stopped,
+            progress=False,
+            resume=True,
+        )

@@ -25,15 +25,23 @@ from local_ray import two_node_cluster  # noqa: E402
 
 CLI = Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 
-SWEPT = dict(agents="mcts:sims=16", games=240, seed=5, sprt={"a1": 0.05}, check_every=60,
-             sweep={"double_erase": ["optional", "off"]}, progress=False)
+SWEPT = dict(
+    agents="mcts:sims=16",
+    games=240,
+    seed=5,
+    sprt={"a1": 0.05},
+    check_every=60,
+    sweep={"double_erase": ["optional", "off"]},
+    progress=False,
+)
 
 
 def without_timings(result):
     """A balance result without what may differ between runs of the same games."""
     result = {k: v for k, v in result.items() if k not in ("seconds", "threads", "plots")}
-    result["rule_sets"] = [{k: v for k, v in s.items() if k != "seconds"}
-                           for s in result["rule_sets"]]
+    result["rule_sets"] = [
+        {k: v for k, v in s.items() if k != "seconds"} for s in result["rule_sets"]
+    ]
     return result
 
 
@@ -45,20 +53,25 @@ def cluster():
 
 def test_a_cluster_run_equals_the_one_machine_run(cluster, tmp_path):
     here = knightgym.balance.evaluate("knight_fight", threads=2, **SWEPT)
-    there = knightgym.balance.evaluate("knight_fight", ray_address=cluster.address,
-                                       out=tmp_path / "ray", plots=False, **SWEPT)
+    there = knightgym.balance.evaluate(
+        "knight_fight", ray_address=cluster.address, out=tmp_path / "ray", plots=False, **SWEPT
+    )
     assert not ray.is_initialized()  # evaluate connected, and disconnected at the end
     assert without_timings(there) == without_timings(here)
     # The sequential test stopped on the same look, with every figure to the last bit.
     assert [s["games"] for s in there["rule_sets"]] == [s["games"] for s in here["rule_sets"]]
-    assert json.loads((tmp_path / "ray" / "balance.json").read_text())["rule_sets"][0][
-        "first_seat_advantage"] == here["rule_sets"][0]["first_seat_advantage"]
+    assert (
+        json.loads((tmp_path / "ray" / "balance.json").read_text())["rule_sets"][0][
+            "first_seat_advantage"
+        ]
+        == here["rule_sets"][0]["first_seat_advantage"]
+    )
 
     # Batched chunks of two agents, over the two nodes.
     batched = dict(agents=["mcts:sims=8", "greedy"], games=64, batch=16, seed=2, progress=False)
-    assert without_timings(knightgym.balance.evaluate(
-        "tailten", ray_address=cluster.address, **batched)) == without_timings(
-        knightgym.balance.evaluate("tailten", threads=2, **batched))
+    assert without_timings(
+        knightgym.balance.evaluate("tailten", ray_address=cluster.address, **batched)
+    ) == without_timings(knightgym.balance.evaluate("tailten", threads=2, **batched))
 
 
 def _kill_the_first_task(killed, finished):
@@ -91,32 +104,57 @@ def test_a_worker_killed_mid_run_loses_no_games(cluster):
 
 
 def test_the_command_line_runs_on_the_cluster(cluster, tmp_path):
-    common = ["knight_fight", "--agents", "mcts:sims=8", "--games", "80", "--seed", "3",
-              "--sweep", "mirror_on_moves=true,false", "--no-plots"]
+    common = [
+        "knight_fight",
+        "--agents",
+        "mcts:sims=8",
+        "--games",
+        "80",
+        "--seed",
+        "3",
+        "--sweep",
+        "mirror_on_moves=true,false",
+        "--no-plots",
+    ]
     # The driver finds out for itself whether the cluster wants a token (~/.ray/auth_token).
-    subprocess.run([str(CLI), "balance", *common, "--ray", cluster.address,
-                    "--out", str(tmp_path / "ray")], check=True, capture_output=True)
-    subprocess.run([str(CLI), "balance", *common, "--threads", "2", "--out", str(tmp_path / "here")],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [str(CLI), "balance", *common, "--ray", cluster.address, "--out", str(tmp_path / "ray")],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [str(CLI), "balance", *common, "--threads", "2", "--out", str(tmp_path / "here")],
+        check=True,
+        capture_output=True,
+    )
     there = json.loads((tmp_path / "ray" / "balance.json").read_text())
     here = json.loads((tmp_path / "here" / "balance.json").read_text())
     assert without_timings(there) == without_timings(here)
     assert (tmp_path / "ray" / "balance.md").read_text().startswith("# Balance")
 
 
-@pytest.mark.parametrize("address, error, message", [
-    ("127.0.0.1:1", ConnectionError, "no Ray cluster answers at 127.0.0.1:1"),
-    ("localhost", ValueError, "expected HOST:PORT"),
-    ("localhost:99999", ValueError, "expected HOST:PORT"),
-    ("", ValueError, "ray_address must be"),
-    ("no-such-host.invalid:6379", ConnectionError, "no Ray cluster answers"),
-])
+@pytest.mark.parametrize(
+    "address, error, message",
+    [
+        ("127.0.0.1:1", ConnectionError, "no Ray cluster answers at 127.0.0.1:1"),
+        ("localhost", ValueError, "expected HOST:PORT"),
+        ("localhost:99999", ValueError, "expected HOST:PORT"),
+        ("", ValueError, "ray_address must be"),
+        ("no-such-host.invalid:6379", ConnectionError, "no Ray cluster answers"),
+    ],
+)
 def test_bad_addresses_fail_at_once_and_write_nothing(tmp_path, address, error, message):
     # The messages are knightgym's own: the address was refused before ray.init, which
     # would retry a dead address for minutes.
     with pytest.raises(error, match=message):
-        knightgym.balance.evaluate("knight_fight", agents="random", games=10,
-                                   ray_address=address, out=tmp_path / "out", progress=False)
+        knightgym.balance.evaluate(
+            "knight_fight",
+            agents="random",
+            games=10,
+            ray_address=address,
+            out=tmp_path / "out",
+            progress=False,
+        )
     assert not (tmp_path / "out").exists()
     assert not ray.is_initialized()
 
@@ -124,18 +162,43 @@ def test_bad_addresses_fail_at_once_and_write_nothing(tmp_path, address, error, 
 def test_bad_options_fail_before_connecting(tmp_path):
     # The address is dead too: the typo in the options is what gets reported.
     with pytest.raises(ValueError, match="no_such_key"):
-        knightgym.balance.evaluate("knight_fight(no_such_key=1)", agents="random", games=10,
-                                   ray_address="127.0.0.1:1", out=tmp_path / "out")
+        knightgym.balance.evaluate(
+            "knight_fight(no_such_key=1)",
+            agents="random",
+            games=10,
+            ray_address="127.0.0.1:1",
+            out=tmp_path / "out",
+        )
     with pytest.raises(ValueError, match="batch"):
-        knightgym.balance.evaluate("knight_fight", agents="random,greedy", games=10, batch=3,
-                                   ray_address="127.0.0.1:1", out=tmp_path / "out")
+        knightgym.balance.evaluate(
+            "knight_fight",
+            agents="random,greedy",
+            games=10,
+            batch=3,
+            ray_address="127.0.0.1:1",
+            out=tmp_path / "out",
+        )
     assert not (tmp_path / "out").exists()
 
 
 def test_the_command_line_refuses_a_dead_address(tmp_path):
-    process = subprocess.run([str(CLI), "balance", "knight_fight", "--agents", "random",
-                              "--games", "10", "--ray", "127.0.0.1:1",
-                              "--out", str(tmp_path / "out")], capture_output=True, text=True)
+    process = subprocess.run(
+        [
+            str(CLI),
+            "balance",
+            "knight_fight",
+            "--agents",
+            "random",
+            "--games",
+            "10",
+            "--ray",
+            "127.0.0.1:1",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert process.returncode != 0
     assert "no Ray cluster answers at 127.0.0.1:1" in process.stderr
     assert not (tmp_path / "out").exists()

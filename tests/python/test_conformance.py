@@ -6,16 +6,16 @@ import os
 import random
 import zlib
 
+import knightgym
 import numpy as np
 import pytest
-
-import knightgym
 
 # The C++ suite checks this contract on KNIGHTGYM_CONFORMANCE_GAMES games a spec; this
 # twin checks that the bindings show it too, on a fifth as many.
 MIN_GAMES_PER_SPEC = 10
-GAMES_PER_SPEC = max(MIN_GAMES_PER_SPEC,
-                     int(os.environ.get("KNIGHTGYM_CONFORMANCE_GAMES", "1000")) // 5)
+GAMES_PER_SPEC = max(
+    MIN_GAMES_PER_SPEC, int(os.environ.get("KNIGHTGYM_CONFORMANCE_GAMES", "1000")) // 5
+)
 # The budget policy of tests/conformance_specs.txt, shared with the C++ suite.
 DECISIONS_PER_SPEC = 100 * GAMES_PER_SPEC
 VECTOR_ENVS = 8
@@ -51,8 +51,9 @@ def game(conformance_spec):
 def random_games(game, conformance_spec):
     base = spec_seed(conformance_spec) << 20
     games, decisions = [], 0
-    while len(games) < GAMES_PER_SPEC and (decisions < DECISIONS_PER_SPEC or
-                                           len(games) < MIN_GAMES_PER_SPEC):
+    while len(games) < GAMES_PER_SPEC and (
+        decisions < DECISIONS_PER_SPEC or len(games) < MIN_GAMES_PER_SPEC
+    ):
         games.append(play_random_game(game, base + len(games)))
         decisions += len(games[-1]) - 1
     return games
@@ -72,8 +73,9 @@ def assert_same_state(actual, expected, game):
     assert actual.returns() == expected.returns()
     assert np.array_equal(actual.legal_actions_mask(), expected.legal_actions_mask())
     for player in range(game.num_players()):
-        assert np.array_equal(actual.observation_tensor(player),
-                              expected.observation_tensor(player))
+        assert np.array_equal(
+            actual.observation_tensor(player), expected.observation_tensor(player)
+        )
 
 
 def test_every_registered_game_has_a_conformance_spec(conformance_specs):
@@ -170,8 +172,9 @@ def expect_env_row(outputs, i, state, observer, rewards):
     obs, step_rewards, terminated, truncated, info = outputs
     assert np.array_equal(obs["observation"][i], state.observation_tensor(observer)), i
     # A finished episode's mask is all True (finished_mask="all"), the rules' all False.
-    mask = np.ones_like(obs["action_mask"][i]) if state.is_terminal() else \
-        state.legal_actions_mask()
+    mask = (
+        np.ones_like(obs["action_mask"][i]) if state.is_terminal() else state.legal_actions_mask()
+    )
     assert np.array_equal(obs["action_mask"][i], mask), i
     assert info["current_player"][i] == state.current_player(), i
     if step_rewards is not None:
@@ -181,8 +184,9 @@ def expect_env_row(outputs, i, state, observer, rewards):
 
 
 def test_vector_env_matches_single_states(conformance_spec, game):
-    env = knightgym.make(conformance_spec, num_envs=VECTOR_ENVS, num_threads=2,
-                         seed=spec_seed(conformance_spec))
+    env = knightgym.make(
+        conformance_spec, num_envs=VECTOR_ENVS, num_threads=2, seed=spec_seed(conformance_spec)
+    )
     no_rewards = [0.0] * env.num_players
     obs, info = env.reset()
     singles = [game.deserialize_state(env.state(i).serialize()) for i in range(env.num_envs)]

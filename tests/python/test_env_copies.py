@@ -7,10 +7,9 @@ import copy
 import pickle
 
 import gymnasium
+import knightgym
 import numpy as np
 import pytest
-
-import knightgym
 from knightgym import pettingzoo as kg_pettingzoo
 
 SPECS = ["knight_fight", "knightmate", "double_duel", "knights_challenge(mode=ffa4)", "tailten"]
@@ -82,8 +81,9 @@ def test_opponent_env_copies_hold_the_same_games_and_go_on_alike(spec):
     first, second = copy.deepcopy(env), pickle.loads(pickle.dumps(env))
     for twin in (first, second):
         assert twin.opponent == env.opponent
-        assert [twin.state(i).serialize() for i in range(4)] == \
-            [env.state(i).serialize() for i in range(4)]
+        assert [twin.state(i).serialize() for i in range(4)] == [
+            env.state(i).serialize() for i in range(4)
+        ]
         assert_same_outputs(env.last_observations(), twin.last_observations())
     # The copies' opponents are new agents seeded alike: two copies go on alike.
     assert_same_outputs(play(first, 25), play(second, 25))
@@ -109,8 +109,9 @@ def test_a_snapshot_that_does_not_fit_is_refused_and_changes_nothing():
     refused(lambda s: s.update(states=["not a FEN"] * 2), "state of env 0")
     refused(lambda s: s.update(states=good["states"][:1]), "states holds 1 values")
     refused(lambda s: s.update(streams=np.zeros(16, np.uint64)), "stream of env 0 is all zeros")
-    refused(lambda s: s.update(terminated=np.array([0, 2], np.uint8)),
-            "terminated must hold 0 or 1")
+    refused(
+        lambda s: s.update(terminated=np.array([0, 2], np.uint8)), "terminated must hold 0 or 1"
+    )
     refused(lambda s: s.update(observations=np.zeros(3, np.float32)), "observations holds 3")
     refused(lambda s: s.pop("rewards"), "missing 'rewards'")
     refused(lambda s: s.update(streams="text"), "'streams' must be an array of numbers")
@@ -126,8 +127,10 @@ def test_restored_masks_follow_the_states_not_the_snapshot():
     twin = knightgym.make("knight_fight", num_envs=2, seed=7)
     twin._env.restore(snapshot)
     for i in range(2):
-        np.testing.assert_array_equal(twin.last_observations()["action_mask"][i],
-                                      np.asarray(twin.state(i).legal_actions_mask(), bool))
+        np.testing.assert_array_equal(
+            twin.last_observations()["action_mask"][i],
+            np.asarray(twin.state(i).legal_actions_mask(), bool),
+        )
 
 
 @pytest.mark.parametrize("how", sorted(COPIES))
@@ -142,8 +145,9 @@ def test_gymnasium_envs_copy_with_their_last_observation(how):
     twin.step(action)  # the copy steps on its own
     assert twin.unwrapped.state().serialize() != env.unwrapped.state().serialize()
 
-    vector = gymnasium.make_vec("knightgym/KnightFight-v0", num_envs=3,
-                                vectorization_mode="vector_entry_point", copy=False)
+    vector = gymnasium.make_vec(
+        "knightgym/KnightFight-v0", num_envs=3, vectorization_mode="vector_entry_point", copy=False
+    )
     vector.reset(seed=1)
     first, second = COPIES[how](vector), COPIES[how](vector)
     np.testing.assert_array_equal(first.action_masks(), vector.action_masks())
@@ -171,9 +175,12 @@ def test_pettingzoo_envs_copy(how, wrapped):
 def test_masks_before_the_first_reset_are_a_clear_error():
     from knightgym import sb3
 
-    for env in (gymnasium.make("knightgym/Tailten-v0").unwrapped,
-                gymnasium.make_vec("knightgym/Tailten-v0", num_envs=2,
-                                   vectorization_mode="vector_entry_point"),
-                sb3.VecEnv("tailten", num_envs=2)):
+    for env in (
+        gymnasium.make("knightgym/Tailten-v0").unwrapped,
+        gymnasium.make_vec(
+            "knightgym/Tailten-v0", num_envs=2, vectorization_mode="vector_entry_point"
+        ),
+        sb3.VecEnv("tailten", num_envs=2),
+    ):
         with pytest.raises(gymnasium.error.ResetNeeded, match=r"call reset\(\) before"):
             env.action_masks()

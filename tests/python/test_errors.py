@@ -2,10 +2,9 @@
 
 import re
 
+import knightgym
 import numpy as np
 import pytest
-
-import knightgym
 
 NUM_ENVS = 4
 
@@ -18,8 +17,14 @@ class SteppedEnv:
         self.env.reset()
         for _ in range(3):
             obs, rewards, terminated, truncated, info = self.env.step(self.env.sample_actions())
-        self.buffers = [obs["observation"], obs["action_mask"], rewards, terminated, truncated,
-                        info["current_player"]]
+        self.buffers = [
+            obs["observation"],
+            obs["action_mask"],
+            rewards,
+            terminated,
+            truncated,
+            info["current_player"],
+        ]
 
     def snapshot(self):
         states = [self.env.state(i).serialize() for i in range(NUM_ENVS)]
@@ -132,8 +137,8 @@ def test_out_of_range_single_state_action_raises_and_changes_nothing(state, acti
 
 def test_applying_to_a_finished_game_raises_and_changes_nothing():
     state = knightgym.load_game("knight_fight(layout=identity,max_turns=2)").new_initial_state()
-    state.apply_action(2)   # White on c1
-    state.apply_action(0)   # Black on a10 (row 0 of Black's view): the second and last turn
+    state.apply_action(2)  # White on c1
+    state.apply_action(0)  # Black on a10 (row 0 of Black's view): the second and last turn
     assert state.is_terminal()
     before = state.serialize()
     with pytest.raises(ValueError, match="the game is over"):
@@ -163,18 +168,24 @@ def test_unknown_game_raises_listing_the_known_games():
 
 
 def test_unknown_parameter_raises_listing_the_allowed_ones():
-    with pytest.raises(ValueError, match="unknown parameter 'speed'; allowed: "
-                                         "double_erase, mirror_on_moves, max_turns, layout"):
+    with pytest.raises(
+        ValueError,
+        match="unknown parameter 'speed'; allowed: "
+        "double_erase, mirror_on_moves, max_turns, layout",
+    ):
         knightgym.load_game("knight_fight(speed=3)")
 
 
-@pytest.mark.parametrize("param, value, allowed", [
-    ("double_erase", "maybe", "expected one of: optional, forced, off"),
-    ("mirror_on_moves", "yes", "expected true or false"),
-    ("max_turns", "0", r"expected an integer in \[1, 100000\]"),
-    ("max_turns", "ten", "expected an integer"),
-    ("layout", "12", "expected random, identity or 200 digits"),
-])
+@pytest.mark.parametrize(
+    "param, value, allowed",
+    [
+        ("double_erase", "maybe", "expected one of: optional, forced, off"),
+        ("mirror_on_moves", "yes", "expected true or false"),
+        ("max_turns", "0", r"expected an integer in \[1, 100000\]"),
+        ("max_turns", "ten", "expected an integer"),
+        ("layout", "12", "expected random, identity or 200 digits"),
+    ],
+)
 def test_bad_parameter_value_raises_naming_it_and_the_allowed_values(param, value, allowed):
     pattern = f"parameter '{param}' = '{value}': {allowed}"
     with pytest.raises(ValueError, match=pattern):
@@ -183,8 +194,15 @@ def test_bad_parameter_value_raises_naming_it_and_the_allowed_values(param, valu
         knightgym.make("knight_fight", **{param: value})
 
 
-@pytest.mark.parametrize("spec", ["knight_fight(", "knight_fight(max_turns)", "(max_turns=3)",
-                                  "knight_fight(max_turns=3,max_turns=4)"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "knight_fight(",
+        "knight_fight(max_turns)",
+        "(max_turns=3)",
+        "knight_fight(max_turns=3,max_turns=4)",
+    ],
+)
 def test_malformed_spec_raises(spec):
     with pytest.raises(ValueError, match="bad spec"):
         knightgym.load_game(spec)
@@ -195,23 +213,31 @@ def corrupt(text, field, value):
     return re.sub(rf"\b{field}=\S*", f"{field}={value}", text)
 
 
-@pytest.mark.parametrize("make_text, why", [
-    (lambda text: "", "expected one field 'layout'"),
-    (lambda text: "garbage", "field 'garbage' has no '='"),
-    (lambda text: text + " colour=red", "unknown field 'colour'"),
-    (lambda text: text + " turns=3", "expected one field 'turns'"),
-    (lambda text: corrupt(text, "layout", "0102"), "layout: expected random, identity or 200"),
-    (lambda text: corrupt(text, "usable", "1" * 99), "usable must be 100 characters 0 or 1"),
-    (lambda text: corrupt(text, "knights", "z9,-"), "knight 'z9' is not a square"),
-    (lambda text: corrupt(text, "knights", "d5,-"), "a knight stands on usable square d5"),
-    (lambda text: corrupt(text, "turns", "abc"), "turns 'abc' is not an integer"),
-    (lambda text: corrupt(text, "to_move", "2"), r"to_move '2' is not an integer in \[0, 1\]"),
-    (lambda text: corrupt(text, "end", "over"), "end 'over' is not running, rules or truncated"),
-    # Every game's text (the adapter's rule, found by the state fuzzer): a running game
-    # whose player to move has no legal action.
-    (lambda text: corrupt(text, "usable", "0" * 100),
-     "the game is not over, but the player to move has no legal action"),
-])
+@pytest.mark.parametrize(
+    "make_text, why",
+    [
+        (lambda text: "", "expected one field 'layout'"),
+        (lambda text: "garbage", "field 'garbage' has no '='"),
+        (lambda text: text + " colour=red", "unknown field 'colour'"),
+        (lambda text: text + " turns=3", "expected one field 'turns'"),
+        (lambda text: corrupt(text, "layout", "0102"), "layout: expected random, identity or 200"),
+        (lambda text: corrupt(text, "usable", "1" * 99), "usable must be 100 characters 0 or 1"),
+        (lambda text: corrupt(text, "knights", "z9,-"), "knight 'z9' is not a square"),
+        (lambda text: corrupt(text, "knights", "d5,-"), "a knight stands on usable square d5"),
+        (lambda text: corrupt(text, "turns", "abc"), "turns 'abc' is not an integer"),
+        (lambda text: corrupt(text, "to_move", "2"), r"to_move '2' is not an integer in \[0, 1\]"),
+        (
+            lambda text: corrupt(text, "end", "over"),
+            "end 'over' is not running, rules or truncated",
+        ),
+        # Every game's text (the adapter's rule, found by the state fuzzer): a running game
+        # whose player to move has no legal action.
+        (
+            lambda text: corrupt(text, "usable", "0" * 100),
+            "the game is not over, but the player to move has no legal action",
+        ),
+    ],
+)
 def test_malformed_state_text_raises_naming_the_problem(state, make_text, why):
     game = state.game()
     with pytest.raises(ValueError, match=f"cannot read state: {why}"):

@@ -18,9 +18,26 @@ def load(name):
 
 def test_ppo_runs_a_tiny_training():
     ppo = load("ppo")
-    history = ppo.main(["--game", "knight_fight", "--envs", "8", "--steps", "8",
-                        "--iterations", "2", "--eval-every", "1", "--eval-episodes", "8",
-                        "--minibatch", "32", "--threads", "1"])
+    history = ppo.main(
+        [
+            "--game",
+            "knight_fight",
+            "--envs",
+            "8",
+            "--steps",
+            "8",
+            "--iterations",
+            "2",
+            "--eval-every",
+            "1",
+            "--eval-episodes",
+            "8",
+            "--minibatch",
+            "32",
+            "--threads",
+            "1",
+        ]
+    )
     assert [h["iteration"] for h in history] == [1, 2]
     for h in history:
         assert math.isfinite(h["loss"])
@@ -30,9 +47,12 @@ def test_ppo_runs_a_tiny_training():
 def test_ppo_advantages_stop_at_episode_ends():
     ppo = load("ppo")
     import torch
-    batch = {"reward": torch.tensor([[0.0], [1.0], [0.0]]),
-             "value": torch.tensor([[0.5], [0.5], [0.2]]),
-             "done": torch.tensor([[False], [True], [False]])}
+
+    batch = {
+        "reward": torch.tensor([[0.0], [1.0], [0.0]]),
+        "value": torch.tensor([[0.5], [0.5], [0.2]]),
+        "done": torch.tensor([[False], [True], [False]]),
+    }
     adv, returns = ppo.advantages(batch, torch.tensor([0.4]), gamma=1.0, lam=1.0)
     # Step 1 ends the episode: its return is its reward, and step 0 bootstraps from it only.
     assert torch.allclose(returns[1], torch.tensor([1.0]))
@@ -51,8 +71,22 @@ def test_the_pettingzoo_loop_plays_two_agents_in_a_four_player_game():
 def test_the_sb3_example_trains_maskable_ppo_and_scores_it():
     pytest.importorskip("sb3_contrib")
     example = load("sb3_maskable_ppo")
-    result = example.main(["--game", "tailten", "--steps", "256", "--envs", "4",
-                           "--n-steps", "32", "--batch-size", "64", "--eval-games", "8"])
+    result = example.main(
+        [
+            "--game",
+            "tailten",
+            "--steps",
+            "256",
+            "--envs",
+            "4",
+            "--n-steps",
+            "32",
+            "--batch-size",
+            "64",
+            "--eval-games",
+            "8",
+        ]
+    )
     assert result["steps"] == 256
     for mean, half in (result["before"], result["after"]):
         assert 0 <= mean <= 1 and 0 <= half

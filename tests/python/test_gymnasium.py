@@ -8,11 +8,10 @@ import numpy as np
 import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from gymnasium.vector import AutoresetMode  # noqa: E402
-
 import knightgym  # noqa: E402
 import knightgym.gymnasium as kg  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.vector import AutoresetMode  # noqa: E402
 
 IDS = {game: f"knightgym/{name}-v0" for name, game in kg.GAMES.items()}
 
@@ -59,7 +58,8 @@ def test_the_length_cap_is_a_scored_end_not_a_time_limit():
     obs, _ = env.reset(seed=2)
     for _ in range(10):
         obs, reward, terminated, truncated, info = env.step(
-            env.action_space.sample(mask=obs["action_mask"]))
+            env.action_space.sample(mask=obs["action_mask"])
+        )
         assert truncated is False
         if terminated:
             break
@@ -77,8 +77,9 @@ def test_an_illegal_action_loses_by_default_and_raises_on_request():
     with pytest.raises(ValueError, match="the episode is over: call reset"):
         env.unwrapped.step(0)
 
-    strict = gymnasium.make("knightgym/KnightFight-v0", layout="identity",
-                            illegal_action="raise").unwrapped
+    strict = gymnasium.make(
+        "knightgym/KnightFight-v0", layout="identity", illegal_action="raise"
+    ).unwrapped
     strict.reset(seed=0)
     before = strict.state().serialize()
     with pytest.raises(ValueError, match=r"env 0: action \d+ \(\w+\) is not legal"):
@@ -93,14 +94,18 @@ def test_actions_are_integers_in_range_never_coerced(illegal_action):
     legal = int(np.flatnonzero(obs["action_mask"])[0])
     before = env.state().serialize()
     for action, error, message in [
-            (legal + 0.7, TypeError, "got float"), (str(legal), TypeError, "got str"),
-            (True, TypeError, "got bool"), (np.bool_(True), TypeError, "got numpy.bool_"),
-            (np.float32(legal), TypeError, "got numpy.float32"), (None, TypeError, "got NoneType"),
-            (np.array([legal]), TypeError, "got numpy.ndarray"),
-            (2**32 + legal, ValueError, f"action {2**32 + legal} is out of range"),
-            (2**31, ValueError, "action 2147483648 is out of range"),
-            (-1, ValueError, "action -1 is out of range"),
-            (np.int64(env.game.num_actions), ValueError, "is out of range")]:
+        (legal + 0.7, TypeError, "got float"),
+        (str(legal), TypeError, "got str"),
+        (True, TypeError, "got bool"),
+        (np.bool_(True), TypeError, "got numpy.bool_"),
+        (np.float32(legal), TypeError, "got numpy.float32"),
+        (None, TypeError, "got NoneType"),
+        (np.array([legal]), TypeError, "got numpy.ndarray"),
+        (2**32 + legal, ValueError, f"action {2**32 + legal} is out of range"),
+        (2**31, ValueError, "action 2147483648 is out of range"),
+        (-1, ValueError, "action -1 is out of range"),
+        (np.int64(env.game.num_actions), ValueError, "is out of range"),
+    ]:
         with pytest.raises(error, match=message):
             env.step(action)
         assert env.state().serialize() == before
@@ -112,6 +117,7 @@ def test_actions_are_integers_in_range_never_coerced(illegal_action):
 
 def test_one_env_serves_two_threads_by_turns():
     import threading
+
     env = gymnasium.make("knightgym/KnightFight-v0").unwrapped
     env.reset(seed=0)
     errors, steps = [], [0]
@@ -174,8 +180,9 @@ def test_render_ansi_draws_the_board():
 
 
 def make_vec(game="knightgym/KnightFight-v0", num_envs=6, **kwargs):
-    return gymnasium.make_vec(game, num_envs=num_envs, vectorization_mode="vector_entry_point",
-                              **kwargs)
+    return gymnasium.make_vec(
+        game, num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs
+    )
 
 
 def test_make_vec_gives_the_cpp_vector_env():
@@ -188,13 +195,11 @@ def test_make_vec_gives_the_cpp_vector_env():
     assert obs in envs.observation_space
     assert info["seat"].tolist() == [0, 1, 0, 1, 0, 1]
     for _ in range(40):
-        actions = np.array([envs.single_action_space.sample(mask=m)
-                            for m in obs["action_mask"]])
+        actions = np.array([envs.single_action_space.sample(mask=m) for m in obs["action_mask"]])
         obs, rewards, terminated, truncated, info = envs.step(actions)
         assert obs in envs.observation_space
         assert not truncated.any()
-        assert np.array_equal(info["max_turns_reached"] & ~terminated,
-                              np.zeros(6, dtype=bool))
+        assert np.array_equal(info["max_turns_reached"] & ~terminated, np.zeros(6, dtype=bool))
         assert np.array_equal(envs.unwrapped.action_masks(), obs["action_mask"].astype(bool))
 
 
@@ -206,14 +211,16 @@ def test_make_vec_takes_every_autoreset_mode(mode):
     ended_once = False
     for _ in range(4):
         obs, rewards, terminated, truncated, info = envs.step(
-            np.array([envs.single_action_space.sample(mask=m) for m in obs["action_mask"]]))
+            np.array([envs.single_action_space.sample(mask=m) for m in obs["action_mask"]])
+        )
         if terminated.any():
             ended_once = True
             if mode == AutoresetMode.SAME_STEP:
                 assert np.array_equal(info["_final_obs"], terminated)
                 assert info["final_obs"]["observation"].shape == (6, 10, 10, 10)
-                assert np.array_equal(info["final_info"]["returns"][terminated],
-                                      rewards[terminated])
+                assert np.array_equal(
+                    info["final_info"]["returns"][terminated], rewards[terminated]
+                )
             if mode == AutoresetMode.DISABLED:
                 obs, _ = envs.reset(options={"reset_mask": terminated})
     assert ended_once
@@ -225,7 +232,8 @@ def test_episode_statistics_wrapper_counts_the_episodes():
     episodes = 0
     for _ in range(20):
         obs, _, _, _, info = envs.step(
-            np.array([envs.single_action_space.sample(mask=m) for m in obs["action_mask"]]))
+            np.array([envs.single_action_space.sample(mask=m) for m in obs["action_mask"]])
+        )
         if "episode" in info:
             episodes += int(info["_episode"].sum())
             assert (info["episode"]["l"][info["_episode"]] > 0).all()

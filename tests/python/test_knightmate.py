@@ -1,11 +1,11 @@
 """Knightmate from Python: the knightgym.knightmate module (perft, perft_divide,
 legal_moves, START_FEN) and games started from a FEN. The rules and encodings:
-docs/rules/knightmate.md; the engine's own tests: tests/cpp/env/games/knightmate/knightmate_test.cc."""
-
-import pytest
+docs/rules/knightmate.md; the engine's own tests:
+tests/cpp/env/games/knightmate/knightmate_test.cc."""
 
 import knightgym
 import knightgym.knightmate
+import pytest
 from knightgym.knightmate import START_FEN, legal_moves, perft, perft_divide
 
 # Castling both ways for both sides, en passant on d6, commoners developed.
@@ -45,9 +45,26 @@ def test_divide_sums_to_perft_over_the_legal_moves(fen, depth):
 
 
 def test_legal_moves_use_uci_with_castling_and_commoner_promotions():
-    assert legal_moves() == ["a2a3", "a2a4", "b2b3", "b2b4", "c2c3", "c2c4", "d2d3", "d2d4",
-                             "e1d3", "e1f3", "e2e3", "e2e4", "f2f3", "f2f4", "g2g3", "g2g4",
-                             "h2h3", "h2h4"]
+    assert legal_moves() == [
+        "a2a3",
+        "a2a4",
+        "b2b3",
+        "b2b4",
+        "c2c3",
+        "c2c4",
+        "d2d3",
+        "d2d4",
+        "e1d3",
+        "e1f3",
+        "e2e3",
+        "e2e4",
+        "f2f3",
+        "f2f4",
+        "g2g3",
+        "g2g4",
+        "h2h3",
+        "h2h4",
+    ]
     assert {"e1g1", "e1c1", "e5d6"} <= set(legal_moves(CASTLING_FEN))
     promotions = {m for m in legal_moves(PROMOTION_FEN) if m.startswith("b7")}
     assert promotions == {s + p for s in ("b7a8", "b7b8") for p in "qrbm"}
@@ -93,11 +110,14 @@ def test_action_strings_round_trip_for_both_sides(fen):
         state.apply_action(state.legal_actions()[0])
 
 
-@pytest.mark.parametrize("fen, moves", [
-    (START_FEN, {"e2e4": 877, "d2d4": 804, "e1f3": 348, "e1d3": 355}),
-    (CASTLING_FEN, {"e1g1": 307, "e1c1": 335}),
-    (PROMOTION_FEN, {"b7b8q": 3577, "b7b8m": 3648, "b7a8r": 3641, "g7h8b": 4011}),
-])
+@pytest.mark.parametrize(
+    "fen, moves",
+    [
+        (START_FEN, {"e2e4": 877, "d2d4": 804, "e1f3": 348, "e1d3": 355}),
+        (CASTLING_FEN, {"e1g1": 307, "e1c1": 335}),
+        (PROMOTION_FEN, {"b7b8q": 3577, "b7b8m": 3648, "b7a8r": 3641, "g7h8b": 4011}),
+    ],
+)
 def test_the_worked_examples_of_the_rules_page(fen, moves):
     state = knightmate_game(fen).new_initial_state()
     assert {move: state.string_to_action(move) for move in moves} == moves

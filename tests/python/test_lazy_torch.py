@@ -13,9 +13,8 @@ import subprocess
 import sys
 import textwrap
 
-import pytest
-
 import knightgym
+import pytest
 
 PACKAGE = os.path.dirname(knightgym.__file__)
 TORCH_BUILT = bool(glob.glob(os.path.join(PACKAGE, "_knightgym_torch*.so")))
@@ -64,8 +63,13 @@ ONE_LIBTORCH = textwrap.dedent("""
 
 
 def run(mode):
-    result = subprocess.run([sys.executable, "-c", SCRIPT, mode], capture_output=True,
-                            text=True, check=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT, mode],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     return result.stdout.split()
 
 
@@ -80,8 +84,13 @@ def test_the_first_network_loads_libtorch():
 
 @pytest.mark.skipif(not TORCH_BUILT, reason="built without LibTorch (KNIGHTGYM_TORCH=OFF)")
 def test_the_networks_use_the_libtorch_of_the_interpreters_torch():
-    result = subprocess.run([sys.executable, "-c", ONE_LIBTORCH], capture_output=True,
-                            text=True, check=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", ONE_LIBTORCH],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     maps = json.loads(result.stdout.splitlines()[-1])
     assert maps["torch"], "import torch mapped no libtorch"
     assert maps["networks"] == maps["torch"]  # nothing new: the same files, no second copy

@@ -16,7 +16,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import knightgym  # noqa: E402
 import knightgym.openspiel  # noqa: E402
-from open_spiel.python.algorithms import evaluate_bots, minimax, mcts  # noqa: E402
+from open_spiel.python.algorithms import evaluate_bots, mcts, minimax  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 # Short games, so that whole games with searching bots stay fast.
@@ -32,8 +32,13 @@ SHORT = {
 }
 # Two players, no seeded start: what minimax.alpha_beta_search accepts (Knight Fight with
 # its layout given).
-TWO_PLAYER_DETERMINISTIC = ["knight_fight_identity", "knightmate", "double_duel",
-                            "knights_challenge_duel", "tailten"]
+TWO_PLAYER_DETERMINISTIC = [
+    "knight_fight_identity",
+    "knightmate",
+    "double_duel",
+    "knights_challenge_duel",
+    "tailten",
+]
 
 
 def knight_fight_seeds(rng_seed, count):
@@ -63,20 +68,36 @@ def test_every_game_is_registered_as_the_game_reports_itself(name):
     assert game_type.utility.name == reported.utility
     assert game_type.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert (game_type.min_num_players, game_type.max_num_players) == (
-        reported.min_num_players, reported.max_num_players)
+        reported.min_num_players,
+        reported.max_num_players,
+    )
     seeded = {"rng_seed"} if reported.chance_mode == "SAMPLED_STOCHASTIC" else set()
     assert set(game_type.parameter_specification) == set(reported.parameter_specification) | seeded
-    assert (game.num_distinct_actions(), game.num_players(), game.max_game_length(),
-            game.min_utility(), game.max_utility(), game.utility_sum(),
-            game.max_chance_outcomes()) == (
-        own.num_distinct_actions(), own.num_players(), own.max_game_length(),
-        own.min_utility(), own.max_utility(), own.utility_sum(), 0)
+    assert (
+        game.num_distinct_actions(),
+        game.num_players(),
+        game.max_game_length(),
+        game.min_utility(),
+        game.max_utility(),
+        game.utility_sum(),
+        game.max_chance_outcomes(),
+    ) == (
+        own.num_distinct_actions(),
+        own.num_players(),
+        own.max_game_length(),
+        own.min_utility(),
+        own.max_utility(),
+        own.utility_sum(),
+        0,
+    )
     assert game.observation_tensor_shape() == own.observation_tensor_shape()
 
 
 def test_only_knight_fight_draws_its_start():
-    modes = {name: pyspiel.load_game(f"knightgym_{name}").get_type().chance_mode
-             for name in knightgym.games()}
+    modes = {
+        name: pyspiel.load_game(f"knightgym_{name}").get_type().chance_mode
+        for name in knightgym.games()
+    }
     stochastic = pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert [name for name, mode in modes.items() if mode == stochastic] == ["knight_fight"]
 
@@ -88,7 +109,8 @@ def test_parameters_pass_through_to_the_knightgym_spec():
     assert game.knightgym_game() == knightgym.load_game("knights_challenge(mode=ffa3,max_turns=40)")
     game = knightgym.openspiel.load_game("knights_challenge(mode=duel,safe_squares=[f5,g8])")
     assert game.knightgym_game() == knightgym.load_game(
-        "knights_challenge(mode=duel,safe_squares=[f5,g8])")
+        "knights_challenge(mode=duel,safe_squares=[f5,g8])"
+    )
     with pytest.raises(ValueError, match="max_turns"):
         pyspiel.load_game("knightgym_tailten(max_turns=-3)")
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'bogus'"):
@@ -104,8 +126,9 @@ def test_register_again_changes_nothing():
 def test_random_games_play_as_knightgym_on_every_conformance_spec(conformance_specs):
     rng = random.Random(7)
     for spec in conformance_specs:
-        game = knightgym.openspiel.load_game(spec, **(
-            {"rng_seed": 5} if spec.startswith("knight_fight") else {}))
+        game = knightgym.openspiel.load_game(
+            spec, **({"rng_seed": 5} if spec.startswith("knight_fight") else {})
+        )
         seed = knight_fight_seeds(5, 1)[0] if spec.startswith("knight_fight") else 0
         own = knightgym.load_game(spec).new_initial_state(seed=seed)
         state = game.new_initial_state()
@@ -116,8 +139,9 @@ def test_random_games_play_as_knightgym_on_every_conformance_spec(conformance_sp
             assert not state.is_terminal() and not state.is_chance_node()
             if len(actions) % 23 == 0:
                 for player in range(game.num_players()):
-                    assert np.array_equal(state.observation_tensor(player),
-                                          own.observation_tensor(player).ravel()), spec
+                    assert np.array_equal(
+                        state.observation_tensor(player), own.observation_tensor(player).ravel()
+                    ), spec
             action = rng.choice(own.legal_actions())
             assert state.action_to_string(action) == own.action_to_string(action)
             assert state.string_to_action(own.action_to_string(action)) == action
@@ -199,12 +223,20 @@ def test_serialize_and_pickle_round_trip(name):
     rng = random.Random(3)
     for _ in range(5):
         state.apply_action(rng.choice(state.legal_actions()))
-    for restored in (game.deserialize_state(state.serialize()), pickle.loads(pickle.dumps(state)),
-                     copy.deepcopy(state)):
+    for restored in (
+        game.deserialize_state(state.serialize()),
+        pickle.loads(pickle.dumps(state)),
+        copy.deepcopy(state),
+    ):
         assert (str(restored), restored.history(), restored.legal_actions()) == (
-            str(state), state.history(), state.legal_actions())
-        assert play_random(restored, random.Random(4)).returns() == \
-            play_random(state.clone(), random.Random(4)).returns()
+            str(state),
+            state.history(),
+            state.legal_actions(),
+        )
+        assert (
+            play_random(restored, random.Random(4)).returns()
+            == play_random(state.clone(), random.Random(4)).returns()
+        )
     unpickled = pickle.loads(pickle.dumps(game))
     assert unpickled == game
     assert str(unpickled.new_initial_state()) == str(game.new_initial_state())
@@ -229,8 +261,7 @@ def test_observations_are_knightgyms_and_the_information_state_is_the_history(na
 
 def python_mcts(game, seed, simulations=20):
     rng = np.random.RandomState(seed)
-    return mcts.MCTSBot(game, 2, simulations, mcts.RandomRolloutEvaluator(1, rng),
-                        random_state=rng)
+    return mcts.MCTSBot(game, 2, simulations, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
 
 
 def replayed_returns(start, history):
@@ -243,8 +274,9 @@ def replayed_returns(start, history):
 @pytest.mark.parametrize("name", list(SHORT))
 def test_python_mcts_plays_whole_games_against_a_random_bot(name):
     game = knightgym.openspiel.load_game(SHORT[name])
-    bots = [python_mcts(game, 0)] + [pyspiel.make_uniform_random_bot(p, p)
-                                     for p in range(1, game.num_players())]
+    bots = [python_mcts(game, 0)] + [
+        pyspiel.make_uniform_random_bot(p, p) for p in range(1, game.num_players())
+    ]
     state = game.new_initial_state()
     start = state.knightgym_state()
     returns = evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(0))
@@ -274,15 +306,18 @@ def a_win_in_one(spec):
     raise AssertionError(f"no win in one found for {spec}")
 
 
-@pytest.mark.parametrize("spec", ["knight_fight(layout=identity)", "knightmate",
-                                  "double_duel", "knights_challenge(mode=duel)"])
+@pytest.mark.parametrize(
+    "spec",
+    ["knight_fight(layout=identity)", "knightmate", "double_duel", "knights_challenge(mode=duel)"],
+)
 def test_mcts_bots_take_a_win_in_one(spec):
     game, state, wins = a_win_in_one(spec)
     # MCTS-Solver tries every root child once and stops at a proven win.
     simulations = len(state.legal_actions()) + 1
     assert python_mcts(game, 0, simulations).step(state) in wins
-    search = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2, simulations, 100,
-                             True, 0, False)
+    search = pyspiel.MCTSBot(
+        game, pyspiel.RandomRolloutEvaluator(1, 0), 2, simulations, 100, True, 0, False
+    )
     assert pyspiel.Bot.step(search, state) in wins
 
 
@@ -312,10 +347,12 @@ def test_alpha_beta_search_agrees_with_plain_minimax(name):
     game = knightgym.openspiel.load_game(SHORT[name])
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[-1])
-    value, action = minimax.alpha_beta_search(game, state=state, value_function=crc_value,
-                                              maximum_depth=2)
-    expected_value, expected_action = plain_minimax(state.knightgym_state(), 2,
-                                                    state.current_player())
+    value, action = minimax.alpha_beta_search(
+        game, state=state, value_function=crc_value, maximum_depth=2
+    )
+    expected_value, expected_action = plain_minimax(
+        state.knightgym_state(), 2, state.current_player()
+    )
     assert value == pytest.approx(expected_value)
     assert action == expected_action
 
@@ -330,8 +367,7 @@ def test_alpha_beta_search_refuses_knight_fights_drawn_start():
 @pytest.mark.parametrize("name", list(SHORT))
 def test_cpp_bots_play_through_the_python_game_bridge(name):
     game = knightgym.openspiel.load_game(SHORT[name])
-    search = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2, 20, 100, True, 0,
-                             False)
+    search = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2, 20, 100, True, 0, False)
     state = game.new_initial_state()
     start = state.knightgym_state()
     # pyspiel.MCTSBot.step releases the GIL and crashes on any Python game;
@@ -344,10 +380,13 @@ def test_cpp_bots_play_through_the_python_game_bridge(name):
 
 
 def test_without_pyspiel_the_import_works_and_using_it_says_why():
-    code = ("import sys; sys.modules['pyspiel'] = None\n"
-            "import knightgym.openspiel as o\n"
-            "for call in (o.register, lambda: o.load_game('tailten')):\n"
-            "    try:\n        call()\n    except ImportError as e:\n        print(e)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    code = (
+        "import sys; sys.modules['pyspiel'] = None\n"
+        "import knightgym.openspiel as o\n"
+        "for call in (o.register, lambda: o.load_game('tailten')):\n"
+        "    try:\n        call()\n    except ImportError as e:\n        print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.count("needs OpenSpiel's pyspiel: pip install open_spiel") == 2

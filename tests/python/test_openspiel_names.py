@@ -4,9 +4,8 @@
 import copy
 import pickle
 
-import pytest
-
 import knightgym
+import pytest
 
 TERMINAL = -4  # pyspiel.PlayerId.TERMINAL; its -1 is the chance player
 
@@ -15,8 +14,13 @@ def test_registered_names_are_the_games_names():
     names = knightgym.registered_names()
     assert names == knightgym.games()
     assert "knight_fight" in knightgym.games()
-    assert set(names) == {"knight_fight", "knightmate", "double_duel", "knights_challenge",
-                          "tailten"}
+    assert set(names) == {
+        "knight_fight",
+        "knightmate",
+        "double_duel",
+        "knights_challenge",
+        "tailten",
+    }
 
 
 def test_describe_game_refuses_an_unknown_name_listing_the_games():
@@ -35,13 +39,16 @@ def test_a_game_answers_pyspiels_methods():
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
 
 
-@pytest.mark.parametrize("spec, chance_mode, players", [
-    ("knight_fight", "SAMPLED_STOCHASTIC", (2, 2)),
-    ("knight_fight(layout=identity)", "DETERMINISTIC", (2, 2)),
-    ("knightmate", "DETERMINISTIC", (2, 2)),
-    ("knights_challenge", "DETERMINISTIC", (2, 4)),
-    ("tailten", "DETERMINISTIC", (2, 2)),
-])
+@pytest.mark.parametrize(
+    "spec, chance_mode, players",
+    [
+        ("knight_fight", "SAMPLED_STOCHASTIC", (2, 2)),
+        ("knight_fight(layout=identity)", "DETERMINISTIC", (2, 2)),
+        ("knightmate", "DETERMINISTIC", (2, 2)),
+        ("knights_challenge", "DETERMINISTIC", (2, 4)),
+        ("tailten", "DETERMINISTIC", (2, 2)),
+    ],
+)
 def test_get_type_describes_the_game_as_pyspiel_does(spec, chance_mode, players):
     game = knightgym.load_game(spec)
     game_type = game.get_type()
@@ -49,9 +56,12 @@ def test_get_type_describes_the_game_as_pyspiel_does(spec, chance_mode, players)
     assert game_type.long_name == knightgym.describe_game(game.name)["summary"]
     assert game_type.chance_mode == chance_mode
     assert (game_type.min_num_players, game_type.max_num_players) == players
-    assert (game_type.dynamics, game_type.information, game_type.utility,
-            game_type.reward_model) == ("SEQUENTIAL", "PERFECT_INFORMATION", "ZERO_SUM",
-                                        "TERMINAL")
+    assert (
+        game_type.dynamics,
+        game_type.information,
+        game_type.utility,
+        game_type.reward_model,
+    ) == ("SEQUENTIAL", "PERFECT_INFORMATION", "ZERO_SUM", "TERMINAL")
     assert game_type.provides_observation_tensor
     defaults = {p["name"]: p["default"] for p in knightgym.describe_game(game.name)["parameters"]}
     assert game_type.parameter_specification == defaults

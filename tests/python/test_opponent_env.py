@@ -2,10 +2,9 @@
 across envs, the C++ opponent moves until the learner is to move, rewards are the
 learner's, bad actions change nothing, and the seed decides everything."""
 
+import knightgym
 import numpy as np
 import pytest
-
-import knightgym
 
 
 def play_random(env, steps, seed=0):
@@ -15,8 +14,9 @@ def play_random(env, steps, seed=0):
     finished = []
     for _ in range(steps):
         mask = obs["action_mask"]
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask],
-                           dtype=np.int32)
+        actions = np.array(
+            [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask], dtype=np.int32
+        )
         obs, rewards, terminated, truncated, info = env.step(actions)
         done = terminated | truncated
         finished.extend(rewards[done].tolist())
@@ -36,16 +36,18 @@ def test_shapes_and_rotated_seats():
     assert not obs["observation"].flags.writeable
 
 
-@pytest.mark.parametrize("spec", ["knight_fight", "tailten", "double_duel",
-                                  "knights_challenge(mode=ffa4)"])
+@pytest.mark.parametrize(
+    "spec", ["knight_fight", "tailten", "double_duel", "knights_challenge(mode=ffa4)"]
+)
 def test_the_learner_always_has_a_move_until_its_game_ends(spec):
     env = knightgym.make(spec, num_envs=8, opponent="random", seed=2)
     rng = np.random.default_rng(0)
     obs, _ = env.reset()
     for _ in range(120):
         mask = obs["action_mask"]
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask],
-                           dtype=np.int32)
+        actions = np.array(
+            [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask], dtype=np.int32
+        )
         obs, rewards, terminated, truncated, _ = env.step(actions)
         done = terminated | truncated
         assert np.all(obs["action_mask"][~done].any(axis=1))
@@ -54,10 +56,12 @@ def test_the_learner_always_has_a_move_until_its_game_ends(spec):
 
 
 def test_a_search_opponent_beats_random_play_and_random_does_not():
-    against_random = play_random(knightgym.make("tailten", num_envs=16, opponent="random", seed=2),
-                                 300)
+    against_random = play_random(
+        knightgym.make("tailten", num_envs=16, opponent="random", seed=2), 300
+    )
     against_mcts = play_random(
-        knightgym.make("tailten", num_envs=16, opponent="mcts:sims=50", seed=3), 300)
+        knightgym.make("tailten", num_envs=16, opponent="mcts:sims=50", seed=3), 300
+    )
     assert len(against_random) > 50 and len(against_mcts) > 50
     assert abs(np.mean(against_random)) < 0.35
     assert np.mean(against_mcts) < -0.6
@@ -80,8 +84,12 @@ def test_bad_actions_are_refused_and_change_nothing():
 
 
 def test_the_seed_decides_everything():
-    runs = [play_random(knightgym.make("knight_fight", num_envs=4, opponent="mcts:sims=8",
-                                       seed=5), 80, seed=6) for _ in range(2)]
+    runs = [
+        play_random(
+            knightgym.make("knight_fight", num_envs=4, opponent="mcts:sims=8", seed=5), 80, seed=6
+        )
+        for _ in range(2)
+    ]
     assert runs[0] == runs[1]
 
 
@@ -97,6 +105,7 @@ def test_bad_opponents_and_options_are_named():
 def test_sampled_actions_are_legal_and_seeded_like_the_vector_env():
     """The opponent env shares the vector env's core: sample_actions draws a legal action
     per env from each env's own seeded stream, 0 where the next step resets."""
+
     def sampled(seed):
         env = knightgym.make("knight_fight", num_envs=6, opponent="random", seed=seed)
         obs, _ = env.reset()

@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
 import knightgym  # noqa: E402
 from knightgym.pettingzoo import env, raw_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 
 # Every other warning of api_test fails the test. These two are about the form PettingZoo's
@@ -25,8 +24,7 @@ def test_pettingzoos_api_test_passes(conformance_spec):
 # With the masks in the infos the observation is an array in a Box: api_test has nothing
 # to warn of.
 @pytest.mark.filterwarnings("error")
-def test_pettingzoos_api_test_passes_without_a_warning_with_masks_in_the_infos(
-        conformance_spec):
+def test_pettingzoos_api_test_passes_without_a_warning_with_masks_in_the_infos(conformance_spec):
     api_test(env(conformance_spec, masks="info"), num_cycles=200)
 
 
@@ -45,8 +43,11 @@ def test_masks_in_the_infos_are_those_of_the_observations():
         assert info["action_mask"].dtype == np.int8
         for other in in_infos.agents:
             assert in_infos.infos[other]["action_mask"].any() == (other == agent)
-        action = None if termination or truncation else \
-            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        action = (
+            None
+            if termination or truncation
+            else int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
         in_infos.step(action)
         in_observations.step(action)
 
@@ -56,8 +57,7 @@ def test_the_state_is_the_whole_board_from_the_first_players_side():
     aec.reset(seed=0)
     for _ in range(4):
         assert aec.unwrapped.state_space.contains(aec.state())
-        np.testing.assert_array_equal(aec.state(),
-                                      aec.unwrapped.game_state().observation_tensor(0))
+        np.testing.assert_array_equal(aec.state(), aec.unwrapped.game_state().observation_tensor(0))
         aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
 
 
@@ -103,8 +103,13 @@ def test_the_selected_agent_is_always_the_player_to_move():
 def test_a_double_duel_turn_is_several_decisions_by_one_player():
     selections = []
     play(env("double_duel"), 2, lambda aec, agent: selections.append(agent))
-    runs = [len(run) for run in "".join(a[-1] for a in selections).replace("01", "0 1")
-            .replace("10", "1 0").split()]
+    runs = [
+        len(run)
+        for run in "".join(a[-1] for a in selections)
+        .replace("01", "0 1")
+        .replace("10", "1 0")
+        .split()
+    ]
     assert max(runs) >= 3
 
 
@@ -160,8 +165,14 @@ def test_raw_env_takes_integer_actions_only():
     raw.reset(seed=0)
     legal = int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])[0])
     before = raw.game_state().serialize()
-    for action, error in [(legal + 0.9, TypeError), (0.9, TypeError), (True, TypeError),
-                          (str(legal), TypeError), (2**32 + legal, ValueError), (-1, ValueError)]:
+    for action, error in [
+        (legal + 0.9, TypeError),
+        (0.9, TypeError),
+        (True, TypeError),
+        (str(legal), TypeError),
+        (2**32 + legal, ValueError),
+        (-1, ValueError),
+    ]:
         with pytest.raises(error):
             raw.step(action)
         assert raw.game_state().serialize() == before

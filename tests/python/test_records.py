@@ -6,9 +6,8 @@ import pathlib
 import re
 import subprocess
 
-import pytest
-
 import knightgym
+import pytest
 from knightgym import records
 
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
@@ -18,13 +17,30 @@ def run(*args):
     return subprocess.run([str(CLI), *args], capture_output=True, text=True, check=True)
 
 
-@pytest.mark.parametrize("spec,batch", [("tailten", []), ("knights_challenge(mode=ffa3,max_turns=60)", []),
-                                        ("double_duel(max_turns=40)", ["--batch", "4"])])
+@pytest.mark.parametrize(
+    "spec,batch",
+    [
+        ("tailten", []),
+        ("knights_challenge(mode=ffa3,max_turns=60)", []),
+        ("double_duel(max_turns=40)", ["--batch", "4"]),
+    ],
+)
 def test_play_records_every_game_and_they_replay(tmp_path, spec, batch):
     path = tmp_path / "games.jsonl"
     agents = "mcts:sims=4,random"
-    done = run("play", spec, "--agents", agents, "--games", "4", "--seed", "3", "--record",
-               str(path), *batch)
+    done = run(
+        "play",
+        spec,
+        "--agents",
+        agents,
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--record",
+        str(path),
+        *batch,
+    )
     assert f"wrote the 4 games to {path}" in done.stdout
     games = records.read(path)
     assert [g.game for g in games] == [0, 1, 2, 3]
@@ -46,15 +62,39 @@ def test_play_records_every_game_and_they_replay(tmp_path, spec, batch):
 
 def test_balance_records_a_sample_of_each_rule_set(tmp_path):
     out = tmp_path / "run"
-    run("balance", "knight_fight(max_turns=30)", "--sweep", "mirror_on_moves=true,false",
-        "--agents", "random", "--games", "10", "--record", "3", "--out", str(out), "--no-plots")
+    run(
+        "balance",
+        "knight_fight(max_turns=30)",
+        "--sweep",
+        "mirror_on_moves=true,false",
+        "--agents",
+        "random",
+        "--games",
+        "10",
+        "--record",
+        "3",
+        "--out",
+        str(out),
+        "--no-plots",
+    )
     games = records.read(out / "records.jsonl")
     assert [g.game for g in games] == [0, 1, 2, 0, 1, 2]
     specs = [g.spec for g in games]
     assert "mirror_on_moves=true" in specs[0] and "mirror_on_moves=false" in specs[3]
     # The same games as the run's: its mean length is theirs when all are recorded.
-    run("balance", "knight_fight(max_turns=30)", "--agents", "random", "--games", "10",
-        "--record", "10", "--out", str(tmp_path / "all"), "--no-plots")
+    run(
+        "balance",
+        "knight_fight(max_turns=30)",
+        "--agents",
+        "random",
+        "--games",
+        "10",
+        "--record",
+        "10",
+        "--out",
+        str(tmp_path / "all"),
+        "--no-plots",
+    )
     every = records.read(tmp_path / "all" / "records.jsonl")
     figures = json.loads((tmp_path / "all" / "balance.json").read_text())
     mean = figures["rule_sets"][0]["length"]["mean"]
@@ -84,27 +124,31 @@ def good_line():
         action = state.legal_actions()[-1]
         moves.append(state.action_to_string(action))
         state.apply_action(action)
-    return json.loads(records.GameRecord.from_state(state, moves, seed=0,
-                                                    agents=["a", "b"]).to_json())
+    return json.loads(
+        records.GameRecord.from_state(state, moves, seed=0, agents=["a", "b"]).to_json()
+    )
 
 
-@pytest.mark.parametrize("change,message", [
-    (lambda d: "{not json", "not JSON"),
-    (lambda d: [1, 2], "a game record is a JSON object"),
-    (lambda d: {k: v for k, v in d.items() if k != "moves"}, "missing moves"),
-    (lambda d: {**d, "seed": "7"}, "seed must be int"),
-    (lambda d: {**d, "truncated": 1}, "truncated must be bool"),
-    (lambda d: {**d, "spec": "tailtenn"}, "tailtenn"),
-    (lambda d: {**d, "moves": d["moves"][:1] + ["a1"] + d["moves"][2:]}, "move 2 ('a1')"),
-    (lambda d: {**d, "moves": d["moves"][:-1]}, "not over"),
-    (lambda d: {**d, "returns": [r + 1 for r in d["returns"]]}, "differ from the replay"),
-    (lambda d: {**d, "agents": ["a"]}, "has 2 seats"),
-    (lambda d: {**d, "agents": [1, 2]}, "agents must be strings"),
-    (lambda d: {**d, "returns": ["1", "-1"]}, "returns must be finite numbers"),
-    (lambda d: {**d, "returns": [True, False]}, "returns must be finite numbers"),
-    (lambda d: {**d, "seed": 2**70}, "seed"),
-    (lambda d: "[" * 100000 + "]" * 100000, "nested too deep"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda d: "{not json", "not JSON"),
+        (lambda d: [1, 2], "a game record is a JSON object"),
+        (lambda d: {k: v for k, v in d.items() if k != "moves"}, "missing moves"),
+        (lambda d: {**d, "seed": "7"}, "seed must be int"),
+        (lambda d: {**d, "truncated": 1}, "truncated must be bool"),
+        (lambda d: {**d, "spec": "tailtenn"}, "tailtenn"),
+        (lambda d: {**d, "moves": d["moves"][:1] + ["a1"] + d["moves"][2:]}, "move 2 ('a1')"),
+        (lambda d: {**d, "moves": d["moves"][:-1]}, "not over"),
+        (lambda d: {**d, "returns": [r + 1 for r in d["returns"]]}, "differ from the replay"),
+        (lambda d: {**d, "agents": ["a"]}, "has 2 seats"),
+        (lambda d: {**d, "agents": [1, 2]}, "agents must be strings"),
+        (lambda d: {**d, "returns": ["1", "-1"]}, "returns must be finite numbers"),
+        (lambda d: {**d, "returns": [True, False]}, "returns must be finite numbers"),
+        (lambda d: {**d, "seed": 2**70}, "seed"),
+        (lambda d: "[" * 100000 + "]" * 100000, "nested too deep"),
+    ],
+)
 def test_bad_records_are_refused_naming_the_line(tmp_path, change, message):
     """Whatever a line holds, a ValueError with the file and the line."""
     data = change(good_line())
@@ -124,8 +168,11 @@ def test_a_line_that_is_not_utf8_is_refused_naming_it(tmp_path):
 
 def test_a_huge_field_is_refused_without_quoting_it_whole(tmp_path):
     path = tmp_path / "huge.jsonl"
-    for change in [{"spec": "tailten(" + "x" * 100000 + ")"}, {"seed": "7" * 100000},
-                   {"moves": ["x" * 100000]}]:
+    for change in [
+        {"spec": "tailten(" + "x" * 100000 + ")"},
+        {"seed": "7" * 100000},
+        {"moves": ["x" * 100000]},
+    ]:
         path.write_text(json.dumps({**good_line(), **change}) + "\n")
         with pytest.raises(ValueError, match="huge.jsonl:1: ") as refused:
             records.read(path)

@@ -16,13 +16,12 @@ if int(torch.__version__.split(".")[0]) < 2:
     pytest.skip("RLlib needs PyTorch 2 (make torch2)", allow_module_level=True)
 pytest.importorskip("ray.rllib", reason="RLlib comes into .venv-torch2 (make torch2)")
 
-import ray  # noqa: E402
-from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402
-from ray.tune.registry import register_env  # noqa: E402
-
 import knightgym.gymnasium  # noqa: E402
 import knightgym.rllib  # noqa: E402
+import ray  # noqa: E402
 import recording  # noqa: E402
+from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402
+from ray.tune.registry import register_env  # noqa: E402
 
 # One worker runs the Ray tests, one after the other (make test's pytest-xdist).
 pytestmark = pytest.mark.xdist_group("ray")
@@ -34,7 +33,7 @@ class Recorder(recording.Recorder):
     """recording.Recorder into lists of the class: RLlib's registry pickles the env
     creator, so lists it closed over would be copies, but a class travels by name."""
 
-    steps = []    # (legal, illegal_action flag)
+    steps = []  # (legal, illegal_action flag)
     endings = []  # (episode return, the state's return for the learner's seat)
 
     def __init__(self, env):
@@ -56,8 +55,9 @@ def test_masked_observations_are_what_the_masking_module_reads():
     game = env.unwrapped.game
     c, h, w = game.observation_shape
     assert obs["observations"].shape == (h, w, c)  # channels last
-    assert np.array_equal(obs["observations"],
-                          np.moveaxis(env.unwrapped.state().observation_tensor(), 0, -1))
+    assert np.array_equal(
+        obs["observations"], np.moveaxis(env.unwrapped.state().observation_tensor(), 0, -1)
+    )
     assert obs["action_mask"].dtype == np.float32
     assert np.array_equal(obs["action_mask"], env.unwrapped.action_masks())
 
@@ -65,15 +65,22 @@ def test_masked_observations_are_what_the_masking_module_reads():
 def test_ppo_with_the_masking_module_takes_only_legal_actions(local_ray):
     Recorder.steps.clear()
     Recorder.endings.clear()
-    register_env("knightgym-test-tailten", lambda config: knightgym.rllib.MaskedObservations(
-        Recorder(gymnasium.make("knightgym/Tailten-v0", opponent="random"))))
-    config = (PPOConfig()
-              .environment("knightgym-test-tailten")
-              .env_runners(num_env_runners=0, num_envs_per_env_runner=2)
-              .training(train_batch_size_per_learner=256, minibatch_size=64, num_epochs=1)
-              .rl_module(rl_module_spec=knightgym.rllib.module_spec(conv_filters=[(8, 3, 1)],
-                                                                   head_hiddens=(32,)))
-              .debugging(seed=0))
+    register_env(
+        "knightgym-test-tailten",
+        lambda config: knightgym.rllib.MaskedObservations(
+            Recorder(gymnasium.make("knightgym/Tailten-v0", opponent="random"))
+        ),
+    )
+    config = (
+        PPOConfig()
+        .environment("knightgym-test-tailten")
+        .env_runners(num_env_runners=0, num_envs_per_env_runner=2)
+        .training(train_batch_size_per_learner=256, minibatch_size=64, num_epochs=1)
+        .rl_module(
+            rl_module_spec=knightgym.rllib.module_spec(conv_filters=[(8, 3, 1)], head_hiddens=(32,))
+        )
+        .debugging(seed=0)
+    )
     algo = config.build_algo()
     try:
         for _ in range(2):
@@ -94,9 +101,24 @@ def test_the_example_trains_and_scores(local_ray):
     spec = importlib.util.spec_from_file_location("rllib_tailten", EXAMPLE)
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
-    out = example.main(["--iterations", "1", "--batch", "128", "--minibatch", "64",
-                        "--epochs", "1", "--env-runners", "0", "--envs", "2",
-                        "--eval-games", "8"])
+    out = example.main(
+        [
+            "--iterations",
+            "1",
+            "--batch",
+            "128",
+            "--minibatch",
+            "64",
+            "--epochs",
+            "1",
+            "--env-runners",
+            "0",
+            "--envs",
+            "2",
+            "--eval-games",
+            "8",
+        ]
+    )
     for when in ("before", "after"):
         assert out[when]["games"] == 8
         assert out[when]["wins"] + out[when]["draws"] + out[when]["losses"] == 8

@@ -12,21 +12,21 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 pytest.importorskip("sb3_contrib")
+import knightgym  # noqa: E402
+from knightgym import sb3  # noqa: E402
+from knightgym.gymnasium import GAMES, env_id  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
 from stable_baselines3.common.env_util import make_vec_env  # noqa: E402
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecVideoRecorder  # noqa: E402
 
-import knightgym  # noqa: E402
-from knightgym import sb3  # noqa: E402
-from knightgym.gymnasium import GAMES, env_id  # noqa: E402
-
 IDS = [env_id(game) for game in GAMES.values()]
 
 
 def tiny_ppo(envs):
-    return MaskablePPO(sb3.BoardPolicy, envs, n_steps=16, batch_size=32, n_epochs=1, seed=0,
-                       device="cpu")
+    return MaskablePPO(
+        sb3.BoardPolicy, envs, n_steps=16, batch_size=32, n_epochs=1, seed=0, device="cpu"
+    )
 
 
 def assert_legal(actions, masks):
@@ -60,8 +60,13 @@ def test_make_vec_env_steps_with_masks_and_renders_images(gym_id):
 
 def test_maskable_ppo_trains_over_subprocess_envs_and_acts_legally():
     # A worker process starts without knightgym: "module:id" makes Gymnasium import it.
-    envs = make_vec_env("knightgym:knightgym/Tailten-v0", n_envs=2, seed=0,
-                        vec_env_cls=SubprocVecEnv, env_kwargs={"opponent": "random"})
+    envs = make_vec_env(
+        "knightgym:knightgym/Tailten-v0",
+        n_envs=2,
+        seed=0,
+        vec_env_cls=SubprocVecEnv,
+        env_kwargs={"opponent": "random"},
+    )
     try:
         plays_legally(tiny_ppo(envs).learn(64), envs)
     finally:
@@ -80,8 +85,9 @@ def test_the_native_vec_env_follows_sb3s_conventions():
         for i in range(8):
             legal = envs.env.state(i).legal_actions_mask()
             np.testing.assert_array_equal(masks[i].astype(bool), legal)
-        actions = np.array([np.random.default_rng(i).choice(np.flatnonzero(m))
-                            for i, m in enumerate(masks)])
+        actions = np.array(
+            [np.random.default_rng(i).choice(np.flatnonzero(m)) for i, m in enumerate(masks)]
+        )
         previous = obs
         obs, rewards, dones, infos = envs.step(actions)
         assert obs["observation"] is not previous["observation"]  # copies, kept by SB3
@@ -130,10 +136,10 @@ def test_the_native_vec_env_refuses_what_it_cannot_do():
 
 
 def test_vec_video_recorder_writes_a_video(tmp_path):
-    envs = sb3.VecEnv("knightmate", num_envs=2, opponent="random", seed=0,
-                      render_mode="rgb_array")
-    recorder = VecVideoRecorder(envs, str(tmp_path), record_video_trigger=lambda step: step == 0,
-                                video_length=6)
+    envs = sb3.VecEnv("knightmate", num_envs=2, opponent="random", seed=0, render_mode="rgb_array")
+    recorder = VecVideoRecorder(
+        envs, str(tmp_path), record_video_trigger=lambda step: step == 0, video_length=6
+    )
     recorder.reset()
     for _ in range(8):
         recorder.step(np.argmax(envs.action_masks(), axis=1))
@@ -145,7 +151,9 @@ def test_vec_video_recorder_writes_a_video(tmp_path):
 def test_gymnasiums_record_video_writes_a_video(tmp_path):
     env = gymnasium.wrappers.RecordVideo(
         gymnasium.make("knightgym/KnightFight-v0", render_mode="rgb_array", max_turns=6),
-        str(tmp_path / "videos"), disable_logger=True)
+        str(tmp_path / "videos"),
+        disable_logger=True,
+    )
     obs, _ = env.reset(seed=0)
     done = False
     while not done:
@@ -156,8 +164,9 @@ def test_gymnasiums_record_video_writes_a_video(tmp_path):
     assert len(videos) == 1 and videos[0].stat().st_size > 1000
 
 
-@pytest.mark.parametrize("spec", ["knight_fight", "knightmate", "double_duel",
-                                  "knights_challenge(mode=ffa4)", "tailten"])
+@pytest.mark.parametrize(
+    "spec", ["knight_fight", "knightmate", "double_duel", "knights_challenge(mode=ffa4)", "tailten"]
+)
 def test_every_frame_of_a_game_has_one_size(spec):
     env = knightgym.make(spec, num_envs=1, seed=0)
     env.reset()
@@ -170,10 +179,13 @@ def test_every_frame_of_a_game_has_one_size(spec):
     assert len(shapes) == 1
 
 
-@pytest.mark.parametrize("code", [
-    "import gymnasium, knightgym; gymnasium.make('knightgym/Tailten-v0')",
-    "import gymnasium; gymnasium.make('knightgym:knightgym/Tailten-v0')",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import gymnasium, knightgym; gymnasium.make('knightgym/Tailten-v0')",
+        "import gymnasium; gymnasium.make('knightgym:knightgym/Tailten-v0')",
+    ],
+)
 def test_gymnasium_finds_the_ids_without_importing_knightgym_gymnasium(code):
     subprocess.run([sys.executable, "-c", code], check=True, env=dict(os.environ))
 
@@ -189,8 +201,9 @@ def test_maskable_ppo_trains_against_the_shipped_network_in_one_process():
     with open("/proc/self/maps") as maps:
         libraries = {line.split()[-1] for line in maps if "libtorch_cpu" in line}
     assert len(libraries) == 1, libraries
-    assert os.path.dirname(torch.__file__) in next(iter(libraries)) or \
-        torch.__file__.startswith("/usr/lib/python3/")
+    assert os.path.dirname(torch.__file__) in next(iter(libraries)) or torch.__file__.startswith(
+        "/usr/lib/python3/"
+    )
 
 
 def test_the_per_square_logits_land_on_their_squares_actions():

@@ -7,10 +7,9 @@ import pickle
 import random
 import re
 
+import knightgym
 import numpy as np
 import pytest
-
-import knightgym
 
 # Observation planes (env/games/knight_fight/knight_fight.h); [plane, rank, file],
 # ranks flipped for Black.
@@ -35,8 +34,10 @@ def game():
     return identity_game()
 
 
-@pytest.mark.parametrize("name, action", [("a1", 0), ("c1", 2), ("j1", 9), ("a2", 10),
-                                          ("a3", 20), ("j10", 99), ("pass", PASS)])
+@pytest.mark.parametrize(
+    "name, action",
+    [("a1", 0), ("c1", 2), ("j1", 9), ("a2", 10), ("a3", 20), ("j10", 99), ("pass", PASS)],
+)
 def test_actions_are_named_by_their_square_or_pass(game, name, action):
     state = game.new_initial_state()
     assert state.string_to_action(name) == action
@@ -67,11 +68,13 @@ def test_black_then_places_on_rank_10(game):
     assert state.current_player() == 1
     assert state.legal_actions() == list(range(10))  # row 0 of Black's view
     assert [state.action_to_string(a) for a in state.legal_actions()] == [
-        f"{file}10" for file in "abcdefghij"]
+        f"{file}10" for file in "abcdefghij"
+    ]
 
 
-@pytest.mark.parametrize("name, action", [("a10", 0), ("j10", 9), ("a9", 10), ("c1", 92),
-                                          ("j1", 99), ("pass", PASS)])
+@pytest.mark.parametrize(
+    "name, action", [("a10", 0), ("j10", 9), ("a9", 10), ("c1", 92), ("j1", 99), ("pass", PASS)]
+)
 def test_black_actions_mirror_the_ranks_and_strings_name_the_square(game, name, action):
     state = play(game.new_initial_state(), "c1")
     assert state.string_to_action(name) == action
@@ -105,10 +108,13 @@ def test_a_leap_erases_the_mirror_only_with_mirror_on_moves(mirror_on_moves, c4_
     assert white_view[USABLE, 3, 2] == c4_usable  # c4 = 32, the mirror of 23
 
 
-@pytest.mark.parametrize("double_erase, choices", [
-    ("optional", DOUBLES[1:] + [PASS]),
-    ("forced", DOUBLES[1:]),
-])
+@pytest.mark.parametrize(
+    "double_erase, choices",
+    [
+        ("optional", DOUBLES[1:] + [PASS]),
+        ("forced", DOUBLES[1:]),
+    ],
+)
 def test_landing_on_a_double_asks_the_mover_which_double_to_erase(double_erase, choices):
     state = play(identity_game(double_erase=double_erase).new_initial_state(), "a1")
     assert state.current_player() == 0
@@ -216,8 +222,9 @@ def test_clone_and_copies_are_independent(game):
         assert state.serialize() == before
 
 
-@pytest.mark.parametrize("spec", ["knight_fight(layout=identity)",
-                                  "knight_fight(double_erase=forced,max_turns=50)"])
+@pytest.mark.parametrize(
+    "spec", ["knight_fight(layout=identity)", "knight_fight(double_erase=forced,max_turns=50)"]
+)
 def test_pickling_round_trips_the_state_and_its_game(spec):
     state = knightgym.load_game(spec).new_initial_state(seed=4)
     state.apply_action(state.legal_actions()[3])
@@ -233,14 +240,19 @@ def test_a_state_knows_its_game(game):
 
 def test_the_game_describes_itself(game):
     assert game.name == "knight_fight"
-    assert game.spec == ("knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,"
-                         "layout=identity)")
+    assert game.spec == (
+        "knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,layout=identity)"
+    )
     assert game.num_players() == 2
     assert game.num_actions == 101
     assert game.observation_shape == (10, 10, 10)
     assert game.max_game_length() == 400
-    assert game.parameters == {"double_erase": "optional", "mirror_on_moves": "true",
-                               "max_turns": "200", "layout": "identity"}
+    assert game.parameters == {
+        "double_erase": "optional",
+        "mirror_on_moves": "true",
+        "max_turns": "200",
+        "layout": "identity",
+    }
 
 
 def test_max_game_length_is_two_decisions_per_ply():
@@ -275,10 +287,19 @@ def test_actions_are_python_or_numpy_integers(game, action):
     assert state.serialize() == play(game.new_initial_state(), "c1").serialize()
 
 
-@pytest.mark.parametrize("action, named", [
-    (True, "bool True"), (False, "bool False"), (np.bool_(True), "numpy.bool_ True"),
-    (1.0, "float 1.0"), (np.float32(1), "numpy.float32 1.0"), ("0", "str '0'"),
-    (None, "NoneType None"), ("x" * 1000, "str '" + "x" * 59 + "...")])
+@pytest.mark.parametrize(
+    "action, named",
+    [
+        (True, "bool True"),
+        (False, "bool False"),
+        (np.bool_(True), "numpy.bool_ True"),
+        (1.0, "float 1.0"),
+        (np.float32(1), "numpy.float32 1.0"),
+        ("0", "str '0'"),
+        (None, "NoneType None"),
+        ("x" * 1000, "str '" + "x" * 59 + "..."),
+    ],
+)
 def test_bools_floats_and_strings_are_not_actions(game, action, named):
     state = game.new_initial_state()
     before = state.serialize()
@@ -292,8 +313,21 @@ def test_bools_floats_and_strings_are_not_actions(game, action, named):
     assert state.serialize() == before
 
 
-@pytest.mark.parametrize("action", [2**31, 2**32 + 2, 2**64, 2**64 + 2, -1, -2**63, PASS + 1,
-                                    np.int64(-1), np.int64(2**40), np.uint64(2**64 - 1)])
+@pytest.mark.parametrize(
+    "action",
+    [
+        2**31,
+        2**32 + 2,
+        2**64,
+        2**64 + 2,
+        -1,
+        -(2**63),
+        PASS + 1,
+        np.int64(-1),
+        np.int64(2**40),
+        np.uint64(2**64 - 1),
+    ],
+)
 def test_out_of_range_actions_are_named_as_given_never_wrapped(game, action):
     state = game.new_initial_state()
     before = state.serialize()

@@ -11,11 +11,10 @@ import pytest
 from scipy import stats
 
 statsmodels = pytest.importorskip("statsmodels")
-import statsmodels.api as sm  # noqa: E402
-from statsmodels.stats.proportion import proportion_confint  # noqa: E402
-
 import knightgym.balance  # noqa: E402
+import statsmodels.api as sm  # noqa: E402
 from knightgym import statistics  # noqa: E402
+from statsmodels.stats.proportion import proportion_confint  # noqa: E402
 
 
 @pytest.mark.parametrize("trials", [1, 2, 7, 50, 1000, 123457])
@@ -27,7 +26,8 @@ def test_wilson_intervals_are_statsmodels(trials):
     # Another confidence level through z.
     z99 = stats.norm.ppf(0.995)
     assert statistics.wilson_interval(30, 80, z99) == pytest.approx(
-        proportion_confint(30, 80, alpha=0.01, method="wilson"), abs=1e-12)
+        proportion_confint(30, 80, alpha=0.01, method="wilson"), abs=1e-12
+    )
 
 
 def test_wilson_refuses_impossible_counts():
@@ -35,16 +35,23 @@ def test_wilson_refuses_impossible_counts():
         statistics.wilson_interval(5, 4)
 
 
-@pytest.mark.parametrize("a0, a1, alpha, beta", [(0, 0.05, 0.05, 0.05),
-                                                 (-0.05, 0.05, 0.05, 0.1),
-                                                 (0.1, 0.3, 0.01, 0.2)])
+@pytest.mark.parametrize(
+    "a0, a1, alpha, beta", [(0, 0.05, 0.05, 0.05), (-0.05, 0.05, 0.05, 0.1), (0.1, 0.3, 0.01, 0.2)]
+)
 def test_the_sprt_is_wald_with_scipys_normal_likelihoods(a0, a1, alpha, beta):
     rng = np.random.default_rng(7)
     for samples in (20, 300, 5000):
         # Block means of a two-player game: -1, -1/2, 0, 1/2, 1.
         x = rng.choice([-1, -0.5, 0, 0.5, 1], size=samples, p=[0.3, 0.1, 0.15, 0.1, 0.35])
-        state = statistics.sprt_state(a0=a0, a1=a1, alpha=alpha, beta=beta, samples=samples,
-                                      sum=float(x.sum()), sum_squares=float((x * x).sum()))
+        state = statistics.sprt_state(
+            a0=a0,
+            a1=a1,
+            alpha=alpha,
+            beta=beta,
+            samples=samples,
+            sum=float(x.sum()),
+            sum_squares=float((x * x).sum()),
+        )
         # Wald's bounds.
         assert state["lower"] == pytest.approx(math.log(beta / (1 - alpha)), rel=1e-12)
         assert state["upper"] == pytest.approx(math.log((1 - beta) / alpha), rel=1e-12)
@@ -53,12 +60,12 @@ def test_the_sprt_is_wald_with_scipys_normal_likelihoods(a0, a1, alpha, beta):
         sd = x.std()
         llr = (stats.norm.logpdf(x, a1, sd) - stats.norm.logpdf(x, a0, sd)).sum()
         assert state["llr"] == pytest.approx(llr, rel=1e-9, abs=1e-9)
-        expected = ("H1" if llr >= state["upper"] else "H0" if llr <= state["lower"]
-                    else "undecided")
+        expected = "H1" if llr >= state["upper"] else "H0" if llr <= state["lower"] else "undecided"
         assert state["decision"] == expected
     with pytest.raises(ValueError, match="a0 must be below a1"):
-        statistics.sprt_state(a0=0.1, a1=0.0, alpha=0.05, beta=0.05, samples=10, sum=0,
-                              sum_squares=1)
+        statistics.sprt_state(
+            a0=0.1, a1=0.0, alpha=0.05, beta=0.05, samples=10, sum=0, sum_squares=1
+        )
 
 
 def _glm_strengths(wins):
@@ -80,11 +87,13 @@ def _glm_strengths(wins):
 
 def test_bradley_terry_is_statsmodels_binomial_glm():
     # Five agents, not every pair met, every agent both won and lost.
-    wins = [[0, 12, 30, 0, 41],
-            [8, 0, 17, 22, 0],
-            [10, 23, 0, 14, 30],
-            [0, 18, 26, 0, 9],
-            [2, 0, 10, 31, 0]]
+    wins = [
+        [0, 12, 30, 0, 41],
+        [8, 0, 17, 22, 0],
+        [10, 23, 0, 14, 30],
+        [0, 18, 26, 0, 9],
+        [2, 0, 10, 31, 0],
+    ]
     fit = statistics.fit_bradley_terry(wins, prior_draws=0)
     assert fit["converged"]
     theta = np.array(fit["theta"])
@@ -107,8 +116,9 @@ def test_bradley_terry_is_statsmodels_binomial_glm():
 
 
 def test_a_balance_runs_figures_follow_from_its_counts():
-    result = knightgym.balance.evaluate("knight_fight", agents="mcts:sims=8,random", games=400,
-                                        seed=3, progress=False)
+    result = knightgym.balance.evaluate(
+        "knight_fight", agents="mcts:sims=8,random", games=400, seed=3, progress=False
+    )
     rule_set = result["rule_sets"][0]
     games = rule_set["games"]
     for seat in rule_set["seats"]:
@@ -118,9 +128,11 @@ def test_a_balance_runs_figures_follow_from_its_counts():
     advantage = rule_set["first_seat_advantage"]
     z = stats.norm.ppf(0.975)
     assert advantage["high"] - advantage["mean"] == pytest.approx(
-        z * advantage["std_error"], rel=1e-8)
+        z * advantage["std_error"], rel=1e-8
+    )
     assert advantage["std_error"] == pytest.approx(
-        advantage["block_sd"] / math.sqrt(rule_set["blocks"]), rel=1e-8)
+        advantage["block_sd"] / math.sqrt(rule_set["blocks"]), rel=1e-8
+    )
     # Two agents: their Elo difference is Bradley-Terry's on the points of their games.
     elo = [agent["elo"] for agent in rule_set["agents"]]
     assert elo[0] > elo[1] and elo[0] == pytest.approx(-elo[1])

@@ -14,9 +14,8 @@ import random
 import re
 import xml.etree.ElementTree as ET
 
-import pytest
-
 import knightgym
+import pytest
 from knightgym import records, svg
 
 GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "golden"
@@ -41,8 +40,11 @@ def golden_name(spec):
 def golden_states(spec):
     text = (GOLDEN / "render" / (golden_name(spec) + ".txt")).read_text()
     game = knightgym.load_game(spec)
-    return [game.deserialize_state(line[len("serialized: "):])
-            for line in text.splitlines() if line.startswith("serialized: ")]
+    return [
+        game.deserialize_state(line[len("serialized: ") :])
+        for line in text.splitlines()
+        if line.startswith("serialized: ")
+    ]
 
 
 def parse(svg_text):
@@ -52,7 +54,11 @@ def parse(svg_text):
 
 
 def squares(root, cls="square"):
-    return {g.get("data-square"): g for g in root.iter(SVG_NS + "g") if g.get("class", "").split()[0] == cls}
+    return {
+        g.get("data-square"): g
+        for g in root.iter(SVG_NS + "g")
+        if g.get("class", "").split()[0] == cls
+    }
 
 
 def test_golden_svgs(conformance_spec):
@@ -71,11 +77,14 @@ def test_golden_svgs(conformance_spec):
         assert path.exists(), f"{path} is missing (run with KNIGHTGYM_UPDATE_GOLDEN=1 to write it)"
         assert path.read_text() == text, (
             f"{path} differs from the drawing of state {k} of {conformance_spec} (if intended, "
-            "rerun with KNIGHTGYM_UPDATE_GOLDEN=1 and review the diff)")
+            "rerun with KNIGHTGYM_UPDATE_GOLDEN=1 and review the diff)"
+        )
 
 
 def test_no_stale_golden_svgs(conformance_specs):
-    expected = {f"{golden_name(spec)}__{k}.svg" for spec in conformance_specs for k in GOLDEN_STATES}
+    expected = {
+        f"{golden_name(spec)}__{k}.svg" for spec in conformance_specs for k in GOLDEN_STATES
+    }
     stale = sorted(p.name for p in (GOLDEN / "svg").glob("*.svg") if p.name not in expected)
     if UPDATING:
         for name in stale:
@@ -132,7 +141,8 @@ def test_knightmate_shows_pieces_royal_knights_and_check():
 
 def test_knightmate_marks_the_royal_knight_in_check():
     state = knightgym.load_game("knightmate").deserialize_state(
-        "fen=[4k3/8/8/8/8/8/8/4QK2 b - - 0 1] turns=0 keys= history=")
+        "fen=[4k3/8/8/8/8/8/8/4QK2 b - - 0 1] turns=0 keys= history="
+    )
     by_square = cells(state)
     assert by_square["e8"]["marks"] == ["check"]
     assert by_square["f1"]["marks"] == [] and by_square["e1"]["piece"] == "queen"
@@ -152,16 +162,24 @@ def test_double_duel_shows_stacks_reserves_and_the_turns_marks():
     # A captured pawn goes to its owner's reserve, which is drawn under the board.
     captured = game.deserialize_state(
         "board=PNDPPD.........N.....n........dndppd reserve=1,0 rights=-,- turns=2 to_move=0 "
-        "phase=knight selected=- vacated=- free_step=0 free_moves=0 winner=- end=running")
-    assert captured.picture()["reserves"] == [{"side": 0, "piece": "pawn", "count": 1},
-                                              {"side": 1, "piece": "pawn", "count": 0}]
-    held = {g.get("data-side"): "".join(g.itertext()) for g in parse(captured.svg()).iter(SVG_NS + "g")
-            if g.get("class") == "reserve-of"}
+        "phase=knight selected=- vacated=- free_step=0 free_moves=0 winner=- end=running"
+    )
+    assert captured.picture()["reserves"] == [
+        {"side": 0, "piece": "pawn", "count": 1},
+        {"side": 1, "piece": "pawn", "count": 0},
+    ]
+    held = {
+        g.get("data-side"): "".join(g.itertext())
+        for g in parse(captured.svg()).iter(SVG_NS + "g")
+        if g.get("class") == "reserve-of"
+    }
     assert held == {"0": "\u265f\u00d7 1 in reserve", "1": "\u265f\u00d7 0 in reserve"}
 
 
 def test_knights_challenge_shows_camps_safe_squares_and_captures():
-    picture = knightgym.load_game("knights_challenge(mode=ffa3)").new_initial_state(seed=0).picture()
+    picture = (
+        knightgym.load_game("knights_challenge(mode=ffa3)").new_initial_state(seed=0).picture()
+    )
     zones = [cell["zone"] for cell in picture["cells"]]
     assert [zones.count(side) for side in range(4)] == [12, 12, 12, 0]  # green is not in play
     assert sum("safe" in cell["marks"] for cell in picture["cells"]) == 8
@@ -186,18 +204,27 @@ def test_tailten_shows_hills_ringforts_and_the_bridges_of_kingdoms():
         (fa, ra), (fb, rb) = [(by_square[x]["file"], by_square[x]["rank"]) for x in (a, b)]
         assert abs(fa - fb) + abs(ra - rb) == 1
     owners = {name: cell["owner"] for name, cell in by_square.items() if cell["piece"]}
-    expected = {tuple(sorted((a, b))) for a in owners for b in owners if a < b
-                and owners[a] == owners[b]
-                and abs(by_square[a]["file"] - by_square[b]["file"])
-                + abs(by_square[a]["rank"] - by_square[b]["rank"]) == 1}
+    expected = {
+        tuple(sorted((a, b)))
+        for a in owners
+        for b in owners
+        if a < b
+        and owners[a] == owners[b]
+        and abs(by_square[a]["file"] - by_square[b]["file"])
+        + abs(by_square[a]["rank"] - by_square[b]["rank"])
+        == 1
+    }
     assert {tuple(sorted(link[:2])) for link in picture["links"]} == expected
 
 
 def test_the_last_move_targets_shares_and_value_are_drawn():
     state = play("knightmate", ["e2e4"])
     root = parse(state.svg())
-    marked = {name for name, g in squares(root).items()
-              if any(r.get("class") == "m" for r in g.iter(SVG_NS + "rect"))}
+    marked = {
+        name
+        for name, g in squares(root).items()
+        if any(r.get("class") == "m" for r in g.iter(SVG_NS + "rect"))
+    }
     assert marked == {"e2", "e4"}
     text = svg.draw(state, last_move="", targets={"e5": 0.625, "d5": 0.375}, value=-0.25)
     root = parse(text)
@@ -256,15 +283,26 @@ def test_the_rules_show_each_games_start_as_drawn_now():
     for name in knightgym.games():
         drawn = knightgym.load_game(name).new_initial_state(seed=0).svg()
         assert (pictures / f"{name}_start.svg").read_text() == drawn, (
-            f"docs/rules/pictures/{name}_start.svg is stale: tools/doc_pictures.py rules")
+            f"docs/rules/pictures/{name}_start.svg is stale: tools/doc_pictures.py rules"
+        )
 
 
-@pytest.mark.parametrize("record_file,picture", [
-    *[(f"docs/training/games/{p.stem}.jsonl", f"docs/training/{p.stem}_example_final.svg")
-      for p in sorted((ROOT / "docs" / "training" / "games").glob("*.jsonl"))],
-    *[(f"docs/balance/runs/{game}_example/records.jsonl",
-       f"docs/balance/{game}_example_final.svg") for game in knightgym.games()],
-])
+@pytest.mark.parametrize(
+    "record_file,picture",
+    [
+        *[
+            (f"docs/training/games/{p.stem}.jsonl", f"docs/training/{p.stem}_example_final.svg")
+            for p in sorted((ROOT / "docs" / "training" / "games").glob("*.jsonl"))
+        ],
+        *[
+            (
+                f"docs/balance/runs/{game}_example/records.jsonl",
+                f"docs/balance/{game}_example_final.svg",
+            )
+            for game in knightgym.games()
+        ],
+    ],
+)
 def test_the_example_games_replay_to_the_final_positions_shown(record_file, picture):
     game = records.read(ROOT / record_file)[0]
     assert game.final_state().svg() == (ROOT / picture).read_text()

@@ -2,15 +2,15 @@
 docs/rules/tailten.md; the engine's own tests: tests/cpp/env/games/tailten/tailten_test.cc and
 tailten_reference_test.cc."""
 
-import pytest
-
 import knightgym
 import knightgym.tailten
+import pytest
 from knightgym.tailten import score
 
 # A finished game, ten ringforts each: Red's two kingdoms against Blue's one.
-TWO_AGAINST_ONE = ("board=-rr.bb-/r.r.b.b/r.rrb.b/..r.bbb/..rr.b./......./-.....- "
-                   "to_move=r phase=over turns=30")
+TWO_AGAINST_ONE = (
+    "board=-rr.bb-/r.r.b.b/r.rrb.b/..r.bbb/..rr.b./......./-.....- to_move=r phase=over turns=30"
+)
 
 
 def test_the_submodule_is_importable_both_ways():
@@ -20,8 +20,12 @@ def test_the_submodule_is_importable_both_ways():
 
 def test_the_empty_board_is_a_draw_so_far():
     state = knightgym.load_game("tailten").new_initial_state(seed=0)
-    assert score(state) == {"kingdoms": [0, 0], "territory": [0, 0],
-                            "match_points": [0, 0], "winner": -1}
+    assert score(state) == {
+        "kingdoms": [0, 0],
+        "territory": [0, 0],
+        "match_points": [0, 0],
+        "winner": -1,
+    }
 
 
 def test_fewer_kingdoms_win_two_points_plus_the_difference():

@@ -6,17 +6,22 @@ name."""
 import pathlib
 import subprocess
 
-import pytest
-
 import knightgym
+import pytest
 
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 
 
 def test_the_teacher_games_read_back_and_replay(tmp_path):
-    run = knightgym.teacher.generate("knight_fight(max_turns=20)", str(tmp_path / "t"),
-                                     teacher="mcts:sims=16", games=3, threads=2, seed=4,
-                                     shard_games=2)
+    run = knightgym.teacher.generate(
+        "knight_fight(max_turns=20)",
+        str(tmp_path / "t"),
+        teacher="mcts:sims=16",
+        games=3,
+        threads=2,
+        seed=4,
+        shard_games=2,
+    )
     assert run["games"] == 3 and run["shards"] == 2 and run["positions"] > 0
     game = knightgym.load_game("knight_fight(max_turns=20)")
     games = []
@@ -40,9 +45,24 @@ def test_the_teacher_games_read_back_and_replay(tmp_path):
 
 def test_the_command_resumes_to_the_same_shards_and_refuses_bad_files(tmp_path):
     def teach(out, games, *more):
-        return subprocess.run([str(CLI), "teach", "tailten(max_turns=16)", "--teacher",
-                               "mcts:sims=8", "--games", str(games), "--shard-games", "2",
-                               "--out", str(out), *more], capture_output=True, text=True)
+        return subprocess.run(
+            [
+                str(CLI),
+                "teach",
+                "tailten(max_turns=16)",
+                "--teacher",
+                "mcts:sims=8",
+                "--games",
+                str(games),
+                "--shard-games",
+                "2",
+                "--out",
+                str(out),
+                *more,
+            ],
+            capture_output=True,
+            text=True,
+        )
 
     whole = teach(tmp_path / "whole", 4, "--threads", "2")
     assert whole.returncode == 0, whole.stderr

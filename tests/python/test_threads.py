@@ -8,10 +8,9 @@ compared exactly with the same calls made on one thread."""
 import threading
 import time
 
+import knightgym
 import numpy as np
 import pytest
-
-import knightgym
 from knightgym import agents
 
 JOIN_SECONDS = 120  # far beyond what the loops take; a thread still alive then hangs
@@ -30,6 +29,7 @@ def run_threads(*loops):
                 loop()
             except BaseException as error:  # noqa: B036 - reported to the test
                 errors.append(error)
+
         return run
 
     threads = [threading.Thread(target=guarded(loop), daemon=True) for loop in loops]
@@ -47,6 +47,7 @@ def stepping_loop(env, steps, refused):
     nothing changed), which is counted in `refused`. Every other time the thread yields
     between the two, so that the threads' calls interleave finely (left alone, one
     thread tends to run many calls before the other gets the GIL)."""
+
     def loop():
         for k in range(steps):
             actions = env.sample_actions()
@@ -57,6 +58,7 @@ def stepping_loop(env, steps, refused):
             except ValueError as error:
                 assert "is not legal" in str(error), error
                 refused.append(1)
+
     return loop
 
 
@@ -99,6 +101,7 @@ def test_readers_beside_a_stepper_change_nothing_it_sees():
     samples actions and reads states at the same time. Sampling draws from the action
     streams only and reading changes nothing, so the stepper's trajectory is that of the
     same steps on one thread, exactly."""
+
     def first_legal(mask):
         return mask.argmax(axis=1).astype(np.int32)
 
@@ -198,6 +201,7 @@ def test_two_threads_share_one_agent():
         def loop():
             for _ in range(20):
                 actions[k].append(agent.act(states[k]))
+
         return loop
 
     errors = run_threads(player(0), player(1))

@@ -16,15 +16,14 @@ if int(torch.__version__.split(".")[0]) < 2:
     pytest.skip("Tianshou 2 needs PyTorch 2 (make torch2)", allow_module_level=True)
 pytest.importorskip("tianshou", reason="Tianshou comes into .venv-torch2 (make torch2)")
 
+import knightgym.pettingzoo  # noqa: E402
+import knightgym.tianshou  # noqa: E402
+from recording import Recorder  # noqa: E402
 from tianshou.algorithm.modelfree.dqn import DQN, DiscreteQLearningPolicy  # noqa: E402
 from tianshou.algorithm.optim import AdamOptimizerFactory  # noqa: E402
 from tianshou.data import Collector, VectorReplayBuffer  # noqa: E402
 from tianshou.env import DummyVectorEnv, PettingZooEnv  # noqa: E402
 from tianshou.trainer import OffPolicyTrainerParams  # noqa: E402
-
-import knightgym.pettingzoo  # noqa: E402
-import knightgym.tianshou  # noqa: E402
-from recording import Recorder  # noqa: E402
 
 EXAMPLE = pathlib.Path(__file__).resolve().parent.parent.parent / "examples" / "tianshou_tailten.py"
 
@@ -48,24 +47,47 @@ def test_masked_observations_are_what_dqn_reads():
 
 def test_dqn_explores_and_learns_with_legal_actions_only():
     steps, endings = [], []
-    envs = DummyVectorEnv([lambda: knightgym.tianshou.MaskedObservations(Recorder(
-        gymnasium.make("knightgym/Tailten-v0", opponent="random"), steps, endings))] * 2)
+    envs = DummyVectorEnv(
+        [
+            lambda: knightgym.tianshou.MaskedObservations(
+                Recorder(gymnasium.make("knightgym/Tailten-v0", opponent="random"), steps, endings)
+            )
+        ]
+        * 2
+    )
     envs.seed(0)
     probe = knightgym.tianshou.make_env("tailten")
     space, actions = probe.observation_space, probe.action_space
     example = load_example()
     policy = DiscreteQLearningPolicy(
         model=example.QNetwork(space["obs"].shape, actions.n, channels=8, hidden=32),
-        action_space=actions, observation_space=space, eps_training=0.5, eps_inference=0.0)
-    algorithm = DQN(policy=policy, optim=AdamOptimizerFactory(lr=1e-3), gamma=0.99,
-                    n_step_return_horizon=3, target_update_freq=20)
+        action_space=actions,
+        observation_space=space,
+        eps_training=0.5,
+        eps_inference=0.0,
+    )
+    algorithm = DQN(
+        policy=policy,
+        optim=AdamOptimizerFactory(lr=1e-3),
+        gamma=0.99,
+        n_step_return_horizon=3,
+        target_update_freq=20,
+    )
     collector = Collector(algorithm, envs, VectorReplayBuffer(2000, 2), exploration_noise=True)
     collector.reset()
-    result = algorithm.run_training(OffPolicyTrainerParams(
-        training_collector=collector, max_epochs=1, epoch_num_steps=300,
-        collection_step_num_env_steps=10, batch_size=32,
-        update_step_num_gradient_steps_per_sample=0.5, test_collector=None, verbose=False,
-        show_progress=False))
+    result = algorithm.run_training(
+        OffPolicyTrainerParams(
+            training_collector=collector,
+            max_epochs=1,
+            epoch_num_steps=300,
+            collection_step_num_env_steps=10,
+            batch_size=32,
+            update_step_num_gradient_steps_per_sample=0.5,
+            test_collector=None,
+            verbose=False,
+            show_progress=False,
+        )
+    )
     assert result.update_step > 0
     assert len(steps) >= 300
     assert all(legal and not illegal for legal, illegal in steps)
@@ -77,8 +99,22 @@ def test_dqn_explores_and_learns_with_legal_actions_only():
 
 
 def test_the_example_trains_and_scores():
-    out = load_example().main(["--epochs", "1", "--epoch-steps", "200", "--envs", "2",
-                               "--batch", "32", "--buffer", "1000", "--eval-games", "8"])
+    out = load_example().main(
+        [
+            "--epochs",
+            "1",
+            "--epoch-steps",
+            "200",
+            "--envs",
+            "2",
+            "--batch",
+            "32",
+            "--buffer",
+            "1000",
+            "--eval-games",
+            "8",
+        ]
+    )
     for when in ("before", "after"):
         assert out[when]["games"] == 8
         assert out[when]["wins"] + out[when]["draws"] + out[when]["losses"] == 8

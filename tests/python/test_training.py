@@ -9,11 +9,10 @@ import shutil
 import subprocess
 import sys
 
+import knightgym
 import numpy as np
 import pytest
 import torch
-
-import knightgym
 from knightgym import records
 from knightgym.report import read_metrics, write_report
 from local_ray import plays_a_whole_game
@@ -22,8 +21,10 @@ pytestmark = pytest.mark.needs_networks
 
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 GAME = "tailten"
-TINY = ("blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\neval_seconds=0\n"
-        "eval_games=4\neval_sims=2\nbaselines=random\nlog_seconds=1\n")
+TINY = (
+    "blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\neval_seconds=0\n"
+    "eval_games=4\neval_sims=2\nbaselines=random\nlog_seconds=1\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +33,11 @@ def run_dir(tmp_path_factory):
     config = base / "tiny.cfg"
     config.write_text(TINY)
     out = base / "run"
-    subprocess.run([str(CLI), "train", GAME, "--out", str(out), "--steps", "12", "--config",
-                    str(config)], check=True, capture_output=True)
+    subprocess.run(
+        [str(CLI), "train", GAME, "--out", str(out), "--steps", "12", "--config", str(config)],
+        check=True,
+        capture_output=True,
+    )
     return out
 
 
@@ -70,8 +74,9 @@ def test_exported_model_loads_in_python_and_maps_observations(run_dir):
 def test_exported_model_plays_as_an_az_agent(run_dir):
     assert plays_a_whole_game(run_dir / "model.pt", GAME)
     with pytest.raises(ValueError, match="was made for tailten"):
-        knightgym.agents.make(f"az:model={run_dir / 'model.pt'}",
-                              knightgym.load_game("tailten(ringforts=20)"))
+        knightgym.agents.make(
+            f"az:model={run_dir / 'model.pt'}", knightgym.load_game("tailten(ringforts=20)")
+        )
 
 
 def test_report_plots_the_run_and_lists_matches(run_dir, tmp_path):
@@ -79,10 +84,25 @@ def test_report_plots_the_run_and_lists_matches(run_dir, tmp_path):
     assert metrics["step"][-1] == 12
     assert all(v is None or v >= 0 for v in metrics["policy_loss"])
     match, games = tmp_path / "vs_random.json", tmp_path / "vs_random.jsonl"
-    subprocess.run([str(CLI), "play", GAME, "--agents",
-                    f"az:model={run_dir / 'model.pt'},sims=2,random", "--games", "4", "--batch",
-                    "4", "--json", str(match), "--record", str(games)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [
+            str(CLI),
+            "play",
+            GAME,
+            "--agents",
+            f"az:model={run_dir / 'model.pt'},sims=2,random",
+            "--games",
+            "4",
+            "--batch",
+            "4",
+            "--json",
+            str(match),
+            "--record",
+            str(games),
+        ],
+        check=True,
+        capture_output=True,
+    )
     played = json.loads(match.read_text())
     assert played["games"] == 4 and len(played["agents"]) == 2
     assert played["agents"][0]["games"] == 4
@@ -106,11 +126,16 @@ def test_resume_refuses_checkpoints_of_an_older_format(run_dir, tmp_path):
         checkpoint = torch.jit.load(str(path))
         checkpoint._c.setattr("format", 1)
         checkpoint.save(str(path))
-    result = subprocess.run([str(CLI), "train", GAME, "--out", str(run), "--steps", "20",
-                             "--resume"], capture_output=True, text=True)
+    result = subprocess.run(
+        [str(CLI), "train", GAME, "--out", str(run), "--steps", "20", "--resume"],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1
-    assert (f"no checkpoint loads; the newest: checkpoint '{checkpoints[-1]}': has format "
-            "version 1, this build reads versions 2 to 3") in result.stderr
+    assert (
+        f"no checkpoint loads; the newest: checkpoint '{checkpoints[-1]}': has format "
+        "version 1, this build reads versions 2 to 3"
+    ) in result.stderr
 
 
 NEW_COLUMNS = ["learner_steps_per_s", "staleness", "staleness_max", "actor_pos_per_s"]
@@ -126,17 +151,20 @@ def test_a_run_of_the_previous_format_resumes(run_dir, tmp_path):
         checkpoint._c.setattr("format", 2)
         checkpoint.save(str(path))
     lines = (run / "metrics.csv").read_text().splitlines()
-    old = [",".join(line.split(",")[:-len(NEW_COLUMNS)]) for line in lines]
+    old = [",".join(line.split(",")[: -len(NEW_COLUMNS)]) for line in lines]
     (run / "metrics.csv").write_text("\n".join(old) + "\n")
-    result = subprocess.run([str(CLI), "train", GAME, "--out", str(run), "--steps", "20",
-                             "--resume"], capture_output=True, text=True)
+    result = subprocess.run(
+        [str(CLI), "train", GAME, "--out", str(run), "--steps", "20", "--resume"],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     assert "(step 12)" in result.stderr
     metrics = read_metrics(run / "metrics.csv")
     assert metrics["step"][-1] == 20
     header = (run / "metrics.csv").read_text().splitlines()[0].split(",")
-    assert header[-len(NEW_COLUMNS):] == NEW_COLUMNS
-    kept = (run / "metrics.csv").read_text().splitlines()[1:len(old)]
+    assert header[-len(NEW_COLUMNS) :] == NEW_COLUMNS
+    kept = (run / "metrics.csv").read_text().splitlines()[1 : len(old)]
     assert all(line.endswith(",,,") and line.count(",") == len(header) - 1 for line in kept)
 
 
@@ -145,8 +173,9 @@ def test_training_from_python_is_the_command_line_run(run_dir, tmp_path):
     the same network from the same settings."""
     import knightgym.training
 
-    result = knightgym.training.train(GAME, tmp_path / "run", steps=12, settings=TINY,
-                                      verbose=False)
+    result = knightgym.training.train(
+        GAME, tmp_path / "run", steps=12, settings=TINY, verbose=False
+    )
     assert result["finished"] and result["counters"]["steps"] == 12
     cli = read_metrics(run_dir / "metrics.csv")
     assert result["counters"]["decisions"] == cli["decisions"][-1]
@@ -158,8 +187,9 @@ def test_training_from_python_is_the_command_line_run(run_dir, tmp_path):
     with pytest.raises(ValueError, match="already holds a run"):
         knightgym.training.train(GAME, tmp_path / "run", steps=12)
     with pytest.raises(ValueError, match="no_such_setting"):
-        knightgym.training.train(GAME, tmp_path / "other", steps=12,
-                                 settings={"no_such_setting": 1})
+        knightgym.training.train(
+            GAME, tmp_path / "other", steps=12, settings={"no_such_setting": 1}
+        )
     with pytest.raises(ValueError, match="nothing to resume"):
         knightgym.training.train(GAME, tmp_path / "other", steps=12, resume=True)
     assert not (tmp_path / "other").exists()  # refused before anything was written
@@ -170,20 +200,31 @@ def test_a_kept_run_goes_on_elsewhere_from_its_step(run_dir, tmp_path):
     that resumes from the checkpoint's step, its replay window refilled."""
     tool = pathlib.Path(__file__).resolve().parents[2] / "tools" / "keep_run.py"
     kept = tmp_path / "kept"
-    done = subprocess.run([sys.executable, str(tool), str(run_dir),
-                           str(kept)], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(tool), str(run_dir), str(kept)], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     files = sorted(str(p.relative_to(kept)) for p in kept.rglob("*") if p.is_file())
-    assert files == ["best.pt", "checkpoints/step-000000012.ckpt",
-                     "checkpoints/step-000000012.replay", "config.txt", "metrics.csv",
-                     "model.pt"]
+    assert files == [
+        "best.pt",
+        "checkpoints/step-000000012.ckpt",
+        "checkpoints/step-000000012.replay",
+        "config.txt",
+        "metrics.csv",
+        "model.pt",
+    ]
     assert sum(p.stat().st_size for p in kept.rglob("*") if p.is_file()) < 5_000_000
-    again = subprocess.run([str(CLI), "train", GAME, "--out", str(kept), "--steps", "14",
-                            "--resume"], capture_output=True, text=True)
+    again = subprocess.run(
+        [str(CLI), "train", GAME, "--out", str(kept), "--steps", "14", "--resume"],
+        capture_output=True,
+        text=True,
+    )
     assert again.returncode == 0, again.stderr
     assert "(step 12)" in again.stderr and "replay window refilled" in again.stderr
     assert "14 steps" in again.stdout
-    missing = subprocess.run([sys.executable, str(tool),
-                              str(tmp_path / "none"), str(tmp_path / "dest")],
-                             capture_output=True, text=True)
+    missing = subprocess.run(
+        [sys.executable, str(tool), str(tmp_path / "none"), str(tmp_path / "dest")],
+        capture_output=True,
+        text=True,
+    )
     assert missing.returncode == 1 and not (tmp_path / "dest").exists()

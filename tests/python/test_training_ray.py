@@ -31,9 +31,24 @@ CLI = Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 GAME = "tailten"
 # A chunk is 8 games (about 370 decisions); at ratio 1 a chunk is about 10 steps, so a
 # run of STEPS takes about 8 chunks, and the actors' weights are stale by a few steps.
-TINY = dict(blocks=1, channels=8, games=8, sims=4, batch=32, min_replay=64, ratio=1,
-            eval_seconds=0, eval_games=4, eval_sims=2, baselines="random", log_seconds=1,
-            checkpoint_seconds=1, chunk_games=8, chunks_ahead=4, publish_steps=5)
+TINY = dict(
+    blocks=1,
+    channels=8,
+    games=8,
+    sims=4,
+    batch=32,
+    min_replay=64,
+    ratio=1,
+    eval_seconds=0,
+    eval_games=4,
+    eval_sims=2,
+    baselines="random",
+    log_seconds=1,
+    checkpoint_seconds=1,
+    chunk_games=8,
+    chunks_ahead=4,
+    publish_steps=5,
+)
 STEPS = 80
 
 
@@ -44,9 +59,16 @@ def cluster():
 
 
 def train(cluster, out, actors, **options):
-    return knightgym.training.train(GAME, out, steps=STEPS, settings=TINY,
-                                    ray_address=cluster.address, actors=actors, verbose=False,
-                                    **options)
+    return knightgym.training.train(
+        GAME,
+        out,
+        steps=STEPS,
+        settings=TINY,
+        ray_address=cluster.address,
+        actors=actors,
+        verbose=False,
+        **options,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -80,8 +102,11 @@ def test_two_actors_train_a_network_that_plays(two_actors):
     rows = metrics(out)
     assert int(rows[-1]["step"]) == STEPS and int(rows[-1]["decisions"]) == counters["decisions"]
     # Both actors played, and weights published every 5 steps went out behind the learner.
-    assert any(len(r["actor_pos_per_s"].split(";")) == 2 and
-               all(float(x) > 0 for x in r["actor_pos_per_s"].split(";")) for r in rows)
+    assert any(
+        len(r["actor_pos_per_s"].split(";")) == 2
+        and all(float(x) > 0 for x in r["actor_pos_per_s"].split(";"))
+        for r in rows
+    )
     assert max(int(r["staleness_max"] or 0) for r in rows) > 0
     assert all(float(r["learner_steps_per_s"]) >= 0 for r in rows)
 
@@ -130,8 +155,9 @@ def once_a_row_is_logged(out, action):
     return thread, finished
 
 
-def test_an_actor_killed_mid_run_is_restarted_and_counts_no_chunk_twice(cluster, two_actors,
-                                                                       tmp_path, capfd):
+def test_an_actor_killed_mid_run_is_restarted_and_counts_no_chunk_twice(
+    cluster, two_actors, tmp_path, capfd
+):
     out, killed = tmp_path / "killed", []
 
     def kill_an_actor_in_the_middle_of_a_chunk():
@@ -162,7 +188,8 @@ def test_a_node_that_leaves_loses_only_the_games_in_flight_on_it(two_actors, tmp
         second = cluster.list_all_nodes()[1]
         out = tmp_path / "run"
         remover, finished = once_a_row_is_logged(
-            out, lambda: cluster.remove_node(second, allow_graceful=False) or True)
+            out, lambda: cluster.remove_node(second, allow_graceful=False) or True
+        )
         try:
             result = train(cluster, out, actors=2)
         finally:
@@ -178,9 +205,23 @@ def test_the_learner_killed_goes_on_with_resume_from_its_checkpoint(cluster, tmp
     run, config = tmp_path / "run", tmp_path / "tiny.cfg"
     config.write_text("".join(f"{k}={v}\n" for k, v in TINY.items()))
     common = ["--ray", cluster.address, "--actors", "2"]
-    learner = subprocess.Popen([str(CLI), "train", GAME, "--out", str(run), "--steps", "100000",
-                                "--config", str(config), *common], start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    learner = subprocess.Popen(
+        [
+            str(CLI),
+            "train",
+            GAME,
+            "--out",
+            str(run),
+            "--steps",
+            "100000",
+            "--config",
+            str(config),
+            *common,
+        ],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 120
         while not list((run / "checkpoints").glob("step-*.ckpt")):
@@ -191,9 +232,22 @@ def test_the_learner_killed_goes_on_with_resume_from_its_checkpoint(cluster, tmp
         os.killpg(learner.pid, signal.SIGKILL)  # the command line and its Python driver
         learner.wait()
     newest = max(int(p.stem.split("-")[1]) for p in (run / "checkpoints").glob("step-*.ckpt"))
-    resumed = subprocess.run([str(CLI), "train", GAME, "--out", str(run), "--steps",
-                              str(newest + 30), "--resume", *common], capture_output=True,
-                             text=True, timeout=300)
+    resumed = subprocess.run(
+        [
+            str(CLI),
+            "train",
+            GAME,
+            "--out",
+            str(run),
+            "--steps",
+            str(newest + 30),
+            "--resume",
+            *common,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert f"(step {newest})" in resumed.stderr
     assert f"{newest + 30} steps" in resumed.stdout
@@ -201,16 +255,32 @@ def test_the_learner_killed_goes_on_with_resume_from_its_checkpoint(cluster, tmp
     assert steps == sorted(steps) and steps[-1] == newest + 30
 
 
-@pytest.mark.parametrize("address, error, message", [
-    ("127.0.0.1:1", ConnectionError, "no Ray cluster answers at 127.0.0.1:1"),
-    ("localhost", ValueError, "expected HOST:PORT"),
-])
+@pytest.mark.parametrize(
+    "address, error, message",
+    [
+        ("127.0.0.1:1", ConnectionError, "no Ray cluster answers at 127.0.0.1:1"),
+        ("localhost", ValueError, "expected HOST:PORT"),
+    ],
+)
 def test_bad_addresses_fail_at_once_and_write_nothing(tmp_path, address, error, message):
     with pytest.raises(error, match=message):
         knightgym.training.train(GAME, tmp_path / "out", steps=10, ray_address=address)
     assert not (tmp_path / "out").exists()
-    process = subprocess.run([str(CLI), "train", GAME, "--out", str(tmp_path / "out"),
-                              "--steps", "10", "--ray", address], capture_output=True, text=True)
+    process = subprocess.run(
+        [
+            str(CLI),
+            "train",
+            GAME,
+            "--out",
+            str(tmp_path / "out"),
+            "--steps",
+            "10",
+            "--ray",
+            address,
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert process.returncode == 1 and message in process.stderr
     assert not (tmp_path / "out").exists()
 
@@ -218,7 +288,10 @@ def test_bad_addresses_fail_at_once_and_write_nothing(tmp_path, address, error, 
 def test_actors_need_a_cluster(tmp_path):
     with pytest.raises(ValueError, match="actors are a Ray run's"):
         knightgym.training.train(GAME, tmp_path / "out", steps=10, actors=2)
-    process = subprocess.run([str(CLI), "train", GAME, "--out", str(tmp_path / "out"),
-                              "--steps", "10", "--actors", "2"], capture_output=True, text=True)
+    process = subprocess.run(
+        [str(CLI), "train", GAME, "--out", str(tmp_path / "out"), "--steps", "10", "--actors", "2"],
+        capture_output=True,
+        text=True,
+    )
     assert process.returncode == 1 and "--actors N is for runs on a Ray cluster" in process.stderr
     assert not (tmp_path / "out").exists()

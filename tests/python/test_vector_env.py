@@ -3,10 +3,9 @@ auto-reset, determinism and specs (see env/vector/vector_env.h)."""
 
 import gc
 
+import knightgym
 import numpy as np
 import pytest
-
-import knightgym
 
 NUM_ENVS = 6
 MAX_STEPS = 2000  # far more steps than any episode lasts under the specs used here
@@ -19,8 +18,14 @@ def env():
 
 def step_outputs_arrays(outputs):
     obs, rewards, terminated, truncated, info = outputs
-    return [obs["observation"], obs["action_mask"], rewards, terminated, truncated,
-            info["current_player"]]
+    return [
+        obs["observation"],
+        obs["action_mask"],
+        rewards,
+        terminated,
+        truncated,
+        info["current_player"],
+    ]
 
 
 def test_properties_describe_the_game(env):
@@ -29,8 +34,9 @@ def test_properties_describe_the_game(env):
     assert env.num_players == 2
     assert env.num_actions == 101
     assert env.observation_shape == (10, 10, 10)
-    assert env.spec == ("knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,"
-                        "layout=random)")
+    assert env.spec == (
+        "knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,layout=random)"
+    )
     assert env.game.spec == env.spec
 
 
@@ -104,12 +110,16 @@ def test_returned_arrays_keep_the_environment_alive():
     assert np.array_equal(observation, expected)
 
 
-@pytest.mark.parametrize("convert", [
-    list,
-    lambda actions: actions.astype(np.int64),
-    lambda actions: actions.astype(np.uint8),
-    lambda actions: np.repeat(actions, 2)[::2],  # int32, not contiguous
-], ids=["list", "int64", "uint8", "strided-int32"])
+@pytest.mark.parametrize(
+    "convert",
+    [
+        list,
+        lambda actions: actions.astype(np.int64),
+        lambda actions: actions.astype(np.uint8),
+        lambda actions: np.repeat(actions, 2)[::2],  # int32, not contiguous
+    ],
+    ids=["list", "int64", "uint8", "strided-int32"],
+)
 def test_step_takes_any_integer_array_like_as_int32(convert):
     reference = knightgym.make("knight_fight", num_envs=NUM_ENVS, seed=7)
     other = knightgym.make("knight_fight", num_envs=NUM_ENVS, seed=7)
@@ -118,8 +128,9 @@ def test_step_takes_any_integer_array_like_as_int32(convert):
         assert np.array_equal(other.sample_actions(), actions)
         reference.step(actions)
         other.step(convert(actions))
-        assert [other.state(i).serialize() for i in range(NUM_ENVS)] == \
-            [reference.state(i).serialize() for i in range(NUM_ENVS)]
+        assert [other.state(i).serialize() for i in range(NUM_ENVS)] == [
+            reference.state(i).serialize() for i in range(NUM_ENVS)
+        ]
 
 
 def test_sampled_actions_are_legal_and_zero_where_an_env_resets():
@@ -167,10 +178,13 @@ def step_until_an_episode_ends(env, ended_by):
     pytest.fail(f"no episode was {ended_by} in {MAX_STEPS} steps")
 
 
-@pytest.mark.parametrize("spec, ended_by", [
-    ("knight_fight(layout=identity)", "terminated"),
-    ("knight_fight(max_turns=12)", "truncated"),
-])
+@pytest.mark.parametrize(
+    "spec, ended_by",
+    [
+        ("knight_fight(layout=identity)", "terminated"),
+        ("knight_fight(max_turns=12)", "truncated"),
+    ],
+)
 def test_the_step_that_ends_an_episode_returns_its_outcome(spec, ended_by):
     env = knightgym.make(spec, num_envs=NUM_ENVS, num_threads=2, seed=3)
     i, mover, outputs = step_until_an_episode_ends(env, ended_by)
@@ -218,7 +232,8 @@ def trajectory(env, seed, steps):
 
 def same_trajectory(a, b):
     return len(a) == len(b) and all(
-        np.array_equal(x, y) for frame_a, frame_b in zip(a, b) for x, y in zip(frame_a, frame_b))
+        np.array_equal(x, y) for frame_a, frame_b in zip(a, b) for x, y in zip(frame_a, frame_b)
+    )
 
 
 def test_trajectories_do_not_depend_on_the_thread_count():
@@ -273,13 +288,15 @@ def test_reset_without_a_seed_continues_the_random_streams():
 
 def test_make_keywords_reach_the_spec():
     env = knightgym.make("knight_fight", double_erase="forced", mirror_on_moves=False)
-    assert env.spec == ("knight_fight(double_erase=forced,mirror_on_moves=false,max_turns=200,"
-                        "layout=random)")
+    assert env.spec == (
+        "knight_fight(double_erase=forced,mirror_on_moves=false,max_turns=200,layout=random)"
+    )
     assert env.game.parameters["double_erase"] == "forced"
     assert env.game.parameters["mirror_on_moves"] == "false"
 
 
 def test_a_make_keyword_overrides_the_spec_string():
     env = knightgym.make("knight_fight(double_erase=off,max_turns=30)", double_erase="forced")
-    assert env.spec == ("knight_fight(double_erase=forced,mirror_on_moves=true,max_turns=30,"
-                        "layout=random)")
+    assert env.spec == (
+        "knight_fight(double_erase=forced,mirror_on_moves=true,max_turns=30,layout=random)"
+    )

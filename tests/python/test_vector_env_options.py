@@ -4,10 +4,9 @@ vector env and the opponent env alike."""
 
 import re
 
+import knightgym
 import numpy as np
 import pytest
-
-import knightgym
 
 NUM_ENVS = 5
 
@@ -31,8 +30,13 @@ def step_until_an_end(env, steps):
 
 def copies(outputs):
     obs, rewards, terminated, truncated, info = outputs
-    return ({k: v.copy() for k, v in obs.items()}, rewards.copy(), terminated.copy(),
-            truncated.copy(), info)
+    return (
+        {k: v.copy() for k, v in obs.items()},
+        rewards.copy(),
+        terminated.copy(),
+        truncated.copy(),
+        info,
+    )
 
 
 @pytest.mark.parametrize("kind", ["vector", "opponent"])
@@ -91,8 +95,9 @@ def test_same_step_matches_a_step_by_step_replay_in_one_environment():
         if expected[2][0] or expected[3][0]:
             episodes += 1
             assert info["_final_obs"][0]
-            assert np.array_equal(info["final_obs"]["observation"][0],
-                                  expected[0]["observation"][0])
+            assert np.array_equal(
+                info["final_obs"]["observation"][0], expected[0]["observation"][0]
+            )
             assert rewards[0].tolist() == expected[1][0].tolist()
             restart = next_step.step(np.zeros(1, dtype=np.int32))
             assert np.array_equal(obs["observation"], restart[0]["observation"])
@@ -110,8 +115,10 @@ def test_disabled_auto_reset_waits_for_a_reset_of_the_ended_envs(kind):
     kept = [array.copy() for array in (obs["observation"], obs["action_mask"], rewards)]
     with pytest.raises(ValueError, match="its episode is over and auto-reset is disabled"):
         env.step(env.sample_actions())
-    assert all(np.array_equal(a, b) for a, b in
-               zip(kept, (obs["observation"], obs["action_mask"], rewards)))
+    assert all(
+        np.array_equal(a, b)
+        for a, b in zip(kept, (obs["observation"], obs["action_mask"], rewards))
+    )
     obs, _ = env.reset(mask=ended)
     assert not obs["action_mask"][ended].all(axis=1).any()  # legal moves only: playing again
     env.step(env.sample_actions())
@@ -129,17 +136,19 @@ def test_a_reset_mask_restarts_only_the_chosen_envs(kind):
     assert np.array_equal(obs["observation"][~chosen], before[~chosen])
     # A chosen env's new episode is the one a reset of all with that seed gives it.
     reference = make(kind, spec="tailten", seed=30)
-    assert np.array_equal(obs["observation"][chosen],
-                          reference.reset()[0]["observation"][chosen])
+    assert np.array_equal(obs["observation"][chosen], reference.reset()[0]["observation"][chosen])
 
 
-@pytest.mark.parametrize("mask, error, message", [
-    (np.ones(4, dtype=bool), ValueError, r"the reset mask must have shape \(5,\), got \(4,\)"),
-    (np.ones((5, 1), dtype=bool), ValueError, r"must have shape \(5,\), got \(5, 1\)"),
-    (np.full(5, 0.5), TypeError, "the reset mask must be booleans, got dtype float64"),
-    (np.array([0, 1, 2, 0, 0]), ValueError, "must hold 0 or 1, got 2 at env 2"),
-    ("all", TypeError, "must be booleans"),
-])
+@pytest.mark.parametrize(
+    "mask, error, message",
+    [
+        (np.ones(4, dtype=bool), ValueError, r"the reset mask must have shape \(5,\), got \(4,\)"),
+        (np.ones((5, 1), dtype=bool), ValueError, r"must have shape \(5,\), got \(5, 1\)"),
+        (np.full(5, 0.5), TypeError, "the reset mask must be booleans, got dtype float64"),
+        (np.array([0, 1, 2, 0, 0]), ValueError, "must hold 0 or 1, got 2 at env 2"),
+        ("all", TypeError, "must be booleans"),
+    ],
+)
 def test_a_bad_reset_mask_is_refused_and_changes_nothing(mask, error, message):
     env = make("vector", seed=1)
     env.step(env.sample_actions())
@@ -187,11 +196,17 @@ def test_make_then_reset_starts_every_streams_first_episode(kind):
     assert not np.array_equal(second, first)
 
 
-@pytest.mark.parametrize("keyword, value, message", [
-    ("autoreset_mode", "sometimes",
-     "autoreset_mode must be one of next_step, same_step, disabled, got 'sometimes'"),
-    ("finished_mask", "legal", "finished_mask must be one of all, none, got 'legal'"),
-])
+@pytest.mark.parametrize(
+    "keyword, value, message",
+    [
+        (
+            "autoreset_mode",
+            "sometimes",
+            "autoreset_mode must be one of next_step, same_step, disabled, got 'sometimes'",
+        ),
+        ("finished_mask", "legal", "finished_mask must be one of all, none, got 'legal'"),
+    ],
+)
 @pytest.mark.parametrize("kind", ["vector", "opponent"])
 def test_bad_option_values_are_named(kind, keyword, value, message):
     with pytest.raises(ValueError, match=message):
@@ -222,13 +237,18 @@ def test_a_learner_seat_for_every_env():
         knightgym.make("tailten", num_envs=4, seat=1)
 
 
-@pytest.mark.parametrize("num_envs, num_threads, message", [
-    (4, 10**6, "num_threads must be at most 256 (kMaxThreads), got 1000000"),
-    (1000, 257, "num_threads must be at most 256 (kMaxThreads), got 257"),
-    (4, 5, "num_threads must be at most num_envs (4), got 5"),
-    (1, 2, "num_threads must be at most num_envs (1), got 2")])
-def test_num_threads_beyond_the_envs_or_the_limit_is_refused_not_cut(num_envs, num_threads,
-                                                                      message):
+@pytest.mark.parametrize(
+    "num_envs, num_threads, message",
+    [
+        (4, 10**6, "num_threads must be at most 256 (kMaxThreads), got 1000000"),
+        (1000, 257, "num_threads must be at most 256 (kMaxThreads), got 257"),
+        (4, 5, "num_threads must be at most num_envs (4), got 5"),
+        (1, 2, "num_threads must be at most num_envs (1), got 2"),
+    ],
+)
+def test_num_threads_beyond_the_envs_or_the_limit_is_refused_not_cut(
+    num_envs, num_threads, message
+):
     with pytest.raises(ValueError, match=re.escape(message)):
         knightgym.make("knight_fight", num_envs=num_envs, num_threads=num_threads)
 

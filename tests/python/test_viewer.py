@@ -13,9 +13,8 @@ import threading
 import urllib.error
 import urllib.request
 
-import pytest
-
 import knightgym
+import pytest
 from knightgym import records
 from knightgym.viewer import Library, PlayedGame, ViewerError
 from knightgym.viewer.server import make_server
@@ -25,9 +24,14 @@ CLI = BUILD / "knightgym"
 SCREENSHOTS = BUILD / "screenshots"
 
 # One spec a game, short enough to play out by clicking; Knights Challenge in 4 and 3.
-PLAYED = ["knight_fight", "knightmate(max_turns=30)", "double_duel(max_turns=12)",
-          "knights_challenge(max_turns=40)", "knights_challenge(mode=ffa3,max_turns=30)",
-          "tailten"]
+PLAYED = [
+    "knight_fight",
+    "knightmate(max_turns=30)",
+    "double_duel(max_turns=12)",
+    "knights_challenge(max_turns=40)",
+    "knights_challenge(mode=ffa3,max_turns=30)",
+    "tailten",
+]
 
 
 @pytest.fixture(scope="module")
@@ -35,11 +39,29 @@ def record_file(tmp_path_factory):
     """A records file with two games of each game, written by `knightgym play --record`."""
     folder = tmp_path_factory.mktemp("records")
     lines = []
-    for spec in ["knight_fight", "knightmate(max_turns=40)", "double_duel(max_turns=30)",
-                 "knights_challenge(max_turns=60)", "tailten"]:
+    for spec in [
+        "knight_fight",
+        "knightmate(max_turns=40)",
+        "double_duel(max_turns=30)",
+        "knights_challenge(max_turns=60)",
+        "tailten",
+    ]:
         path = folder / "one.jsonl"
-        subprocess.run([str(CLI), "play", spec, "--agents", "mcts:sims=4,random", "--games", "2",
-                        "--record", str(path)], check=True, capture_output=True)
+        subprocess.run(
+            [
+                str(CLI),
+                "play",
+                spec,
+                "--agents",
+                "mcts:sims=4,random",
+                "--games",
+                "2",
+                "--record",
+                str(path),
+            ],
+            check=True,
+            capture_output=True,
+        )
         lines += path.read_text().splitlines()
     path = folder / "games.jsonl"
     path.write_text("\n".join(lines) + "\n")
@@ -69,9 +91,12 @@ def server(httpd):
 
 def call(url, body=None, token=TOKEN, headers=None):
     """(status, JSON) of a GET, or of a POST when there is a body, with the token."""
-    data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
-    request = urllib.request.Request(url, data=data, method="GET" if data is None else "POST",
-                                     headers=dict(headers or {}))
+    data = (
+        None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+    )
+    request = urllib.request.Request(
+        url, data=data, method="GET" if data is None else "POST", headers=dict(headers or {})
+    )
     if data is not None and "Content-Type" not in request.headers:
         request.add_header("Content-Type", "application/json")
     if token:
@@ -84,6 +109,7 @@ def call(url, body=None, token=TOKEN, headers=None):
 
 
 # ---- Sessions and the API, without a browser ----
+
 
 def test_a_game_against_agents_in_four_seats_plays_to_the_end():
     game = PlayedGame("knights_challenge(max_turns=40)", "random", [2], seed=1)
@@ -139,9 +165,24 @@ def test_the_library_opens_files_and_balance_runs(tmp_path, record_file):
     library = Library()
     assert library.open(record_file) == 10
     run = tmp_path / "run"
-    subprocess.run([str(CLI), "balance", "tailten(max_turns=12)", "--agents", "random", "--games",
-                    "4", "--record", "2", "--out", str(run), "--no-plots"], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [
+            str(CLI),
+            "balance",
+            "tailten(max_turns=12)",
+            "--agents",
+            "random",
+            "--games",
+            "4",
+            "--record",
+            "2",
+            "--out",
+            str(run),
+            "--no-plots",
+        ],
+        check=True,
+        capture_output=True,
+    )
     assert library.open(run) == 2
     summary = library.summary()
     assert len(summary) == 12 and summary[10]["spec"].startswith("tailten(")
@@ -200,8 +241,9 @@ def test_a_fault_of_the_viewer_is_answered_not_dropped():
 
 
 def test_the_command_serves_on_the_port_it_prints(record_file):
-    child = subprocess.Popen([str(CLI), "view", str(record_file), "--port", "0"],
-                             stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [str(CLI), "view", str(record_file), "--port", "0"], stdout=subprocess.PIPE, text=True
+    )
     try:
         line = child.stdout.readline()
         assert line.startswith("knightgym view: serving on http://127.0.0.1:")
@@ -218,10 +260,26 @@ def test_the_command_serves_on_the_port_it_prints(record_file):
 
 
 def test_the_command_line_names_folders_models_engines_and_caps(record_file, tmp_path):
-    child = subprocess.Popen([str(CLI), "view", "--folder", str(record_file.parent), "--model",
-                              f"mine={tmp_path / 'net.pt'}", "--engine", "fsf=/usr/games/x",
-                              "--max-sims", "10", "--move-seconds", "0.5", "--port", "0"],
-                             stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [
+            str(CLI),
+            "view",
+            "--folder",
+            str(record_file.parent),
+            "--model",
+            f"mine={tmp_path / 'net.pt'}",
+            "--engine",
+            "fsf=/usr/games/x",
+            "--max-sims",
+            "10",
+            "--move-seconds",
+            "0.5",
+            "--port",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         url, _, token = child.stdout.readline().split()[-1].partition("/?token=")
         status, agents = call(url + "/api/agents", token=token)
@@ -229,30 +287,40 @@ def test_the_command_line_names_folders_models_engines_and_caps(record_file, tmp
         assert "mine" in agents["models"] and "fsf" in agents["engines"]
         status, body = call(url + "/api/open", {"path": str(record_file)}, token=token)
         assert status == 200 and body["added"] == 10
-        status, body = call(url + "/api/play", {"spec": "tailten", "agent": "mcts:sims=11"},
-                            token=token)
+        status, body = call(
+            url + "/api/play", {"spec": "tailten", "agent": "mcts:sims=11"}, token=token
+        )
         assert status == 400 and "--max-sims" in body["error"]
     finally:
         child.terminate()
         child.wait(timeout=10)
-    done = subprocess.run([str(CLI), "view", "--model", "nameless"], capture_output=True,
-                          text=True)
+    done = subprocess.run([str(CLI), "view", "--model", "nameless"], capture_output=True, text=True)
     assert done.returncode != 0 and "expected NAME=PATH" in done.stderr
 
 
 # ---- The page in a real browser ----
 
+
 @pytest.fixture(scope="module")
 def browser():
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
+
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     profile = tempfile.TemporaryDirectory()
-    for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1400,1100",
-                 f"--user-data-dir={profile.name}"]:
+    for flag in [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,1100",
+        f"--user-data-dir={profile.name}",
+    ]:
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -269,11 +337,13 @@ def console_errors(driver, allowed=()):
 
 def wait(driver, condition, seconds=20):
     from selenium.webdriver.support.ui import WebDriverWait
+
     return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition())
 
 
 def by_css(driver, css):
     from selenium.webdriver.common.by import By
+
     return driver.find_elements(By.CSS_SELECTOR, css)
 
 
@@ -283,13 +353,17 @@ def text_of(driver, element_id):
 
 def test_the_page_replays_records_with_buttons_keys_and_the_move_list(browser, server, record_file):
     from selenium.webdriver.common.keys import Keys
+
     browser.get(f"{server}/?token={TOKEN}")
     wait(browser, lambda: len(by_css(browser, "#library tbody tr")) == 10)
     games = records.read(record_file)
     for index in range(0, 10, 2):  # the first game of each game
         game = games[index]
         by_css(browser, f'#library tbody tr[data-index="{index}"]')[0].click()
-        wait(browser, lambda: text_of(browser, "position") == f"move 0 of {len(game.moves)}")
+        wait(
+            browser,
+            lambda game=game: text_of(browser, "position") == f"move 0 of {len(game.moves)}",
+        )
         assert len(by_css(browser, "#board svg g.square")) > 0
         by_css(browser, "#next")[0].click()
         wait(browser, lambda: text_of(browser, "position").startswith("move 1 "))
@@ -302,7 +376,10 @@ def test_the_page_replays_records_with_buttons_keys_and_the_move_list(browser, s
         by_css(browser, "#moves li")[4].click()
         wait(browser, lambda: text_of(browser, "position").startswith("move 5 "))
         body.send_keys(Keys.END)
-        wait(browser, lambda: text_of(browser, "position").startswith(f"move {len(game.moves)} "))
+        wait(
+            browser,
+            lambda game=game: text_of(browser, "position").startswith(f"move {len(game.moves)} "),
+        )
         assert text_of(browser, "result").startswith("Returns: ")
         name = knightgym.load_game(game.spec).name
         browser.save_screenshot(str(SCREENSHOTS / f"replay_{name}.png"))
@@ -315,6 +392,7 @@ def start_game(driver, spec, agent, seat):
     """Fills the play form (the game, then its spec, the agent and the person's seat) and
     starts the game."""
     from selenium.webdriver.support.ui import Select
+
     wait(driver, lambda: len(by_css(driver, "#play-game option")) == 5)
     by_css(driver, "#tab-play")[0].click()
     Select(by_css(driver, "#play-game")[0]).select_by_value(knightgym.load_game(spec).name)
@@ -346,12 +424,14 @@ def play_by_clicking(driver, spec, seat):
             highlighted[0].click()
             if by_css(driver, f'#board g.square.sel[data-square="{square}"]'):
                 continue  # the first square of a move that takes two
-        wait(driver, lambda: len(by_css(driver, "#moves li")) > before)
+        wait(driver, lambda before=before: len(by_css(driver, "#moves li")) > before)
         made += 1
     return made
 
 
-@pytest.mark.parametrize("spec,seat", [(spec, seat) for spec, seat in zip(PLAYED, [0, 1, 1, 2, 1, 0])])
+@pytest.mark.parametrize(
+    "spec,seat", [(spec, seat) for spec, seat in zip(PLAYED, [0, 1, 1, 2, 1, 0])]
+)
 def test_a_whole_game_against_random_is_played_by_clicking(browser, server, spec, seat):
     browser.get(f"{server}/?token={TOKEN}")
     made = play_by_clicking(browser, spec, seat)

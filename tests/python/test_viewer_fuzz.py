@@ -18,24 +18,59 @@ import threading
 import time
 
 import pytest
-
 from knightgym.viewer import AgentPolicy, Library
 from knightgym.viewer.server import make_server
 
 SECONDS = float(os.environ.get("KNIGHTGYM_VIEWER_FUZZ_SECONDS", "10"))
 SEED = int(os.environ.get("KNIGHTGYM_VIEWER_FUZZ_SEED", "1"))
 TOKEN = "fuzz-token"
-SPECS = ["tailten", "knight_fight", "knightmate(max_turns=20)", "double_duel(max_turns=10)",
-         "knights_challenge(mode=ffa3,max_turns=20)", "tailten(ringforts=12)",
-         "knightmate(fen=[8/8/8/8/8/8/8/8 w - - 0 1])", ""]
-AGENTS = ["random", "greedy", "mcts:sims=8", "mcts(sims=4,c=2)", "az:model=uniform,sims=4",
-          "az:model=resnet,sims=2,blocks=1,channels=8", "uci:nodes=1", "mcts:sims=999999999",
-          "az:model=/etc/passwd", "uci:engine=/bin/sh,nodes=1", "mcts:", "mcts:sims=",
-          "mcts:sims=[1,2]", ":", "az:model=pretrained,sims=2"]
-ROUTES = ["/", "/index.html", "/static/viewer.js", "/static/../server.py", "/api/games",
-          "/api/game", "/api/agents", "/api/library", "/api/replay", "/api/open", "/api/play",
-          "/api/play/1", "/api/play/1/move", "/api/play/1/step", "/api/play/1/close",
-          "/api/play/x/move", "/api/play/99999999999999999999999", "/nothing"]
+SPECS = [
+    "tailten",
+    "knight_fight",
+    "knightmate(max_turns=20)",
+    "double_duel(max_turns=10)",
+    "knights_challenge(mode=ffa3,max_turns=20)",
+    "tailten(ringforts=12)",
+    "knightmate(fen=[8/8/8/8/8/8/8/8 w - - 0 1])",
+    "",
+]
+AGENTS = [
+    "random",
+    "greedy",
+    "mcts:sims=8",
+    "mcts(sims=4,c=2)",
+    "az:model=uniform,sims=4",
+    "az:model=resnet,sims=2,blocks=1,channels=8",
+    "uci:nodes=1",
+    "mcts:sims=999999999",
+    "az:model=/etc/passwd",
+    "uci:engine=/bin/sh,nodes=1",
+    "mcts:",
+    "mcts:sims=",
+    "mcts:sims=[1,2]",
+    ":",
+    "az:model=pretrained,sims=2",
+]
+ROUTES = [
+    "/",
+    "/index.html",
+    "/static/viewer.js",
+    "/static/../server.py",
+    "/api/games",
+    "/api/game",
+    "/api/agents",
+    "/api/library",
+    "/api/replay",
+    "/api/open",
+    "/api/play",
+    "/api/play/1",
+    "/api/play/1/move",
+    "/api/play/1/step",
+    "/api/play/1/close",
+    "/api/play/x/move",
+    "/api/play/99999999999999999999999",
+    "/nothing",
+]
 TEXT = "()[],=:;/\\.-_ 0123456789abcdefghijklmnopqrstuvwxyz\u00e9\u2658\x00\n\"'"
 
 
@@ -86,9 +121,14 @@ def body(rng):
         return b"[" * rng.randrange(1, 30000)
     if kind == 2:
         return json.dumps(value(rng)).encode()
-    fields = {"spec": rng.choice(SPECS), "agent": rng.choice(AGENTS),
-              "seats": rng.choice([[0], [1], [], [0, 1]]), "seed": rng.randrange(100),
-              "move": rng.choice(["d4", "a1", "e2e4"]), "path": rng.choice(["/tmp", "x"])}
+    fields = {
+        "spec": rng.choice(SPECS),
+        "agent": rng.choice(AGENTS),
+        "seats": rng.choice([[0], [1], [], [0, 1]]),
+        "seed": rng.randrange(100),
+        "move": rng.choice(["d4", "a1", "e2e4"]),
+        "path": rng.choice(["/tmp", "x"]),
+    }
     if rng.random() < 0.5:  # else a plausible request, to reach the games' own checks
         for key in rng.sample(list(fields), rng.randrange(1, 3)):
             fields[key] = value(rng)
@@ -103,9 +143,11 @@ def request(rng, port, game_id):
     if rng.random() < 0.3:
         path = "/" + mutate(rng, path).lstrip("/")
     if rng.random() < 0.4:
-        path += "?" + "&".join(f"{k}={rng.choice(['0', '1', 'x', '-5', 'tailten', 'z' * 300])}"
-                               for k in rng.sample(["index", "ply", "spec", "token"], 2))
-    path = "".join(c if 32 < ord(c) < 127 else "%{:02X}".format(ord(c) & 0xFF) for c in path)
+        path += "?" + "&".join(
+            f"{k}={rng.choice(['0', '1', 'x', '-5', 'tailten', 'z' * 300])}"
+            for k in rng.sample(["index", "ply", "spec", "token"], 2)
+        )
+    path = "".join(c if 32 < ord(c) < 127 else f"%{ord(c) & 0xFF:02X}" for c in path)
     headers = {"Host": f"127.0.0.1:{port}" if rng.random() < 0.9 else "evil.example"}
     if rng.random() < 0.9:
         headers["Authorization"] = f"token {TOKEN if rng.random() < 0.95 else 'guess'}"
@@ -136,8 +178,9 @@ def answer_of(port, raw):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("fuzz")
-    server = make_server(Library(roots=[folder]),
-                         policy=AgentPolicy(max_sims=64, move_seconds=0.2), token=TOKEN)
+    server = make_server(
+        Library(roots=[folder]), policy=AgentPolicy(max_sims=64, move_seconds=0.2), token=TOKEN
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server
@@ -168,7 +211,9 @@ def test_hostile_and_malformed_requests_are_answered_never_failed(server):
     assert sum(statuses.values()) > 50 and 200 in statuses and 403 in statuses, statuses
     assert game_id > 1, "no game was made"
     start = time.monotonic()
-    assert answer_of(port, f"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                           f"Authorization: token {TOKEN}\r\n\r\n".encode()).startswith(
-        b"HTTP/1.0 200")
+    assert answer_of(
+        port,
+        f"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Authorization: token {TOKEN}\r\n\r\n".encode(),
+    ).startswith(b"HTTP/1.0 200")
     assert time.monotonic() - start < 1

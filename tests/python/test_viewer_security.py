@@ -15,9 +15,8 @@ import subprocess
 import threading
 import time
 
-import pytest
-
 import knightgym
+import pytest
 from knightgym.viewer import AgentPolicy, Library
 from knightgym.viewer.server import MOST_GAMES, make_server
 
@@ -29,8 +28,21 @@ TOKEN = "the-launch-token"
 def folder(tmp_path_factory):
     """An allowed folder with one records file (two Tailten games)."""
     path = tmp_path_factory.mktemp("allowed")
-    subprocess.run([str(CLI), "play", "tailten(max_turns=20)", "--agents", "random", "--games",
-                    "2", "--record", str(path / "games.jsonl")], check=True, capture_output=True)
+    subprocess.run(
+        [
+            str(CLI),
+            "play",
+            "tailten(max_turns=20)",
+            "--agents",
+            "random",
+            "--games",
+            "2",
+            "--record",
+            str(path / "games.jsonl"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return path
 
 
@@ -100,6 +112,7 @@ def answered_within_a_second(server):
 
 # ---- Only its user's page drives it ----
 
+
 def test_a_request_without_the_token_is_refused(server):
     for token in [None, "wrong", TOKEN + "x"]:
         status, _, body = request(server, "GET", "/api/library", token=token)
@@ -127,39 +140,58 @@ def test_the_token_in_the_printed_address_becomes_a_strict_cookie(server):
 
 def test_a_cross_origin_request_is_refused_even_with_the_token(server):
     port = server.server_address[1]
-    for origin in ["http://evil.example", "null", f"http://127.0.0.1:{port + 1}",
-                   f"https://127.0.0.1:{port}"]:
-        status, headers, body = request(server, "POST", "/api/play", {"spec": "tailten"},
-                                        headers={"Origin": origin})
+    for origin in [
+        "http://evil.example",
+        "null",
+        f"http://127.0.0.1:{port + 1}",
+        f"https://127.0.0.1:{port}",
+    ]:
+        status, headers, body = request(
+            server, "POST", "/api/play", {"spec": "tailten"}, headers={"Origin": origin}
+        )
         assert status == 403 and "Origin" in body["error"]
         assert "Access-Control-Allow-Origin" not in headers
-    status, _, _ = request(server, "POST", "/api/play/1/close", {},
-                           headers={"Sec-Fetch-Site": "cross-site"})
+    status, _, _ = request(
+        server, "POST", "/api/play/1/close", {}, headers={"Sec-Fetch-Site": "cross-site"}
+    )
     assert status == 403
     # The page's own origin, by any of the server's names, is answered.
     for name in ["127.0.0.1", "localhost"]:
-        status, _, _ = request(server, "GET", "/api/games",
-                               headers={"Origin": f"http://{name}:{port}",
-                                        "Host": f"{name}:{port}"})
+        status, _, _ = request(
+            server,
+            "GET",
+            "/api/games",
+            headers={"Origin": f"http://{name}:{port}", "Host": f"{name}:{port}"},
+        )
         assert status == 200
 
 
 def test_a_foreign_host_is_refused_against_dns_rebinding(server):
     port = server.server_address[1]
-    for host in [f"evil.example:{port}", "evil.example", f"127.0.0.1:{port + 1}",
-                 f"127.0.0.1.evil.example:{port}", ""]:
+    for host in [
+        f"evil.example:{port}",
+        "evil.example",
+        f"127.0.0.1:{port + 1}",
+        f"127.0.0.1.evil.example:{port}",
+        "",
+    ]:
         status, _, body = request(server, "GET", "/api/games", headers={"Host": host})
         assert status == 403 and "Host" in body["error"]
 
 
 def test_a_form_post_and_a_preflight_open_nothing(server):
     # A cross-site form can send text/plain without a preflight: not JSON to the viewer.
-    status, _, body = request(server, "POST", "/api/play", b'{"spec": "tailten"}',
-                              headers={"Content-Type": "text/plain"})
+    status, _, body = request(
+        server, "POST", "/api/play", b'{"spec": "tailten"}', headers={"Content-Type": "text/plain"}
+    )
     assert status == 415
-    status, headers, _ = request(server, "OPTIONS", "/api/play", token=None,
-                                 headers={"Origin": "http://evil.example",
-                                          "Access-Control-Request-Method": "POST"})
+    status, headers, _ = request(
+        server,
+        "OPTIONS",
+        "/api/play",
+        token=None,
+        headers={"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"},
+    )
     assert status == 403 and not any(k.startswith("Access-Control") for k in headers)
     status, headers, _ = request(server, "OPTIONS", "/api/play", token=None)
     assert status == 204 and not any(k.startswith("Access-Control") for k in headers)
@@ -167,25 +199,30 @@ def test_a_form_post_and_a_preflight_open_nothing(server):
 
 # ---- No program, model or file that the command line did not name ----
 
+
 def test_an_agent_spec_names_no_program_and_no_model_file(server, tmp_path):
     marker = tmp_path / "ran"
     program = tmp_path / "engine.sh"
     program.write_text(f"#!/bin/sh\ntouch {marker}\n")
     program.chmod(0o755)
-    for agent, named in [(f"uci:engine={program},nodes=1", "engine="),
-                         (f"uci(engine=[{program}],nodes=1)", "engine="),
-                         ("uci:engine=sh,nodes=1", "engine="),
-                         ("az:model=/etc/passwd", "model="),
-                         (f"az:model={tmp_path}/net.pt,sims=2", "model=")]:
-        status, _, body = request(server, "POST", "/api/play",
-                                  {"spec": "knightmate", "agent": agent, "seats": [1]})
+    for agent, named in [
+        (f"uci:engine={program},nodes=1", "engine="),
+        (f"uci(engine=[{program}],nodes=1)", "engine="),
+        ("uci:engine=sh,nodes=1", "engine="),
+        ("az:model=/etc/passwd", "model="),
+        (f"az:model={tmp_path}/net.pt,sims=2", "model="),
+    ]:
+        status, _, body = request(
+            server, "POST", "/api/play", {"spec": "knightmate", "agent": agent, "seats": [1]}
+        )
         assert status == 400, agent
         assert named in body["error"] and "not one this viewer was started with" in body["error"]
     assert not marker.exists()
     # What loads nothing, or what the command line named, plays.
     for agent in ["az:model=uniform,sims=4", "greedy", "mcts:sims=8"]:
-        status, _, view = request(server, "POST", "/api/play",
-                                  {"spec": "tailten", "agent": agent, "seats": [1]})
+        status, _, view = request(
+            server, "POST", "/api/play", {"spec": "tailten", "agent": agent, "seats": [1]}
+        )
         assert status == 200 and len(view["moves"]) == 1, agent
 
 
@@ -194,7 +231,8 @@ def test_models_and_engines_are_named_on_the_command_line(folder, tmp_path):
     policy = AgentPolicy(models={"mine": str(net)}, engines={"fsf": "/usr/games/fairy-stockfish"})
     assert policy.resolve("az:model=mine,sims=3") == f"az(model={net},sims=3)"
     assert policy.resolve("uci:engine=fsf,nodes=5").startswith(
-        "uci(engine=/usr/games/fairy-stockfish,nodes=5,movetime=")
+        "uci(engine=/usr/games/fairy-stockfish,nodes=5,movetime="
+    )
     assert policy.resolve("random") == "random"
     with pytest.raises(ValueError, match="built-in name"):
         AgentPolicy(models={"pretrained": "x.pt"})
@@ -202,16 +240,23 @@ def test_models_and_engines_are_named_on_the_command_line(folder, tmp_path):
         policy.resolve("az:model=resnet,channels=4096,blocks=100")
 
 
-def test_files_open_only_from_the_folders_named_and_outside_reveal_nothing(server, folder,
-                                                                           tmp_path):
+def test_files_open_only_from_the_folders_named_and_outside_reveal_nothing(
+    server, folder, tmp_path
+):
     status, _, body = request(server, "POST", "/api/open", {"path": str(folder / "games.jsonl")})
     assert status == 200 and len(body["games"]) == 2
     outside = tmp_path / "secret.json"
     outside.write_text('{"spec": "the secret"}\n')
     (folder / "link.jsonl").symlink_to(outside)
     answers = set()
-    for path in [str(outside), str(tmp_path / "missing.jsonl"), "/etc/passwd", "/etc",
-                 str(folder / ".." / "elsewhere.jsonl"), str(folder / "link.jsonl")]:
+    for path in [
+        str(outside),
+        str(tmp_path / "missing.jsonl"),
+        "/etc/passwd",
+        "/etc",
+        str(folder / ".." / "elsewhere.jsonl"),
+        str(folder / "link.jsonl"),
+    ]:
         status, _, body = request(server, "POST", "/api/open", {"path": path})
         assert status == 403 and "secret" not in body["error"]
         answers.add(body["error"].split(":", 1)[1])
@@ -221,25 +266,31 @@ def test_files_open_only_from_the_folders_named_and_outside_reveal_nothing(serve
 def test_opening_one_file_a_thousand_times_keeps_its_games_once(server, folder):
     with answered_within_a_second(server):
         for _ in range(1000):
-            status, _, body = request(server, "POST", "/api/open",
-                                      {"path": str(folder / "games.jsonl")})
+            status, _, body = request(
+                server, "POST", "/api/open", {"path": str(folder / "games.jsonl")}
+            )
             assert status == 200
     assert len(body["games"]) == 2
 
 
 # ---- Bounded work per request ----
 
+
 def test_a_50_mb_body_is_refused_unread(server):
     port = server.server_address[1]
     body = b"[" * (50 * 2**20)
     with answered_within_a_second(server):
         with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+
             def send():  # the whole body, as a client would, until the server hangs up
                 try:
-                    raw.sendall(f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                                f"Authorization: token {TOKEN}\r\n"
-                                f"Content-Type: application/json\r\n"
-                                f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                    raw.sendall(
+                        f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                        f"Authorization: token {TOKEN}\r\n"
+                        f"Content-Type: application/json\r\n"
+                        f"Content-Length: {len(body)}\r\n\r\n".encode()
+                        + body
+                    )
                 except OSError:
                     pass
 
@@ -263,9 +314,11 @@ def test_bad_lengths_deep_json_and_huge_seeds_are_refused_not_failed(server):
     port = server.server_address[1]
     for length in ["abc", "-5"]:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
-            raw.sendall(f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                        f"Authorization: token {TOKEN}\r\nContent-Type: application/json\r\n"
-                        f"Content-Length: {length}\r\n\r\n".encode())
+            raw.sendall(
+                f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                f"Authorization: token {TOKEN}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {length}\r\n\r\n".encode()
+            )
             assert raw.recv(4096).startswith(b"HTTP/1.0 400")
     status, _, body = request(server, "POST", "/api/play", b"[" * 30000 + b"]" * 30000)
     assert status == 400 and "nested too deep" in body["error"]
@@ -289,14 +342,21 @@ def test_a_100000_parameter_spec_is_refused_at_once_and_not_echoed(server):
 
 
 def test_an_unbounded_search_is_refused_or_cut_to_the_move_time(server, folder):
-    status, _, body = request(server, "POST", "/api/play",
-                              {"spec": "tailten", "agent": "mcts:sims=100000000", "seats": [1]})
+    status, _, body = request(
+        server,
+        "POST",
+        "/api/play",
+        {"spec": "tailten", "agent": "mcts:sims=100000000", "seats": [1]},
+    )
     assert status == 400 and "--max-sims" in body["error"]
     with serving(folder, max_sims=100_000_000, move_seconds=0.5) as generous:
         start = time.monotonic()
-        status, _, view = request(generous, "POST", "/api/play",
-                                  {"spec": "tailten", "agent": "mcts:sims=100000000",
-                                   "seats": [1]})
+        status, _, view = request(
+            generous,
+            "POST",
+            "/api/play",
+            {"spec": "tailten", "agent": "mcts:sims=100000000", "seats": [1]},
+        )
         assert status == 200 and len(view["moves"]) == 1
         assert time.monotonic() - start < 5
 
@@ -305,18 +365,24 @@ def test_a_search_whose_client_goes_is_cancelled(folder):
     with serving(folder, max_sims=100_000_000, move_seconds=60) as slow:
         port = slow.server_address[1]
         with answered_within_a_second(slow):
-            body = json.dumps({"spec": "tailten", "agent": "mcts:sims=100000000",
-                               "seats": []}).encode()
+            body = json.dumps(
+                {"spec": "tailten", "agent": "mcts:sims=100000000", "seats": []}
+            ).encode()
             with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
-                raw.sendall(f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                            f"Authorization: token {TOKEN}\r\nContent-Type: application/json\r\n"
-                            f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                raw.sendall(
+                    f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                    f"Authorization: token {TOKEN}\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: {len(body)}\r\n\r\n".encode()
+                    + body
+                )
                 time.sleep(0.3)  # the game is made, with no people: nothing searches yet
             # The step's search, which the client leaves, is the one to cancel.
             with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
-                raw.sendall(f"POST /api/play/1/step HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                            f"Authorization: token {TOKEN}\r\nContent-Type: application/json\r\n"
-                            f"Content-Length: 2\r\n\r\n{{}}".encode())
+                raw.sendall(
+                    f"POST /api/play/1/step HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                    f"Authorization: token {TOKEN}\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: 2\r\n\r\n{{}}".encode()
+                )
                 time.sleep(0.5)
             deadline = time.monotonic() + 5
             while request(slow, "GET", "/api/play/1")[0] != 410:
@@ -327,8 +393,9 @@ def test_a_search_whose_client_goes_is_cancelled(folder):
 def test_closing_a_game_and_dropping_the_oldest_end_their_games(server):
     ids = []
     for _ in range(MOST_GAMES + 2):
-        status, _, view = request(server, "POST", "/api/play",
-                                  {"spec": "tailten", "agent": "random", "seats": [0]})
+        status, _, view = request(
+            server, "POST", "/api/play", {"spec": "tailten", "agent": "random", "seats": [0]}
+        )
         ids.append(view["id"])
     assert request(server, "GET", f"/api/play/{ids[0]}")[0] == 404
     assert request(server, "GET", f"/api/play/{ids[-1]}")[0] == 200
@@ -344,10 +411,12 @@ def test_200_silent_connections_do_not_stop_the_server(server):
         for i in range(200):
             connection = socket.create_connection(("127.0.0.1", port), timeout=10)
             if i % 2:  # half send headers and promise a body that never comes
-                connection.sendall(f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                                   f"Authorization: token {TOKEN}\r\n"
-                                   "Content-Type: application/json\r\n"
-                                   "Content-Length: 100\r\n\r\n{".encode())
+                connection.sendall(
+                    f"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                    f"Authorization: token {TOKEN}\r\n"
+                    "Content-Type: application/json\r\n"
+                    "Content-Length: 100\r\n\r\n{".encode()
+                )
             silent.append(connection)
         time.sleep(1.5)
     for connection in silent:

@@ -59,12 +59,18 @@ The networks shipped for every game (models/), played without a path::
 import os
 import sys
 
-from knightgym._knightgym import (Game, State, describe_game, games, load_game,
-                                  registered_names)
-from knightgym import _knightgym
-from knightgym._knightgym import agents, teacher
+from knightgym import _knightgym, svg
+from knightgym._knightgym import (
+    Game,
+    State,
+    agents,
+    describe_game,
+    games,
+    load_game,
+    registered_names,
+    teacher,
+)
 from knightgym.vector_env import OpponentEnv, VectorEnv, make, make_spec
-from knightgym import svg
 
 # Pictures of states (knightgym/svg.py): state.svg(), and drawn inline in notebooks.
 State.svg = svg.draw
@@ -91,13 +97,27 @@ if os.path.isfile(os.path.join(_models, "manifest.txt")):
 # (Gymnasium 1.x loads no plugins by itself; pyproject.toml declares the entry point
 # that Gymnasium 0.26 to 0.29 load).
 try:
-    import gymnasium as _gymnasium
+    import gymnasium  # noqa: F401 (only whether it is there)
 except ModuleNotFoundError:
     pass
 else:
     from knightgym.gymnasium import register_envs as _register_envs
+
     _register_envs()
 
-__all__ = ["Game", "OpponentEnv", "State", "VectorEnv", "agents", "describe_game", "games",
-           "load_game", "make", "make_spec", "registered_names", "svg", "teacher",
-           *_knightgym.game_extras]
+__all__ = [
+    "Game",
+    "OpponentEnv",
+    "State",
+    "VectorEnv",
+    "agents",
+    "describe_game",
+    "games",
+    "load_game",
+    "make",
+    "make_spec",
+    "registered_names",
+    "svg",
+    "teacher",
+    *_knightgym.game_extras,
+]

@@ -24,9 +24,9 @@ def checked_action(action, num_actions):
     """``action`` as an int if it is an integer (a Python int, a numpy integer or a 0-d
     integer array; not a bool) in [0, num_actions). Otherwise TypeError or ValueError
     naming the action as given: nothing is rounded, parsed or wrapped around."""
-    integer = (isinstance(action, (int, np.integer)) or
-               (isinstance(action, np.ndarray) and action.ndim == 0 and
-                action.dtype.kind in "iu"))
+    integer = isinstance(action, (int, np.integer)) or (
+        isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu"
+    )
     if not integer or isinstance(action, (bool, np.bool_)):
         kind = type(action)
         name = kind.__qualname__

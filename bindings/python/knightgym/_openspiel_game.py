@@ -21,8 +21,9 @@ def game_type(name, short_name, chance_mode=None):
     chance mode `chance_mode` where given)."""
     reported = knightgym.load_game(name).get_type()
     enums = pyspiel.GameType
-    parameters = typed_parameters(name, {p["name"]: p["default"] for p in
-                                         knightgym.describe_game(name)["parameters"]})
+    parameters = typed_parameters(
+        name, {p["name"]: p["default"] for p in knightgym.describe_game(name)["parameters"]}
+    )
     if reported.chance_mode == "SAMPLED_STOCHASTIC":
         parameters[SEED_PARAMETER] = 0
     return pyspiel.GameType(
@@ -64,8 +65,9 @@ class Game(pyspiel.Game):
     def __init__(self, params=None):
         params = {**self.openspiel_type.parameter_specification, **(params or {})}
         game_params = {k: v for k, v in params.items() if k != SEED_PARAMETER}
-        wrapped = knightgym.load_game(format_spec(self.knightgym_name, [
-            (k, _text(v)) for k, v in game_params.items()]))
+        wrapped = knightgym.load_game(
+            format_spec(self.knightgym_name, [(k, _text(v)) for k, v in game_params.items()])
+        )
         super().__init__(self.openspiel_type, _game_info(wrapped), params)
         self._game = wrapped
         # Knight Fight draws a layout per start from a stream seeded by rng_seed, as
@@ -74,8 +76,9 @@ class Game(pyspiel.Game):
         # A Knight Fight whose layout is given starts alike from every seed: deterministic.
         self._type = self.openspiel_type
         if wrapped.get_type().chance_mode != self._type.chance_mode.name:
-            self._type = game_type(self.knightgym_name, self._type.short_name,
-                                   wrapped.get_type().chance_mode)
+            self._type = game_type(
+                self.knightgym_name, self._type.short_name, wrapped.get_type().chance_mode
+            )
 
     def get_type(self):
         """The registered type, but DETERMINISTIC where this game's start is fixed (Knight
@@ -88,8 +91,10 @@ class Game(pyspiel.Game):
 
     def new_initial_state(self, state=None):
         if state is not None:
-            raise ValueError(f"{self.get_type().short_name} starts only from its parameters; "
-                             "game.deserialize_state(text) restores a state")
+            raise ValueError(
+                f"{self.get_type().short_name} starts only from its parameters; "
+                "game.deserialize_state(text) restores a state"
+            )
         return State(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):

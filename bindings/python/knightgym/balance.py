@@ -58,9 +58,23 @@ def _sprt_text(sprt):
     raise TypeError(f"sprt must be None, a str such as 'a1=0.05' or a dict, got {sprt!r}")
 
 
-def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, sprt=None,
-             check_every=100, out=None, progress=True, plots=True, batch=0, ray_address=None,
-             resume=False, opening_plies=0):
+def evaluate(
+    game,
+    agents="mcts",
+    games=1000,
+    sweep=None,
+    threads=1,
+    seed=0,
+    sprt=None,
+    check_every=100,
+    out=None,
+    progress=True,
+    plots=True,
+    batch=0,
+    ray_address=None,
+    resume=False,
+    opening_plies=0,
+):
     """Plays and measures every rule set of the grid; returns balance.json as a dict.
 
     game: a spec ("knight_fight(max_turns=100)"); agents: a spec or a list of specs, each
@@ -77,16 +91,24 @@ def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, spr
     ("HOST:PORT", "auto", "ray://HOST:PORT") to play the games as tasks there
     (knightgym.balance_ray). With `out`, the run keeps its progress in
     out/balance.progress (about once a minute) until balance.json is written; resume=True
-    goes on from that file, and without it an unfinished run's file is refused. Bad options raise ValueError naming them before any game is
-    played, and an address with no cluster raises ConnectionError; neither writes
-    anything. The result depends on the options alone (the seed, and the batch), not on
-    the threads or the machines.
+    goes on from that file, and without it an unfinished run's file is refused. Bad options
+    raise ValueError naming them before any game is played, and an address with no cluster
+    raises ConnectionError; neither writes anything. The result depends on the options
+    alone (the seed, and the batch), not on the threads or the machines.
     """
     specs = agents if isinstance(agents, str) else [str(a) for a in agents]
-    options = dict(game=game, sweeps=_sweep_texts(sweep), agents=specs, games=int(games),
-                   threads=int(threads), seed=int(seed), sprt=_sprt_text(sprt),
-                   check_every=int(check_every), batch=int(batch),
-                   opening_plies=int(opening_plies))
+    options = dict(
+        game=game,
+        sweeps=_sweep_texts(sweep),
+        agents=specs,
+        games=int(games),
+        threads=int(threads),
+        seed=int(seed),
+        sprt=_sprt_text(sprt),
+        check_every=int(check_every),
+        batch=int(batch),
+        opening_plies=int(opening_plies),
+    )
     destination = None if out is None else os.fspath(out)
     run = dict(out=destination, resume=bool(resume), progress=bool(progress))
     if ray_address is None:
@@ -95,6 +117,7 @@ def evaluate(game, agents="mcts", games=1000, sweep=None, threads=1, seed=0, spr
         # The options are checked here first: a typo fails before any connection.
         _knightgym.BalanceChunkPlayer(**options)
         from knightgym.balance_ray import RayRunner
+
         with RayRunner(ray_address, options) as runner:
             # Games at once: the cluster's CPUs (the first windows of chunks are sized by it).
             options["threads"] = max(options["threads"], runner.cpus)
@@ -140,6 +163,7 @@ def plot(result, out):
     from a balance result (a dict, or the folder holding balance.json); returns the paths."""
     # Imported here: balance.md (report with plots=False) needs no matplotlib.
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -174,8 +198,9 @@ def plot(result, out):
         axes.axhline(1 / players, color="gray", linewidth=0.8, linestyle="--")
     axes.set_xticks(range(len(sets)))
     crowded = len(sets) > 3
-    axes.set_xticklabels(labels, rotation=30 if crowded else 0,
-                         ha="right" if crowded else "center", fontsize=8)
+    axes.set_xticklabels(
+        labels, rotation=30 if crowded else 0, ha="right" if crowded else "center", fontsize=8
+    )
     axes.set_ylabel("win rate (Wilson 95%)")
     axes.set_ylim(0, 1)
     axes.set_title(title, fontsize=9)
@@ -189,8 +214,14 @@ def plot(result, out):
     for i, s in enumerate(sets):
         a = s["first_seat_advantage"]
         below, above = max(0.0, a["mean"] - a["low"]), max(0.0, a["high"] - a["mean"])
-        axes.errorbar(a["mean"], i, xerr=[[below], [above]], fmt="o",
-                      color="C3" if i == result["fairest"] else "C0", capsize=3)
+        axes.errorbar(
+            a["mean"],
+            i,
+            xerr=[[below], [above]],
+            fmt="o",
+            color="C3" if i == result["fairest"] else "C0",
+            capsize=3,
+        )
     axes.axvline(0, color="gray", linewidth=0.8)
     axes.set_yticks(range(len(sets)))
     axes.set_yticklabels(labels, fontsize=8)
@@ -206,8 +237,9 @@ def plot(result, out):
     for i, s in enumerate(sets):
         axes = grid[i // columns][i % columns]
         histogram = s["length"]["histogram"]
-        edges = [histogram["start"] + k * histogram["width"]
-                 for k in range(len(histogram["counts"]))]
+        edges = [
+            histogram["start"] + k * histogram["width"] for k in range(len(histogram["counts"]))
+        ]
         axes.bar(edges, histogram["counts"], width=histogram["width"], align="edge")
         axes.axvline(s["length"]["mean"], color="C3", linewidth=1)
         axes.set_title(labels[i], fontsize=7)
@@ -245,8 +277,11 @@ def _main(argv):
         _print_report([os.path.join(out, name) for name in names + ["balance.json"]])
         return 0
     if len(argv) not in (2, 3) or argv[0] != "report" or argv[2:] not in ([], ["--no-plots"]):
-        print("usage: python -m knightgym.balance report DIR [--no-plots]\n"
-              "       python -m knightgym.balance run OPTIONS_JSON", file=sys.stderr)
+        print(
+            "usage: python -m knightgym.balance report DIR [--no-plots]\n"
+            "       python -m knightgym.balance run OPTIONS_JSON",
+            file=sys.stderr,
+        )
         return 2
     directory = argv[1]
     _print_report(report(directory, directory, plots=len(argv) == 2))

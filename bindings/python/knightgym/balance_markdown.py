@@ -38,18 +38,36 @@ def _signed(value, low, high):
 def _seats(result, players):
     sets = result["rule_sets"]
     md = "## Seats\n\n"
-    md += _header(["rule set", "games", *(f"seat {s} wins" for s in range(players)), "draws",
-                   "first-seat advantage", "balance", "decisive", "truncated"])
+    md += _header(
+        [
+            "rule set",
+            "games",
+            *(f"seat {s} wins" for s in range(players)),
+            "draws",
+            "first-seat advantage",
+            "balance",
+            "decisive",
+            "truncated",
+        ]
+    )
     for r in sets:
         games = r["games"]
         seats = [_rate(s["wins"], games, s["win_low"], s["win_high"]) for s in r["seats"]]
         seats += ["-"] * (players - len(seats))  # a sweep over a mode mixes player counts
         first = r["seats"][0]
         a = r["first_seat_advantage"]
-        md += _row([r["label"], games, *seats,
-                    _rate(first["draws"], games, first["draw_low"], first["draw_high"]),
-                    _signed(a["mean"], a["low"], a["high"]), f"{r['balance']:.3f}",
-                    _percent(r["decisive"] / games), _percent(r["truncated"] / games)])
+        md += _row(
+            [
+                r["label"],
+                games,
+                *seats,
+                _rate(first["draws"], games, first["draw_low"], first["draw_high"]),
+                _signed(a["mean"], a["low"], a["high"]),
+                f"{r['balance']:.3f}",
+                _percent(r["decisive"] / games),
+                _percent(r["truncated"] / games),
+            ]
+        )
     fairest = sets[result["fairest"]]
     md += f"\nFairest: **{fairest['label']}** (balance {fairest['balance']:.3f}).\n"
     return md
@@ -60,8 +78,13 @@ def _compared(sets):
     md += _header(["rule set", "advantage difference (95%)", "significant"])
     for r in sets[1:]:
         d = r["vs_first"]
-        md += _row([r["label"], _signed(d["difference"], d["low"], d["high"]),
-                    "yes" if d["significant"] else "no"])
+        md += _row(
+            [
+                r["label"],
+                _signed(d["difference"], d["low"], d["high"]),
+                "yes" if d["significant"] else "no",
+            ]
+        )
     return md
 
 
@@ -70,22 +93,41 @@ def _sequential_test(sets):
     md += _header(["rule set", "decision", "LLR", "bounds", "games"])
     for r in sets:
         s = r["sprt"]
-        md += _row([r["label"], s["decision"], f"{s['llr']:.2f}",
-                    f"[{s['lower']:.2f}, {s['upper']:.2f}]", r["games"]])
+        md += _row(
+            [
+                r["label"],
+                s["decision"],
+                f"{s['llr']:.2f}",
+                f"[{s['lower']:.2f}, {s['upper']:.2f}]",
+                r["games"],
+            ]
+        )
     return md
 
 
 def _outcomes(sets):
     md = "\n## Outcomes\n\n"
-    md += _header(["rule set", "natural draws", "truncated (drawn)",
-                   "advantage std. error: paired / per game",
-                   "pentanomial 0-2 (agent 0 per pair)"])
+    md += _header(
+        [
+            "rule set",
+            "natural draws",
+            "truncated (drawn)",
+            "advantage std. error: paired / per game",
+            "pentanomial 0-2 (agent 0 per pair)",
+        ]
+    )
     for r in sets:
         a = r["first_seat_advantage"]
         pentanomial = r["pentanomial"]
-        md += _row([r["label"], r["natural_draws"], f"{r['truncated']} ({r['truncated_draws']})",
-                    f"{a['std_error']:.4f} / {a['game_std_error']:.4f}",
-                    "-" if pentanomial is None else " ".join(map(str, pentanomial))])
+        md += _row(
+            [
+                r["label"],
+                r["natural_draws"],
+                f"{r['truncated']} ({r['truncated_draws']})",
+                f"{a['std_error']:.4f} / {a['game_std_error']:.4f}",
+                "-" if pentanomial is None else " ".join(map(str, pentanomial)),
+            ]
+        )
     return md
 
 
@@ -95,16 +137,24 @@ def _lengths(sets):
     md += _header(["rule set", "mean", "sd", "min", *(f"p{q}" for q in percentiles), "max"])
     for r in sets:
         length = r["length"]
-        md += _row([r["label"], f"{length['mean']:.1f}", f"{length['sd']:.1f}",
-                    f"{length['min']:.0f}",
-                    *(f"{length['percentiles'][q]:.0f}" for q in percentiles),
-                    f"{length['max']:.0f}"])
+        md += _row(
+            [
+                r["label"],
+                f"{length['mean']:.1f}",
+                f"{length['sd']:.1f}",
+                f"{length['min']:.0f}",
+                *(f"{length['percentiles'][q]:.0f}" for q in percentiles),
+                f"{length['max']:.0f}",
+            ]
+        )
     return md
 
 
 def _ranks(sets, players):
-    md = ("\n## Ranks\n\nShare of games each seat finished at each rank (ties share the "
-          "better rank).\n\n")
+    md = (
+        "\n## Ranks\n\nShare of games each seat finished at each rank (ties share the "
+        "better rank).\n\n"
+    )
     md += _header(["rule set", "seat", *(f"rank {k}" for k in range(1, players + 1))])
     for r in sets:
         for s, seat in enumerate(r["seats"]):
@@ -114,16 +164,26 @@ def _ranks(sets, players):
 
 
 def _agents(sets):
-    md = ("\n## Agents\n\nScores per block with 95% intervals; Bradley-Terry Elo (mean 0) "
-          "from every pair of seats held by different agents.\n\n")
+    md = (
+        "\n## Agents\n\nScores per block with 95% intervals; Bradley-Terry Elo (mean 0) "
+        "from every pair of seats held by different agents.\n\n"
+    )
     md += _header(["rule set", "agent", "games", "wins", "draws", "losses", "score", "Elo"])
     for r in sets:
         for a in r["agents"]:
-            md += _row([r["label"], f"`{a['spec']}`", a["games"], a["wins"], a["draws"],
-                        a["losses"],
-                        f"{100 * a['score']:.1f}% ({100 * a['score_low']:.1f}-"
-                        f"{100 * a['score_high']:.1f})",
-                        f"{a['elo']:+.0f} +- {Z95 * a['elo_error']:.0f}"])
+            md += _row(
+                [
+                    r["label"],
+                    f"`{a['spec']}`",
+                    a["games"],
+                    a["wins"],
+                    a["draws"],
+                    a["losses"],
+                    f"{100 * a['score']:.1f}% ({100 * a['score_low']:.1f}-"
+                    f"{100 * a['score_high']:.1f})",
+                    f"{a['elo']:+.0f} +- {Z95 * a['elo_error']:.0f}",
+                ]
+            )
     return md
 
 
@@ -132,17 +192,23 @@ def markdown(result):
     sets = result["rule_sets"]
     players = max(r["players"] for r in sets)  # a sweep over a mode may mix 2 to 4
     md = f"# Balance: {result['game']}\n\nAgents:" + "".join(f" `{a}`" for a in result["agents"])
-    md += (f"\n\nAt most {result['games_per_rule_set']} games per rule set, "
-           f"seed {result['seed']}, {result['seconds']:.0f} s.")
+    md += (
+        f"\n\nAt most {result['games_per_rule_set']} games per rule set, "
+        f"seed {result['seed']}, {result['seconds']:.0f} s."
+    )
     sprt = result["sprt"]
     if sprt is not None:
-        md += (f" Sequential test of the first seat's advantage: H0 {sprt['a0']:+.3f} against "
-               f"H1 {sprt['a1']:+.3f}, alpha {sprt['alpha']:.3g}, beta {sprt['beta']:.3g}, "
-               f"a look every {result['check_every']} games.")
-    md += ("\n\nRates with Wilson 95% intervals. The first seat's advantage is its mean return "
-           "minus the mean of all seats' (two players: P(seat 0 wins) - P(seat 1 wins)), with "
-           "a 95% interval over blocks of games from one start. Balance is 1 minus the largest "
-           "difference between two seats' win rates.\n\n")
+        md += (
+            f" Sequential test of the first seat's advantage: H0 {sprt['a0']:+.3f} against "
+            f"H1 {sprt['a1']:+.3f}, alpha {sprt['alpha']:.3g}, beta {sprt['beta']:.3g}, "
+            f"a look every {result['check_every']} games."
+        )
+    md += (
+        "\n\nRates with Wilson 95% intervals. The first seat's advantage is its mean return "
+        "minus the mean of all seats' (two players: P(seat 0 wins) - P(seat 1 wins)), with "
+        "a 95% interval over blocks of games from one start. Balance is 1 minus the largest "
+        "difference between two seats' win rates.\n\n"
+    )
     md += _seats(result, players)
     if len(sets) > 1:
         md += _compared(sets)

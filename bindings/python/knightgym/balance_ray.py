@@ -87,8 +87,9 @@ class RayRunner:
             while next_chunk < end or pending:
                 while next_chunk < end and len(pending) < TASKS_PER_CPU * self.cpus:
                     size = min(self._chunks_per_task(), end - next_chunk)
-                    pending.append((self._task.remote(self._options, rule_set, next_chunk, size),
-                                    size))
+                    pending.append(
+                        (self._task.remote(self._options, rule_set, next_chunk, size), size)
+                    )
                     next_chunk += size
                 ref, size = pending[0]
                 # Short waits keep Ctrl-C prompt.
@@ -97,11 +98,13 @@ class RayRunner:
                 pending.popleft()
                 tallies, seconds = ray.get(ref)
                 per_chunk = seconds / size
-                self._seconds_per_chunk = (per_chunk if self._seconds_per_chunk is None
-                                           else 0.7 * self._seconds_per_chunk + 0.3 * per_chunk)
+                self._seconds_per_chunk = (
+                    per_chunk
+                    if self._seconds_per_chunk is None
+                    else 0.7 * self._seconds_per_chunk + 0.3 * per_chunk
+                )
                 for tally in tallies:
                     consume(tally)
         finally:
             for ref, _ in pending:
                 ray.cancel(ref, force=True)
-

@@ -30,10 +30,14 @@ def main():
     parser.add_argument("--repeat", type=int, default=3, help="report the median of this many")
     args = parser.parse_args()
     for threads in sorted({1, args.threads}):
-        rate = statistics.median(steps_per_second(args.spec, args.envs, threads, args.steps)
-                                 for _ in range(args.repeat))
-        print(f"| {'Python vector env, observation + mask':<44} | {threads:7d} | "
-              f"{rate / 1e6:12.2f} M |", flush=True)
+        rate = statistics.median(
+            steps_per_second(args.spec, args.envs, threads, args.steps) for _ in range(args.repeat)
+        )
+        print(
+            f"| {'Python vector env, observation + mask':<44} | {threads:7d} | "
+            f"{rate / 1e6:12.2f} M |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -32,9 +32,8 @@ Conventions, shared by both:
   spec, seeded from the env's seed).
 """
 
-import numpy as np
-
 import gymnasium
+import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
@@ -74,10 +73,12 @@ def env_id(game):
 def observation_space(game):
     """The space of one environment's observation of `game` (a knightgym.Game)."""
     low, high = game.observation_bounds
-    return spaces.Dict({
-        "observation": spaces.Box(low, high, shape=game.observation_shape, dtype=np.float32),
-        "action_mask": spaces.MultiBinary(game.num_actions),
-    })
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low, high, shape=game.observation_shape, dtype=np.float32),
+            "action_mask": spaces.MultiBinary(game.num_actions),
+        }
+    )
 
 
 def _autoreset_mode(mode):
@@ -87,8 +88,10 @@ def _autoreset_mode(mode):
     for enum, name in _AUTORESET_NAMES.items():
         if mode in (enum.value, name):
             return enum
-    raise ValueError(f"autoreset_mode must be an AutoresetMode or one of "
-                     f"{', '.join(_AUTORESET_NAMES.values())}, got {mode!r}")
+    raise ValueError(
+        f"autoreset_mode must be an AutoresetMode or one of "
+        f"{', '.join(_AUTORESET_NAMES.values())}, got {mode!r}"
+    )
 
 
 def _observation(obs, copy, index=None):
@@ -114,16 +117,27 @@ class KnightgymEnv(Locked, gymnasium.Env):
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
-    def __init__(self, game="knight_fight", opponent="random", seat=0, render_mode=None,
-                 copy=True, illegal_action="lose", **params):
+    def __init__(
+        self,
+        game="knight_fight",
+        opponent="random",
+        seat=0,
+        render_mode=None,
+        copy=True,
+        illegal_action="lose",
+        **params,
+    ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
-                             f"None, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or "
+                f"None, got {render_mode!r}"
+            )
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
-        self._env = OpponentEnv(make_spec(game, **params), 1, opponent, None, "disabled", "all",
-                                seat)
+        self._env = OpponentEnv(
+            make_spec(game, **params), 1, opponent, None, "disabled", "all", seat
+        )
         self.game = self._env.game
         self.game_spec = self._env.spec
         self.opponent = opponent
@@ -159,14 +173,17 @@ class KnightgymEnv(Locked, gymnasium.Env):
             self._over = True
             observation = _observation(self._obs, True, 0)
             observation["action_mask"][:] = 1  # a finished episode's mask
-            info = {"seat": int(self._obs_seat), "illegal_action": True,
-                    "max_turns_reached": False}
+            info = {"seat": int(self._obs_seat), "illegal_action": True, "max_turns_reached": False}
             return observation, ILLEGAL_ACTION_RETURN, True, False, info
         self._obs, rewards, terminated, truncated, info = self._env.step(
-            np.array([action], dtype=np.int32))
+            np.array([action], dtype=np.int32)
+        )
         self._over = bool(terminated[0] or truncated[0])
-        info = {"seat": int(info["seat"][0]), "illegal_action": False,
-                "max_turns_reached": bool(truncated[0])}
+        info = {
+            "seat": int(info["seat"][0]),
+            "illegal_action": False,
+            "max_turns_reached": bool(truncated[0]),
+        }
         if self.render_mode == "human":
             print(self.render_text())
         return _observation(self._obs, self._copy, 0), float(rewards[0]), self._over, False, info
@@ -224,23 +241,43 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
     of seeds is refused.
     """
 
-    def __init__(self, game="knight_fight", num_envs=1, opponent="random", seat=None,
-                 autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None, copy=True,
-                 finished_mask="all", **params):
+    def __init__(
+        self,
+        game="knight_fight",
+        num_envs=1,
+        opponent="random",
+        seat=None,
+        autoreset_mode=AutoresetMode.NEXT_STEP,
+        render_mode=None,
+        copy=True,
+        finished_mask="all",
+        **params,
+    ):
         super().__init__()
         mode = _autoreset_mode(autoreset_mode)
         if render_mode not in (None, "ansi", "rgb_array"):
-            raise ValueError(f"render_mode must be 'ansi', 'rgb_array' or None, "
-                             f"got {render_mode!r}")
-        self._env = OpponentEnv(make_spec(game, **params), num_envs, opponent, None,
-                                _AUTORESET_NAMES[mode], finished_mask, seat)
+            raise ValueError(
+                f"render_mode must be 'ansi', 'rgb_array' or None, got {render_mode!r}"
+            )
+        self._env = OpponentEnv(
+            make_spec(game, **params),
+            num_envs,
+            opponent,
+            None,
+            _AUTORESET_NAMES[mode],
+            finished_mask,
+            seat,
+        )
         self.game = self._env.game
         self.game_spec = self._env.spec
         self.opponent = opponent
         self.num_envs = num_envs
         self.render_mode = render_mode
-        self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi", "rgb_array"],
-                         "render_fps": 4}
+        self.metadata = {
+            "autoreset_mode": mode,
+            "render_modes": ["ansi", "rgb_array"],
+            "render_fps": 4,
+        }
         self._copy = copy
         self.single_observation_space = observation_space(self.game)
         self.single_action_space = spaces.Discrete(self.game.num_actions)
@@ -251,8 +288,10 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
     @serialised
     def reset(self, *, seed=None, options=None):
         if seed is not None and not isinstance(seed, (int, np.integer)):
-            raise ValueError("seed: one integer seeds every environment (each one's streams "
-                             f"are derived from it), got {seed!r}")
+            raise ValueError(
+                "seed: one integer seeds every environment (each one's streams "
+                f"are derived from it), got {seed!r}"
+            )
         super().reset(seed=seed)
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
@@ -270,11 +309,18 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
             for key in ("_final_obs", "_final_info"):
                 out[key] = info[key].copy()
             out["final_obs"] = _observation(info["final_obs"], True)
-            out["final_info"] = {"returns": info["final_info"]["returns"].copy(),
-                                 "_returns": info["_final_info"].copy()}
+            out["final_info"] = {
+                "returns": info["final_info"]["returns"].copy(),
+                "_returns": info["_final_info"].copy(),
+            }
         rewards = rewards.copy() if self._copy else rewards
-        return _observation(self._obs, self._copy), rewards, terminated | truncated, \
-            np.zeros(self.num_envs, dtype=bool), out
+        return (
+            _observation(self._obs, self._copy),
+            rewards,
+            terminated | truncated,
+            np.zeros(self.num_envs, dtype=bool),
+            out,
+        )
 
     @serialised
     def action_masks(self):

@@ -26,8 +26,18 @@ __all__ = ["elo_over_time", "markdown", "merge", "plot_elo_over_time", "run"]
 _SNAPSHOT = re.compile(r"model=[^,]*seconds-(\d+)\.pt")
 
 
-def run(game, agents, games=100, schedule="roundrobin", threads=1, batch=0, seed=0,
-        anchor=None, prior_draws=2.0, challengers=1):
+def run(
+    game,
+    agents,
+    games=100,
+    schedule="roundrobin",
+    threads=1,
+    batch=0,
+    seed=0,
+    anchor=None,
+    prior_draws=2.0,
+    challengers=1,
+):
     """Plays the ladder; returns its result as a dict: "ratings" (per agent, in the order
     given: name as given, canonical spec, elo, half_width of the 95% interval, games,
     score) and "pairs" (by name: each pair's games, the first agent's wins, draws, losses
@@ -43,9 +53,18 @@ def run(game, agents, games=100, schedule="roundrobin", threads=1, batch=0, seed
     seed only, not on threads.
     """
     specs = agents if isinstance(agents, str) else [str(a) for a in agents]
-    text = _knightgym.run_ladder(game, specs, int(games), str(schedule), int(threads),
-                                 int(batch), int(seed), anchor, float(prior_draws),
-                                 int(challengers))
+    text = _knightgym.run_ladder(
+        game,
+        specs,
+        int(games),
+        str(schedule),
+        int(threads),
+        int(batch),
+        int(seed),
+        anchor,
+        float(prior_draws),
+        int(challengers),
+    )
     return json.loads(text)
 
 
@@ -74,22 +93,40 @@ def merge(results, anchor="random", prior_draws=None):
     for result in results:
         spec_of = {r["name"]: r["spec"] for r in result["ratings"]}
         for p in result["pairs"]:
-            pairs.append((index[spec_of[p["first"]]], index[spec_of[p["second"]]],
-                          p["first_wins"], p["draws"], p["first_losses"]))
+            pairs.append(
+                (
+                    index[spec_of[p["first"]]],
+                    index[spec_of[p["second"]]],
+                    p["first_wins"],
+                    p["draws"],
+                    p["first_losses"],
+                )
+            )
     anchors = [i for i, spec in enumerate(specs) if anchor in (spec, names[spec])]
     if not anchors:
         raise ValueError(f"merge: the anchor {anchor!r} is in none of the ladders")
     prior = results[0]["prior_draws"] if prior_draws is None else prior_draws
     fitted = _knightgym.fit_ladder(len(specs), pairs, anchors[0], float(prior))
     return {
-        "game": results[0]["game"], "schedule": "merged", "ladders": len(results),
-        "games_per_pair": "/".join(str(g) for g in
-                                   sorted({r["games_per_pair"] for r in results})),
-        "seed": results[0]["seed"], "prior_draws": prior, "anchor": names[specs[anchors[0]]],
+        "game": results[0]["game"],
+        "schedule": "merged",
+        "ladders": len(results),
+        "games_per_pair": "/".join(str(g) for g in sorted({r["games_per_pair"] for r in results})),
+        "seed": results[0]["seed"],
+        "prior_draws": prior,
+        "anchor": names[specs[anchors[0]]],
         "seconds": sum(r["seconds"] for r in results),
-        "ratings": [{"name": names[spec], "spec": spec, "elo": elo, "half_width": half,
-                     "games": games, "score": score}
-                    for spec, (elo, half, games, score) in zip(specs, fitted)],
+        "ratings": [
+            {
+                "name": names[spec],
+                "spec": spec,
+                "elo": elo,
+                "half_width": half,
+                "games": games,
+                "score": score,
+            }
+            for spec, (elo, half, games, score) in zip(specs, fitted)
+        ],
         "pairs": [p for r in results for p in r["pairs"]],
     }
 
@@ -98,18 +135,26 @@ def markdown(result):
     """A ladder result (a dict, or the path of its JSON file) as Markdown: the ratings,
     strongest first, with their intervals, games and scores, then every pair's result."""
     result = _load(result)
-    lines = [f"`{result['game']}`, {result['games_per_pair']} games per pair "
-             f"({_schedule(result)}), seed {result['seed']}, {result['seconds']:.0f} s",
-             "", "| agent | Elo | 95% | games | score |", "|---|--:|--:|--:|--:|"]
+    lines = [
+        f"`{result['game']}`, {result['games_per_pair']} games per pair "
+        f"({_schedule(result)}), seed {result['seed']}, {result['seconds']:.0f} s",
+        "",
+        "| agent | Elo | 95% | games | score |",
+        "|---|--:|--:|--:|--:|",
+    ]
     for r in sorted(result["ratings"], key=lambda r: -r["elo"]):
         interval = "anchor" if r["spec"] == result["anchor"] else f"± {r['half_width']:.0f}"
-        lines.append(f"| `{r['name']}` | {r['elo']:.0f} | {interval} | {r['games']} | "
-                     f"{100 * r['score']:.1f}% |")
+        lines.append(
+            f"| `{r['name']}` | {r['elo']:.0f} | {interval} | {r['games']} | "
+            f"{100 * r['score']:.1f}% |"
+        )
     lines += ["", "| first | second | first's W-D-L | first's score |", "|---|---|--:|--:|"]
     for p in result["pairs"]:
         points = p["first_wins"] + p["draws"] / 2
-        lines.append(f"| `{p['first']}` | `{p['second']}` | {p['first_wins']}-{p['draws']}-"
-                     f"{p['first_losses']} | {100 * points / p['games']:.1f}% |")
+        lines.append(
+            f"| `{p['first']}` | `{p['second']}` | {p['first_wins']}-{p['draws']}-"
+            f"{p['first_losses']} | {100 * points / p['games']:.1f}% |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -137,14 +182,14 @@ def plot_elo_over_time(results, png):
     minutes with 95% intervals, each game's fixed agents as dotted levels. Written whole
     or not at all."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     results = [_load(r) for r in results]
     columns = min(3, len(results))
     rows = (len(results) + columns - 1) // columns
-    figure, axes = plt.subplots(rows, columns, figsize=(5 * columns, 3.6 * rows),
-                                squeeze=False)
+    figure, axes = plt.subplots(rows, columns, figsize=(5 * columns, 3.6 * rows), squeeze=False)
     for axis, result in zip(axes.flat, results):
         points = elo_over_time(result)
         minutes, elo, half = zip(*points) if points else ((), (), ())
@@ -152,12 +197,18 @@ def plot_elo_over_time(results, png):
         for r in result["ratings"]:
             if not _SNAPSHOT.search(r["spec"]):
                 axis.axhline(r["elo"], linestyle=":", linewidth=1, color="grey")
-                axis.annotate(r["name"], (0, r["elo"]), fontsize=7, color="grey",
-                              xytext=(2, 2), textcoords="offset points")
+                axis.annotate(
+                    r["name"],
+                    (0, r["elo"]),
+                    fontsize=7,
+                    color="grey",
+                    xytext=(2, 2),
+                    textcoords="offset points",
+                )
         axis.set_title(result["game"].split("(")[0] + _mode(result["game"]), fontsize=10)
         axis.set_xlabel("training minutes")
         axis.set_ylabel("Elo (random = 0)")
-    for axis in list(axes.flat)[len(results):]:
+    for axis in list(axes.flat)[len(results) :]:
         axis.set_visible(False)
     figure.tight_layout()
     temporary = f"{png}.tmp{os.getpid()}.png"
@@ -195,11 +246,14 @@ def _main(argv):
     elif len(argv) >= 3 and argv[0] == "time-plot":
         plot_elo_over_time(argv[2:], argv[1])
     else:
-        raise SystemExit("usage: python -m knightgym.ladder report LADDER.json...\n"
-                         "       python -m knightgym.ladder merge OUT.json LADDER.json...\n"
-                         "       python -m knightgym.ladder time-plot PNG LADDER.json...")
+        raise SystemExit(
+            "usage: python -m knightgym.ladder report LADDER.json...\n"
+            "       python -m knightgym.ladder merge OUT.json LADDER.json...\n"
+            "       python -m knightgym.ladder time-plot PNG LADDER.json..."
+        )
 
 
 if __name__ == "__main__":
     import sys
+
     _main(sys.argv[1:])

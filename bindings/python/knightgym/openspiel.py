@@ -57,8 +57,9 @@ def _import_pyspiel():
     try:
         import pyspiel
     except ImportError as error:
-        raise ImportError("knightgym.openspiel needs OpenSpiel's pyspiel: "
-                          "pip install open_spiel") from error
+        raise ImportError(
+            "knightgym.openspiel needs OpenSpiel's pyspiel: pip install open_spiel"
+        ) from error
     return pyspiel
 
 

@@ -63,24 +63,30 @@ class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrappe
     def __init__(self, spec="knight_fight", render_mode=None, masks="observation", **params):
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, "
-                             f"got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}"
+            )
         if masks not in MASKS:
             raise ValueError(f"masks must be one of {', '.join(MASKS)}, got {masks!r}")
         self.game = load_game(make_spec(spec, **params))
         self.render_mode = render_mode
         self.masks = masks
-        self.metadata = {"name": f"knightgym_{self.game.name}_v0",
-                         "render_modes": list(RENDER_MODES), "render_fps": 4,
-                         "is_parallelizable": False}
+        self.metadata = {
+            "name": f"knightgym_{self.game.name}_v0",
+            "render_modes": list(RENDER_MODES),
+            "render_fps": 4,
+            "is_parallelizable": False,
+        }
         self.possible_agents = [f"player_{p}" for p in range(self.game.num_players())]
         board = observation_space(self.game)["observation"]
         self.state_space = board
         self.observation_spaces = {
             a: observation_space(self.game) if masks == "observation" else board
-            for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.game.num_actions)
-                              for a in self.possible_agents}
+            for a in self.possible_agents
+        }
+        self.action_spaces = {
+            a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents
+        }
         self._rng = None
         self._state = None
 

@@ -24,21 +24,26 @@ def check_address(address):
     `ray.init` itself retries a dead address for minutes. "auto" (the cluster this
     machine joined with `ray start`) and "ray://" client addresses go to Ray as they are."""
     if not isinstance(address, str) or not address:
-        raise ValueError(f"ray_address must be 'HOST:PORT', 'auto' or 'ray://HOST:PORT', "
-                         f"got {address!r}")
+        raise ValueError(
+            f"ray_address must be 'HOST:PORT', 'auto' or 'ray://HOST:PORT', got {address!r}"
+        )
     if address == "auto" or address.startswith("ray://"):
         return
     match = _ADDRESS.match(address)
     if not match or not 0 < int(match["port"]) < 65536:
-        raise ValueError(f"ray_address {address!r}: expected HOST:PORT (the head's GCS address, "
-                         f"as `ray start --head` prints it), 'auto' or 'ray://HOST:PORT'")
+        raise ValueError(
+            f"ray_address {address!r}: expected HOST:PORT (the head's GCS address, "
+            f"as `ray start --head` prints it), 'auto' or 'ray://HOST:PORT'"
+        )
     host, port = match["host"].strip("[]"), int(match["port"])
     try:
         with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
             pass
     except OSError as error:
-        raise ConnectionError(f"no Ray cluster answers at {address}: {error.strerror or error}. "
-                              f"Start one with `ray start --head` (see docs/balance.md)") from None
+        raise ConnectionError(
+            f"no Ray cluster answers at {address}: {error.strerror or error}. "
+            f"Start one with `ray start --head` (see docs/balance.md)"
+        ) from None
 
 
 def connect(address):
@@ -52,14 +57,18 @@ def connect(address):
     # `ray start --head` turns token authentication on when this machine holds a token
     # (~/.ray/auth_token); a driver must then send it, which Ray leaves to RAY_AUTH_MODE.
     if "RAY_AUTH_MODE" not in os.environ and os.path.exists(
-            os.path.expanduser("~/.ray/auth_token")):
+        os.path.expanduser("~/.ray/auth_token")
+    ):
         os.environ["RAY_AUTH_MODE"] = "token"
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = os.pathsep.join(p for p in (package_parent, os.environ.get("PYTHONPATH")) if p)
     try:
-        ray.init(address=address, runtime_env={"env_vars": {"PYTHONPATH": path}},
-                 log_to_driver=False, logging_level=logging.WARNING)
-    except (ConnectionError, RuntimeError, ValueError,
-            ray.exceptions.AuthenticationError) as error:
+        ray.init(
+            address=address,
+            runtime_env={"env_vars": {"PYTHONPATH": path}},
+            log_to_driver=False,
+            logging_level=logging.WARNING,
+        )
+    except (ConnectionError, RuntimeError, ValueError, ray.exceptions.AuthenticationError) as error:
         raise ConnectionError(f"Ray cluster at {address}: {error}") from None
     return True

@@ -29,8 +29,16 @@ import tempfile
 import knightgym
 from knightgym._checks import shortened
 
-FIELDS = {"spec": str, "seed": int, "game": int, "agents": list, "opening_plies": int,
-          "moves": list, "returns": list, "truncated": bool}
+FIELDS = {
+    "spec": str,
+    "seed": int,
+    "game": int,
+    "agents": list,
+    "opening_plies": int,
+    "moves": list,
+    "returns": list,
+    "truncated": bool,
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,10 +76,16 @@ class GameRecord:
     def from_state(cls, state, moves, *, seed, agents, game=0, opening_plies=0):
         """The record of a game played from ``new_initial_state(seed)`` by ``moves``, with
         ``state`` its current state (returns and truncation are read from it)."""
-        return cls(spec=state.get_game().spec, seed=seed, game=game, agents=list(agents),
-                   opening_plies=opening_plies, moves=list(moves),
-                   returns=[float(r) for r in state.returns()],
-                   truncated=bool(state.is_truncated()))
+        return cls(
+            spec=state.get_game().spec,
+            seed=seed,
+            game=game,
+            agents=list(agents),
+            opening_plies=opening_plies,
+            moves=list(moves),
+            returns=[float(r) for r in state.returns()],
+            truncated=bool(state.is_truncated()),
+        )
 
 
 def _is_number(value):
@@ -116,8 +130,10 @@ def parse_line(text, where="record"):
         raise ValueError(f"{where}: {error}") from None
     players = state.get_game().num_players()
     if len(record.agents) != players or len(record.returns) != players:
-        raise ValueError(f"{where}: {record.spec} has {players} seats, but the record has "
-                         f"{len(record.agents)} agents and {len(record.returns)} returns")
+        raise ValueError(
+            f"{where}: {record.spec} has {players} seats, but the record has "
+            f"{len(record.agents)} agents and {len(record.returns)} returns"
+        )
     for i, move in enumerate(record.moves):
         try:
             state.apply_action(state.string_to_action(move))
@@ -126,10 +142,13 @@ def parse_line(text, where="record"):
     if not state.is_terminal():
         raise ValueError(f"{where}: the game is not over after its {len(record.moves)} moves")
     # The writer keeps 10 significant digits (util/json_writer.h).
-    if not all(math.isclose(a, b, rel_tol=1e-8, abs_tol=1e-9)
-               for a, b in zip(state.returns(), record.returns)):
-        raise ValueError(f"{where}: returns {record.returns} differ from the replay's "
-                         f"{list(state.returns())}")
+    if not all(
+        math.isclose(a, b, rel_tol=1e-8, abs_tol=1e-9)
+        for a, b in zip(state.returns(), record.returns)
+    ):
+        raise ValueError(
+            f"{where}: returns {record.returns} differ from the replay's {list(state.returns())}"
+        )
     return record
 
 

@@ -36,8 +36,9 @@ def read_metrics(path):
     columns = rows[0].keys() if rows else []
     metrics = {c: [_cell(r[c] or "") for r in rows] for c in columns}
     if "actor_pos_per_s" in metrics:
-        metrics["actor_pos_per_s"] = [v if isinstance(v, list) or v is None else [v]
-                                      for v in metrics["actor_pos_per_s"]]
+        metrics["actor_pos_per_s"] = [
+            v if isinstance(v, list) or v is None else [v] for v in metrics["actor_pos_per_s"]
+        ]
     return metrics
 
 
@@ -45,8 +46,11 @@ def plot_training(metrics, png_path, title):
     """Losses, policy entropy and evaluation scores against training minutes."""
     minutes = [s / 60 for s in metrics["seconds"]]
     fig, (losses, scores) = plt.subplots(1, 2, figsize=(11, 4))
-    for column, label in (("policy_loss", "policy loss"), ("value_loss", "value loss"),
-                          ("entropy", "policy entropy")):
+    for column, label in (
+        ("policy_loss", "policy loss"),
+        ("value_loss", "value loss"),
+        ("entropy", "policy entropy"),
+    ):
         points = [(m, v) for m, v in zip(minutes, metrics[column]) if v is not None]
         if points:
             losses.plot(*zip(*points), label=label)
@@ -58,7 +62,7 @@ def plot_training(metrics, png_path, title):
             continue
         points = [(m, v) for m, v in zip(minutes, metrics[column]) if v is not None]
         if points:
-            scores.plot(*zip(*points), marker="o", label=column[len("score_vs_"):])
+            scores.plot(*zip(*points), marker="o", label=column[len("score_vs_") :])
     scores.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
     scores.set_ylim(0, 1)
     scores.set_xlabel("minutes")
@@ -95,7 +99,7 @@ def write_report(run_dir, report_path, matches=(), example=None):
     metrics = read_metrics(os.path.join(run_dir, "metrics.csv"))
     with open(os.path.join(run_dir, "config.txt")) as f:
         config = f.read()
-    game = config.splitlines()[0][len("game="):]
+    game = config.splitlines()[0][len("game=") :]
     png = os.path.join(os.path.dirname(os.path.abspath(report_path)), "training.png")
     plot_training(metrics, png, game)
 
@@ -112,24 +116,31 @@ def write_report(run_dir, report_path, matches=(), example=None):
         ]
         actors = [v for v in metrics.get("actor_pos_per_s", []) if v]
         if actors and len(actors[-1]) > 1:  # self-play on a cluster's actors
-            each = [_median([row[a] for row in actors if len(row) > a])
-                    for a in range(len(actors[-1]))]
+            each = [
+                _median([row[a] for row in actors if len(row) > a]) for a in range(len(actors[-1]))
+            ]
             staleness = [v for v in metrics["staleness"] if v is not None]
             lines.append(
                 f"- {len(each)} self-play actors, each {min(each):.0f} to {max(each):.0f} "
                 f"positions/s; the learner {_median(metrics['learner_steps_per_s']):.2f} "
                 f"optimizer steps/s; positions played by weights "
-                f"{_median(staleness) if staleness else 0:.1f} steps old (median)")
+                f"{_median(staleness) if staleness else 0:.1f} steps old (median)"
+            )
         if _last(metrics["policy_loss"]) is not None:  # none before the first optimizer step
-            lines.append(f"- last losses: policy {_last(metrics['policy_loss']):.3f}, value "
-                         f"{_last(metrics['value_loss']):.3f}; policy entropy "
-                         f"{_last(metrics['entropy']):.3f}")
+            lines.append(
+                f"- last losses: policy {_last(metrics['policy_loss']):.3f}, value "
+                f"{_last(metrics['value_loss']):.3f}; policy entropy "
+                f"{_last(metrics['entropy']):.3f}"
+            )
         lines.append("")
     lines += ["![training curves](training.png)", ""]
     if matches:
-        lines += ["## Matches", "",
-                  "| agent | opponent | games | wins | draws | losses | score (95%) |",
-                  "|---|---|---|---|---|---|---|"]
+        lines += [
+            "## Matches",
+            "",
+            "| agent | opponent | games | wins | draws | losses | score (95%) |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for path in matches:
             with open(path) as f:
                 match = json.load(f)
@@ -137,7 +148,8 @@ def write_report(run_dir, report_path, matches=(), example=None):
             lines.append(
                 f"| {_agent(first['spec'])} | {_agent(second['spec'])} | "
                 f"{first['games']} | {first['wins']} | {first['draws']} | {first['losses']} | "
-                f"{100 * first['score']:.1f}% ± {100 * first['half_width']:.1f}% |")
+                f"{100 * first['score']:.1f}% ± {100 * first['half_width']:.1f}% |"
+            )
         lines.append("")
     if example:
         lines += _example_game(example, os.path.dirname(os.path.abspath(report_path)))
@@ -155,10 +167,15 @@ def _example_game(records_path, folder):
     with open(os.path.join(folder, "example_final.svg"), "w") as f:
         f.write(svg.draw(game.final_state()))
     returns = ", ".join(f"{r:+g}" for r in game.returns)
-    return ["## An example game", "",
-            f"{' vs '.join(_agent(a) for a in game.agents)}: {len(game.moves)} moves, returns "
-            f"{returns} (replay it: `knightgym view {records_path}`).", "",
-            "![the final position](example_final.svg)", ""]
+    return [
+        "## An example game",
+        "",
+        f"{' vs '.join(_agent(a) for a in game.agents)}: {len(game.moves)} moves, returns "
+        f"{returns} (replay it: `knightgym view {records_path}`).",
+        "",
+        "![the final position](example_final.svg)",
+        "",
+    ]
 
 
 def main(argv=None):

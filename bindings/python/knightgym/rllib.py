@@ -49,16 +49,21 @@ class MaskedObservations(gymnasium.ObservationWrapper):
         super().__init__(env)
         board = env.observation_space["observation"]
         num_actions = env.observation_space["action_mask"].n
-        self.observation_space = spaces.Dict({
-            "observations": spaces.Box(np.moveaxis(board.low, 0, -1),
-                                       np.moveaxis(board.high, 0, -1), dtype=np.float32),
-            "action_mask": spaces.Box(0.0, 1.0, shape=(num_actions,), dtype=np.float32),
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "observations": spaces.Box(
+                    np.moveaxis(board.low, 0, -1), np.moveaxis(board.high, 0, -1), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0.0, 1.0, shape=(num_actions,), dtype=np.float32),
+            }
+        )
 
     def observation(self, observation):
         board = np.moveaxis(observation["observation"], 0, -1)
-        return {"observations": np.ascontiguousarray(board),
-                "action_mask": observation["action_mask"].astype(np.float32)}
+        return {
+            "observations": np.ascontiguousarray(board),
+            "action_mask": observation["action_mask"].astype(np.float32),
+        }
 
 
 def make_env(game="tailten", **kwargs):
@@ -77,7 +82,11 @@ def module_spec(conv_filters=CONV_FILTERS, head_hiddens=(256,), **model_config):
     """RLlib's action-masking PPO module with a convolutional encoder (`conv_filters`:
     [filters, kernel, stride] each, "same" padding) and `head_hiddens` units in the
     policy and value heads; `model_config` adds to RLlib's DefaultModelConfig."""
-    return RLModuleSpec(module_class=ActionMaskingTorchRLModule,
-                        model_config={"conv_filters": [list(f) for f in conv_filters],
-                                      "head_fcnet_hiddens": list(head_hiddens),
-                                      **model_config})
+    return RLModuleSpec(
+        module_class=ActionMaskingTorchRLModule,
+        model_config={
+            "conv_filters": [list(f) for f in conv_filters],
+            "head_fcnet_hiddens": list(head_hiddens),
+            **model_config,
+        },
+    )

@@ -44,9 +44,12 @@ class BoardExtractor(BaseFeaturesExtractor):
         super().__init__(observation_space, channels * height * width)
         self.board_shape = (channels, height, width)
         self.body = torch.nn.Sequential(
-            torch.nn.Conv2d(planes, channels, 3, padding=1), torch.nn.ReLU(),
-            torch.nn.Conv2d(channels, channels, 3, padding=1), torch.nn.ReLU(),
-            torch.nn.Flatten())
+            torch.nn.Conv2d(planes, channels, 3, padding=1),
+            torch.nn.ReLU(),
+            torch.nn.Conv2d(channels, channels, 3, padding=1),
+            torch.nn.ReLU(),
+            torch.nn.Flatten(),
+        )
 
     def forward(self, observations):
         return self.body(observations["observation"])
@@ -93,8 +96,9 @@ class BoardPolicy(MaskableMultiInputActorCriticPolicy):
     def _build(self, lr_schedule):
         super()._build(lr_schedule)
         self.action_net = BoardLogits(self.features_extractor.board_shape, self.action_space.n)
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
-                                              **self.optimizer_kwargs)
+        self.optimizer = self.optimizer_class(
+            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
+        )
 
 
 class VecEnv(Locked, _SB3VecEnv):
@@ -103,18 +107,28 @@ class VecEnv(Locked, _SB3VecEnv):
     `opponent` every other seat. Observations are copies (SB3 keeps them across steps);
     render_mode "rgb_array" gives get_images(). Calls from several threads take turns."""
 
-    def __init__(self, game="knight_fight", num_envs=8, opponent="random", seed=None,
-                 seat=None, render_mode=None, **params):
+    def __init__(
+        self,
+        game="knight_fight",
+        num_envs=8,
+        opponent="random",
+        seed=None,
+        seat=None,
+        render_mode=None,
+        **params,
+    ):
         Locked.__init__(self)
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be 'rgb_array' or None, got {render_mode!r}")
-        self.env = OpponentEnv(make_spec(game, **params), num_envs, opponent, seed, "same_step",
-                               "all", seat)
+        self.env = OpponentEnv(
+            make_spec(game, **params), num_envs, opponent, seed, "same_step", "all", seat
+        )
         self.game = self.env.game
         self.opponent = opponent
         self.render_mode = render_mode  # read by SB3's constructor, through get_attr
-        _SB3VecEnv.__init__(self, num_envs, observation_space(self.game),
-                            spaces.Discrete(self.game.num_actions))
+        _SB3VecEnv.__init__(
+            self, num_envs, observation_space(self.game), spaces.Discrete(self.game.num_actions)
+        )
         self._actions = None
         self._masks = None
 
@@ -123,8 +137,9 @@ class VecEnv(Locked, _SB3VecEnv):
         """New games everywhere; after seed(s), each environment's streams derived from s
         (SB3 hands environment i the seed s + i; the batch derives them from s)."""
         if any(self._options):
-            raise ValueError(f"reset options: knightgym's environments take none, got "
-                             f"{self._options[0]!r}")
+            raise ValueError(
+                f"reset options: knightgym's environments take none, got {self._options[0]!r}"
+            )
         obs, info = self.env.reset(seed=self._seeds[0])
         self._reset_seeds()
         self.reset_infos = [{"seat": int(s)} for s in info["seat"]]
@@ -152,7 +167,8 @@ class VecEnv(Locked, _SB3VecEnv):
             for i in np.flatnonzero(info["_final_obs"]):
                 infos[i]["terminal_observation"] = {
                     "observation": final["observation"][i].copy(),
-                    "action_mask": final["action_mask"][i].view(np.int8).copy()}
+                    "action_mask": final["action_mask"][i].view(np.int8).copy(),
+                }
                 infos[i]["TimeLimit.truncated"] = False  # max_turns is a rule: no bootstrap
                 infos[i]["max_turns_reached"] = bool(truncated[i])
         return self._observation(obs), rewards.copy(), dones.copy(), infos
@@ -178,8 +194,10 @@ class VecEnv(Locked, _SB3VecEnv):
 
     def set_attr(self, attr_name, value, indices=None):
         if len(self._indices(indices)) != self.num_envs:
-            raise ValueError(f"set_attr({attr_name!r}): the environments share one batch, so "
-                             "an attribute is set for all of them or none")
+            raise ValueError(
+                f"set_attr({attr_name!r}): the environments share one batch, so "
+                "an attribute is set for all of them or none"
+            )
         setattr(self, attr_name, value)
 
     def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
@@ -189,8 +207,9 @@ class VecEnv(Locked, _SB3VecEnv):
             return [masks[i] for i in chosen]
         if method_name == "render":
             return [raster.rgb_array(self.env.state(i)) for i in chosen]
-        raise AttributeError(f"{method_name!r}: the environments' methods here are "
-                             "action_masks and render")
+        raise AttributeError(
+            f"{method_name!r}: the environments' methods here are action_masks and render"
+        )
 
     def env_is_wrapped(self, wrapper_class, indices=None):
         return [False] * len(self._indices(indices))

@@ -28,15 +28,24 @@ def tally(returns):
     95% Wilson interval."""
     wins, draws = int((returns > 0).sum()), int((returns == 0).sum())
     games = len(returns)
-    return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
-            "win_rate": wins / games, "interval": wilson_interval(wins, games)}
+    return {
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": games - wins - draws,
+        "win_rate": wins / games,
+        "interval": wilson_interval(wins, games),
+    }
 
 
 def report(label, result):
     """Prints one line of a tally (games, wins, draws, losses, the win rate and its
     interval) and returns the tally."""
     low, high = result["interval"]
-    print(f"{label}: {result['games']} games, {result['wins']} won, {result['draws']} drawn, "
-          f"{result['losses']} lost: win rate {100 * result['win_rate']:.1f}% "
-          f"(95% interval {100 * low:.1f}-{100 * high:.1f}%)", flush=True)
+    print(
+        f"{label}: {result['games']} games, {result['wins']} won, {result['draws']} drawn, "
+        f"{result['losses']} lost: win rate {100 * result['win_rate']:.1f}% "
+        f"(95% interval {100 * low:.1f}-{100 * high:.1f}%)",
+        flush=True,
+    )
     return result

@@ -18,10 +18,10 @@ import math
 import re
 from xml.sax.saxutils import escape
 
-CELL = 44          # pixels per square
-MARGIN = 22        # room for the coordinates
-NOTE_HEIGHT = 18   # one line of notes
-NOTE_CHAR = 7.2    # the width of a character of the notes' font, at most
+CELL = 44  # pixels per square
+MARGIN = 22  # room for the coordinates
+NOTE_HEIGHT = 18  # one line of notes
+NOTE_CHAR = 7.2  # the width of a character of the notes' font, at most
 RESERVE_HEIGHT = 30  # the row of pieces off the board
 RESERVE_WIDTH = 150  # per side's reserve in that row
 
@@ -34,12 +34,23 @@ SIDE_COLOURS = {
     "yellow": ("#f0c419", "#5a4500"),
     "green": ("#2e9e44", "#0c3a16"),
 }
-FALLBACK_COLOURS = [("#8e44ad", "#2c0f38"), ("#16a085", "#06352c"),
-                    ("#d35400", "#401900"), ("#7f8c8d", "#222a2b")]
+FALLBACK_COLOURS = [
+    ("#8e44ad", "#2c0f38"),
+    ("#16a085", "#06352c"),
+    ("#d35400", "#401900"),
+    ("#7f8c8d", "#222a2b"),
+]
 
 # Chess glyphs (filled forms, coloured by the side); ringforts are drawn as rings.
-GLYPHS = {"knight": "\u265e", "royal_knight": "\u265e", "pawn": "\u265f", "bishop": "\u265d",
-          "rook": "\u265c", "queen": "\u265b", "commoner": "\u265a"}
+GLYPHS = {
+    "knight": "\u265e",
+    "royal_knight": "\u265e",
+    "pawn": "\u265f",
+    "bishop": "\u265d",
+    "rook": "\u265c",
+    "queen": "\u265b",
+    "commoner": "\u265a",
+}
 
 
 STYLE = """
@@ -63,8 +74,10 @@ _SQUARE_NAME = re.compile(r"[a-z][0-9]+")
 
 def side_colours(picture):
     """(fill, outline) of each side of ``picture``, by its name."""
-    return [SIDE_COLOURS.get(name.lower(), FALLBACK_COLOURS[i % len(FALLBACK_COLOURS)])
-            for i, name in enumerate(picture["sides"])]
+    return [
+        SIDE_COLOURS.get(name.lower(), FALLBACK_COLOURS[i % len(FALLBACK_COLOURS)])
+        for i, name in enumerate(picture["sides"])
+    ]
 
 
 def squares_of(text, picture):
@@ -96,10 +109,14 @@ def draw(state, *, last_move=None, targets=None, value=None, flip=False, notes=T
     reserve_h = RESERVE_HEIGHT if reserves else 0
     board_w, board_h = width * CELL, height * CELL
     longest_note = max((len(line) for line in note_lines), default=0)
-    total_w = max(board_w + 2 * MARGIN, MARGIN + math.ceil(NOTE_CHAR * longest_note),
-                  MARGIN + RESERVE_WIDTH * len(reserves))
-    total_h = (board_h + 2 * MARGIN + reserve_h + NOTE_HEIGHT * len(note_lines)
-               + (4 if note_lines else 0))
+    total_w = max(
+        board_w + 2 * MARGIN,
+        MARGIN + math.ceil(NOTE_CHAR * longest_note),
+        MARGIN + RESERVE_WIDTH * len(reserves),
+    )
+    total_h = (
+        board_h + 2 * MARGIN + reserve_h + NOTE_HEIGHT * len(note_lines) + (4 if note_lines else 0)
+    )
 
     def origin(cell):
         file, rank = cell["file"], cell["rank"]
@@ -116,30 +133,46 @@ def draw(state, *, last_move=None, targets=None, value=None, flip=False, notes=T
     moved = set(squares_of(last_move, picture)) if last_move else set()
     shares = targets if isinstance(targets, dict) else {name: None for name in targets or ()}
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{total_h}" '
-           f'viewBox="0 0 {total_w} {total_h}" class="knightgym-board">',
-           f"<style>{STYLE}</style>",
-           f'<rect width="{total_w}" height="{total_h}" fill="#fffdf8"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{total_h}" '
+        f'viewBox="0 0 {total_w} {total_h}" class="knightgym-board">',
+        f"<style>{STYLE}</style>",
+        f'<rect width="{total_w}" height="{total_h}" fill="#fffdf8"/>',
+    ]
     for cell in picture["cells"]:
-        out.append(_square(cell, origin(cell), colours, cell["square"] in moved,
-                           cell["square"] in shares, shares.get(cell["square"])))
+        out.append(
+            _square(
+                cell,
+                origin(cell),
+                colours,
+                cell["square"] in moved,
+                cell["square"] in shares,
+                shares.get(cell["square"]),
+            )
+        )
     for a, b, side in picture["links"]:
         (x1, y1), (x2, y2) = centre(a), centre(b)
-        out.append(f'<line class="link" x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
-                   f'stroke="{colours[side][0]}" stroke-width="7" stroke-linecap="round"/>')
+        out.append(
+            f'<line class="link" x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
+            f'stroke="{colours[side][0]}" stroke-width="7" stroke-linecap="round"/>'
+        )
     for cell in picture["cells"]:
         if cell["piece"]:
             out.append(_piece(cell, origin(cell), colours))
     out.append(_coordinates(width, height, flip))
-    out.append(f'<rect x="{MARGIN}" y="{MARGIN}" width="{board_w}" height="{board_h}" '
-               'fill="none" stroke="#555" stroke-width="1.5"/>')
+    out.append(
+        f'<rect x="{MARGIN}" y="{MARGIN}" width="{board_w}" height="{board_h}" '
+        'fill="none" stroke="#555" stroke-width="1.5"/>'
+    )
     for i, held in enumerate(reserves):
         x, y = MARGIN + RESERVE_WIDTH * i, 2 * MARGIN + board_h + reserve_h / 2 - 4
         fill, outline = colours[held["side"]]
-        out.append(f'<g class="reserve-of" data-side="{held["side"]}">'
-                   f'<text class="reserve" x="{x}" y="{y:g}" fill="{fill}" stroke="{outline}">'
-                   f'{GLYPHS[held["piece"]]}</text><text class="held" x="{x + 26}" y="{y:g}">'
-                   f'\u00d7 {held["count"]} in reserve</text></g>')
+        out.append(
+            f'<g class="reserve-of" data-side="{held["side"]}">'
+            f'<text class="reserve" x="{x}" y="{y:g}" fill="{fill}" stroke="{outline}">'
+            f'{GLYPHS[held["piece"]]}</text><text class="held" x="{x + 26}" y="{y:g}">'
+            f"\u00d7 {held['count']} in reserve</text></g>"
+        )
     for i, line in enumerate(note_lines):
         y = 2 * MARGIN + board_h + reserve_h + 4 + NOTE_HEIGHT * i
         out.append(f'<text class="note" x="{MARGIN}" y="{y}">{escape(line)}</text>')
@@ -164,30 +197,45 @@ def _square(cell, at, colours, moved, target, share):
     parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" class="{fill}"/>')
     if "off_board" not in marks:
         if cell["zone"] >= 0:
-            parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
-                         f'fill="{colours[cell["zone"]][0]}" fill-opacity=".28"/>')
+            parts.append(
+                f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
+                f'fill="{colours[cell["zone"]][0]}" fill-opacity=".28"/>'
+            )
         if "hill" in marks:
-            parts.append(f'<ellipse cx="{x + CELL / 2:g}" cy="{y + CELL * .62:g}" rx="{CELL * .4:g}" '
-                         f'ry="{CELL * .22:g}" fill="#8fbf6a"/>')
+            parts.append(
+                f'<ellipse cx="{x + CELL / 2:g}" cy="{y + CELL * 0.62:g}" rx="{CELL * 0.4:g}" '
+                f'ry="{CELL * 0.22:g}" fill="#8fbf6a"/>'
+            )
     if moved:
         parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" class="m"/>')
     if "safe" in marks:  # in the corner when a piece stands on it
-        parts.append(_star(x + CELL * .2, y + CELL * .2, CELL * .16) if cell["piece"]
-                     else _star(x + CELL / 2, y + CELL / 2, CELL * .36))
+        parts.append(
+            _star(x + CELL * 0.2, y + CELL * 0.2, CELL * 0.16)
+            if cell["piece"]
+            else _star(x + CELL / 2, y + CELL / 2, CELL * 0.36)
+        )
     if "selected" in marks or "vacated" in marks:
         dash = ' stroke-dasharray="4 3"' if "vacated" in marks else ""
-        parts.append(f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" '
-                     f'fill="none" stroke="#1565c0" stroke-width="3"{dash}/>')
+        parts.append(
+            f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" '
+            f'fill="none" stroke="#1565c0" stroke-width="3"{dash}/>'
+        )
     if cell["number"] is not None and not cell["piece"]:
         number_class = "number double" if "double" in marks else "number"
-        parts.append(f'<text class="{number_class}" x="{x + CELL / 2:g}" y="{y + CELL / 2:g}">'
-                     f'{cell["number"]:02d}</text>')
+        parts.append(
+            f'<text class="{number_class}" x="{x + CELL / 2:g}" y="{y + CELL / 2:g}">'
+            f"{cell['number']:02d}</text>"
+        )
     if target:
-        parts.append(f'<circle class="target" cx="{x + CELL / 2:g}" cy="{y + CELL / 2:g}" '
-                     f'r="{CELL * .16:g}"/>')
+        parts.append(
+            f'<circle class="target" cx="{x + CELL / 2:g}" cy="{y + CELL / 2:g}" '
+            f'r="{CELL * 0.16:g}"/>'
+        )
         if share is not None:
-            parts.append(f'<text class="share" x="{x + CELL / 2:g}" y="{y + CELL - 8:g}">'
-                         f'{100 * share:.0f}%</text>')
+            parts.append(
+                f'<text class="share" x="{x + CELL / 2:g}" y="{y + CELL - 8:g}">'
+                f"{100 * share:.0f}%</text>"
+            )
     parts.append("</g>")
     return "".join(parts)
 
@@ -199,29 +247,43 @@ def _piece(cell, at, colours):
     marks = cell["marks"]
     parts = [f'<g class="piece-of" data-square="{cell["square"]}">']
     if "check" in marks:
-        parts.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * .46:g}" fill="#e53935" '
-                     'fill-opacity=".6"/>')
+        parts.append(
+            f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.46:g}" fill="#e53935" '
+            'fill-opacity=".6"/>'
+        )
     if "attackable" in marks:
-        parts.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * .46:g}" fill="none" '
-                     'stroke="#e53935" stroke-width="3" stroke-dasharray="5 3"/>')
+        parts.append(
+            f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.46:g}" fill="none" '
+            'stroke="#e53935" stroke-width="3" stroke-dasharray="5 3"/>'
+        )
     if cell["piece"] == "ringfort":
-        parts.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * .3:g}" fill="{fill}" '
-                     f'stroke="{outline}" stroke-width="2"/>'
-                     f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * .14:g}" fill="#fffdf8" '
-                     f'stroke="{outline}" stroke-width="1.5"/>')
+        parts.append(
+            f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.3:g}" fill="{fill}" '
+            f'stroke="{outline}" stroke-width="2"/>'
+            f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.14:g}" fill="#fffdf8" '
+            f'stroke="{outline}" stroke-width="1.5"/>'
+        )
     else:
         if cell["piece"] == "royal_knight":
-            parts.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * .44:g}" fill="none" '
-                         'stroke="#d4a017" stroke-width="3"/>')
-        parts.append(f'<text class="piece" x="{cx:g}" y="{cy + 1:g}" fill="{fill}" '
-                     f'stroke="{outline}">{GLYPHS[cell["piece"]]}</text>')
+            parts.append(
+                f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.44:g}" fill="none" '
+                'stroke="#d4a017" stroke-width="3"/>'
+            )
+        parts.append(
+            f'<text class="piece" x="{cx:g}" y="{cy + 1:g}" fill="{fill}" '
+            f'stroke="{outline}">{GLYPHS[cell["piece"]]}</text>'
+        )
     if "stuck" in marks:
-        parts.append(f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" '
-                     f'fill="none" stroke="{outline}" stroke-width="2.5"/>')
+        parts.append(
+            f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" '
+            f'fill="none" stroke="{outline}" stroke-width="2.5"/>'
+        )
     if cell["count"] > 1:
         bx, by = x + CELL - 9, y + 9
-        parts.append(f'<circle cx="{bx}" cy="{by}" r="7.5" fill="#6d4c41"/>'
-                     f'<text class="count" x="{bx}" y="{by}">{cell["count"]}</text>')
+        parts.append(
+            f'<circle cx="{bx}" cy="{by}" r="7.5" fill="#6d4c41"/>'
+            f'<text class="count" x="{bx}" y="{by}">{cell["count"]}</text>'
+        )
     parts.append("</g>")
     return "".join(parts)
 
@@ -229,13 +291,15 @@ def _piece(cell, at, colours):
 def _star(cx, cy, r):
     points = []
     for i in range(10):
-        radius = r if i % 2 == 0 else r * .45
+        radius = r if i % 2 == 0 else r * 0.45
         # Five points, the first straight up.
         angle = math.radians(i * 36)
         dx, dy = math.sin(angle), math.cos(angle)
         points.append(f"{cx + radius * dx:.1f},{cy - radius * dy:.1f}")
-    return f'<polygon class="safe" points="{" ".join(points)}" fill="#ffffff" ' \
-           'fill-opacity=".8" stroke="#6b6b6b" stroke-width="1"/>'
+    return (
+        f'<polygon class="safe" points="{" ".join(points)}" fill="#ffffff" '
+        'fill-opacity=".8" stroke="#6b6b6b" stroke-width="1"/>'
+    )
 
 
 def _coordinates(width, height, flip):

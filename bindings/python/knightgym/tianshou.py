@@ -27,14 +27,15 @@ class MaskedObservations(gymnasium.ObservationWrapper):
 
     def __init__(self, env):
         super().__init__(env)
-        self.observation_space = spaces.Dict({
-            "obs": env.observation_space["observation"],
-            "mask": spaces.MultiBinary(env.observation_space["action_mask"].n),
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "obs": env.observation_space["observation"],
+                "mask": spaces.MultiBinary(env.observation_space["action_mask"].n),
+            }
+        )
 
     def observation(self, observation):
-        return {"obs": observation["observation"],
-                "mask": observation["action_mask"].astype(bool)}
+        return {"obs": observation["observation"], "mask": observation["action_mask"].astype(bool)}
 
 
 def make_env(game="tailten", **kwargs):

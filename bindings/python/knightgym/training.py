@@ -33,8 +33,20 @@ def _settings_text(settings, config):
     return "\n".join(lines)
 
 
-def train(game, out, *, minutes=0, steps=0, settings=None, config=None, resume=False,
-          device="cpu", ray_address=None, actors=None, verbose=True):
+def train(
+    game,
+    out,
+    *,
+    minutes=0,
+    steps=0,
+    settings=None,
+    config=None,
+    resume=False,
+    device="cpu",
+    ray_address=None,
+    actors=None,
+    verbose=True,
+):
     """Trains `game` (a spec) into the run directory `out` until `minutes` of training or
     `steps` optimizer steps (whichever comes first; give at least one).
 
@@ -56,17 +68,20 @@ def train(game, out, *, minutes=0, steps=0, settings=None, config=None, resume=F
         raise ValueError("give minutes or steps (or both): when the run stops")
     out = os.fspath(out)
     if resume and (settings or config):
-        raise ValueError(f"resume reads the run's own {out}/config.txt; settings and config "
-                         f"are for new runs")
+        raise ValueError(
+            f"resume reads the run's own {out}/config.txt; settings and config are for new runs"
+        )
     if resume and not os.path.exists(os.path.join(out, "config.txt")):
         raise ValueError(f"nothing to resume in '{out}': no config.txt")
     if not resume and os.path.exists(os.path.join(out, "config.txt")):
-        raise ValueError(f"'{out}' already holds a run: resume=True continues it, or choose "
-                         f"another out")
+        raise ValueError(
+            f"'{out}' already holds a run: resume=True continues it, or choose another out"
+        )
     if actors is not None and ray_address is None:
         raise ValueError("actors are a Ray run's: give ray_address too")
-    if actors is not None and (not isinstance(actors, int) or isinstance(actors, bool) or
-                               actors < 1):
+    if actors is not None and (
+        not isinstance(actors, int) or isinstance(actors, bool) or actors < 1
+    ):
         raise ValueError(f"actors must be a positive number, got {actors!r}")
     text = _settings_text(settings, config)
     stop = threading.Event()
@@ -80,15 +95,17 @@ def train(game, out, *, minutes=0, steps=0, settings=None, config=None, resume=F
         if channel is not None:
             channel.start(training.game, training.settings)
             if verbose:
-                print(f"{training.game}: {training.parameters} parameters, {device}; "
-                      f"{channel.actors} self-play actors on the Ray cluster at {ray_address}; "
-                      f"run in {out}", file=sys.stderr)
+                print(
+                    f"{training.game}: {training.parameters} parameters, {device}; "
+                    f"{channel.actors} self-play actors on the Ray cluster at {ray_address}; "
+                    f"run in {out}",
+                    file=sys.stderr,
+                )
         finished = _run(training, stop, minutes, steps, channel)
     finally:
         if channel is not None:
             channel.close()
-    return {"finished": finished, "counters": training.counters,
-            "evaluation": training.evaluation}
+    return {"finished": finished, "counters": training.counters, "evaluation": training.evaluation}
 
 
 def _run(training, stop, minutes, steps, channel):
@@ -119,16 +136,19 @@ def _run(training, stop, minutes, steps, channel):
 
 def _print_summary(result, out):
     c = result["counters"]
-    print(f"{c['steps']} steps, {c['games']} self-play games, {c['decisions']} decisions, "
-          f"{c['chunks']} chunks, {c['seconds'] / 60:.1f} min")
+    print(
+        f"{c['steps']} steps, {c['games']} self-play games, {c['decisions']} decisions, "
+        f"{c['chunks']} chunks, {c['seconds'] / 60:.1f} min"
+    )
     if result["evaluation"]:
         print("\n| opponent | games | wins | draws | losses | score (95%) |")
         print("|---|---|---|---|---|---|")
         for e in result["evaluation"]:
-            print(f"| {e['opponent']} | {e['games']} | {e['wins']} | {e['draws']} | "
-                  f"{e['losses']} | {100 * e['score']:.1f}% +- {100 * e['half_width']:.1f}% |")
+            print(
+                f"| {e['opponent']} | {e['games']} | {e['wins']} | {e['draws']} | "
+                f"{e['losses']} | {100 * e['score']:.1f}% +- {100 * e['half_width']:.1f}% |"
+            )
     print(f"\nmodel: {out}/model.pt (best: {out}/best.pt), metrics: {out}/metrics.csv")
-
 
 
 def _main(argv):
@@ -154,8 +174,9 @@ def _main(argv):
         return 1
     except KeyboardInterrupt:
         signum = received[0] if received else signal.SIGINT
-        print(f"stopped by signal {signum}: checkpoint written; --resume continues",
-              file=sys.stderr)
+        print(
+            f"stopped by signal {signum}: checkpoint written; --resume continues", file=sys.stderr
+        )
         return 128 + signum
     _print_summary(result, options["out"])
     return 0

@@ -89,8 +89,10 @@ class RayChannel:
         """Makes the actors, for the run of `game` with `settings` (canonical, as
         Training gives them), spread over the nodes."""
         remote = self._ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(SelfPlayActor)
-        self._actors = [remote.options(scheduling_strategy="SPREAD").remote(game, settings)
-                        for _ in range(self._count)]
+        self._actors = [
+            remote.options(scheduling_strategy="SPREAD").remote(game, settings)
+            for _ in range(self._count)
+        ]
 
     @property
     def actors(self):
@@ -144,8 +146,11 @@ class RayChannel:
             if again is not None and now >= again:
                 self._ping(actor)
         while self._waiting:
-            free = [a for a in range(len(self._actors))
-                    if a not in self._pings and self._load[a] < CALLS_PER_ACTOR]
+            free = [
+                a
+                for a in range(len(self._actors))
+                if a not in self._pings and self._load[a] < CALLS_PER_ACTOR
+            ]
             if not free:
                 return
             actor = min(free, key=lambda a: self._load[a])
@@ -177,12 +182,17 @@ class RayChannel:
             # Played again, with the weights it was asked with.
             bisect.insort(self._waiting, (number, version, weights), key=lambda w: w[0])
             if actor not in self._pings:
-                print(f"knightgym: self-play actor {actor} lost ({type(error).__name__}); "
-                      f"its chunks are played again", file=sys.stderr)
+                print(
+                    f"knightgym: self-play actor {actor} lost ({type(error).__name__}); "
+                    f"its chunks are played again",
+                    file=sys.stderr,
+                )
                 self._ping(actor)
             return
         except ray.exceptions.RayTaskError as error:
-            raise RuntimeError(f"self-play chunk {number} failed on actor {actor}: "
-                               f"{error.cause if error.cause else error}") from None
+            raise RuntimeError(
+                f"self-play chunk {number} failed on actor {actor}: "
+                f"{error.cause if error.cause else error}"
+            ) from None
         self._done[number] = data
         self._decisions[actor] += decisions

@@ -93,10 +93,18 @@ class VectorEnv(_EnvBatch):
     has ended). A finished episode's observation is seen by the player who ended it.
     """
 
-    def __init__(self, spec, num_envs=1, num_threads=1, seed=None, autoreset_mode="next_step",
-                 finished_mask="all"):
-        super().__init__(_knightgym.VectorEnv(spec, num_envs, num_threads, seed, autoreset_mode,
-                                              finished_mask))
+    def __init__(
+        self,
+        spec,
+        num_envs=1,
+        num_threads=1,
+        seed=None,
+        autoreset_mode="next_step",
+        finished_mask="all",
+    ):
+        super().__init__(
+            _knightgym.VectorEnv(spec, num_envs, num_threads, seed, autoreset_mode, finished_mask)
+        )
         self.num_threads = self._env.num_threads
 
     def __repr__(self):
@@ -117,18 +125,38 @@ class OpponentEnv(_EnvBatch):
     whole trajectory.
     """
 
-    def __init__(self, spec, num_envs=1, opponent="random", seed=None,
-                 autoreset_mode="next_step", finished_mask="all", seat=None):
-        super().__init__(_knightgym.OpponentEnv(spec, num_envs, opponent, seed, autoreset_mode,
-                                                finished_mask, seat))
+    def __init__(
+        self,
+        spec,
+        num_envs=1,
+        opponent="random",
+        seed=None,
+        autoreset_mode="next_step",
+        finished_mask="all",
+        seat=None,
+    ):
+        super().__init__(
+            _knightgym.OpponentEnv(
+                spec, num_envs, opponent, seed, autoreset_mode, finished_mask, seat
+            )
+        )
         self.opponent = opponent
 
     def __repr__(self):
         return f"<knightgym.OpponentEnv {self.spec} x{self.num_envs} against {self.opponent}>"
 
 
-def make(spec, num_envs=1, num_threads=1, seed=None, opponent=None, autoreset_mode="next_step",
-         finished_mask="all", seat=None, **params):
+def make(
+    spec,
+    num_envs=1,
+    num_threads=1,
+    seed=None,
+    opponent=None,
+    autoreset_mode="next_step",
+    finished_mask="all",
+    seat=None,
+    **params,
+):
     """A VectorEnv of the game `spec` ("knight_fight(double_erase=forced)"), with keyword
     parameters added to (or overriding) those of the spec string. With an opponent (an
     agent spec: "random", "greedy", "mcts:sims=50", "az:model=PATH"), the single-agent
@@ -140,9 +168,11 @@ def make(spec, num_envs=1, num_threads=1, seed=None, opponent=None, autoreset_mo
     if opponent is not None:
         if num_threads != 1:
             raise ValueError("num_threads: an OpponentEnv steps on one thread")
-        return OpponentEnv(make_spec(spec, **params), num_envs, opponent, seed, autoreset_mode,
-                           finished_mask, seat)
+        return OpponentEnv(
+            make_spec(spec, **params), num_envs, opponent, seed, autoreset_mode, finished_mask, seat
+        )
     if seat is not None:
         raise ValueError("seat: only an OpponentEnv (with an opponent) has a learner's seat")
-    return VectorEnv(make_spec(spec, **params), num_envs, num_threads, seed, autoreset_mode,
-                     finished_mask)
+    return VectorEnv(
+        make_spec(spec, **params), num_envs, num_threads, seed, autoreset_mode, finished_mask
+    )

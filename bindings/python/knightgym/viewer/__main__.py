@@ -20,36 +20,67 @@ def named_file(text):
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="knightgym view",
-        description="Replay recorded games and play against agents in a browser.")
-    parser.add_argument("paths", nargs="*", metavar="FILE|DIR",
-                        help="game records (JSON lines), or balance runs holding records.jsonl, "
-                             "opened at start; the page may open them again")
-    parser.add_argument("--folder", action="append", default=[], metavar="DIR",
-                        help="a folder whose records the page may open (repeatable); the page "
-                             "opens nothing else")
-    parser.add_argument("--model", action="append", default=[], type=named_file,
-                        metavar="NAME=PATH",
-                        help="a network that games may play as az:model=NAME (repeatable)")
-    parser.add_argument("--engine", action="append", default=[], type=named_file,
-                        metavar="NAME=PATH",
-                        help="a UCI engine that games may play as uci:engine=NAME (repeatable)")
-    parser.add_argument("--max-sims", type=int, default=DEFAULT_MAX_SIMS,
-                        help=f"the most simulations a game's agent may ask for (default "
-                             f"{DEFAULT_MAX_SIMS})")
-    parser.add_argument("--move-seconds", type=float, default=DEFAULT_MOVE_SECONDS,
-                        help=f"the longest an agent thinks about a move (default "
-                             f"{DEFAULT_MOVE_SECONDS:g})")
-    parser.add_argument("--port", type=int, default=8000,
-                        help="the port to serve on (default 8000; 0 picks a free one)")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="the address to serve on (default 127.0.0.1, this machine only)")
+        description="Replay recorded games and play against agents in a browser.",
+    )
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="FILE|DIR",
+        help="game records (JSON lines), or balance runs holding records.jsonl, "
+        "opened at start; the page may open them again",
+    )
+    parser.add_argument(
+        "--folder",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder whose records the page may open (repeatable); the page opens nothing else",
+    )
+    parser.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        type=named_file,
+        metavar="NAME=PATH",
+        help="a network that games may play as az:model=NAME (repeatable)",
+    )
+    parser.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        type=named_file,
+        metavar="NAME=PATH",
+        help="a UCI engine that games may play as uci:engine=NAME (repeatable)",
+    )
+    parser.add_argument(
+        "--max-sims",
+        type=int,
+        default=DEFAULT_MAX_SIMS,
+        help=f"the most simulations a game's agent may ask for (default {DEFAULT_MAX_SIMS})",
+    )
+    parser.add_argument(
+        "--move-seconds",
+        type=float,
+        default=DEFAULT_MOVE_SECONDS,
+        help=f"the longest an agent thinks about a move (default {DEFAULT_MOVE_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=8000,
+        help="the port to serve on (default 8000; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to serve on (default 127.0.0.1, this machine only)",
+    )
     args = parser.parse_args(argv)
     if args.max_sims < 1 or not args.move_seconds > 0:
         parser.error("--max-sims and --move-seconds must be positive")
     library = Library(roots=args.paths + args.folder)
     try:
-        policy = AgentPolicy(dict(args.model), dict(args.engine), args.max_sims,
-                             args.move_seconds)
+        policy = AgentPolicy(dict(args.model), dict(args.engine), args.max_sims, args.move_seconds)
         for path in args.paths:
             library.open(path)
     except ViewerError as error:

@@ -47,7 +47,7 @@ class Access:
 
     def cookie(self):
         """The session cookie, named by the port so that two viewers do not clash."""
-        return (f"{self.cookie_name()}={self.token}; Path=/; HttpOnly; SameSite=Strict")
+        return f"{self.cookie_name()}={self.token}; Path=/; HttpOnly; SameSite=Strict"
 
     def cookie_name(self):
         return f"knightgym-view-{self.port}"
@@ -81,8 +81,10 @@ class Access:
         return False
 
     def missing_token_message(self):
-        return ("this viewer needs the token of its launch: open the address that "
-                "knightgym view printed (http://.../?token=...)")
+        return (
+            "this viewer needs the token of its launch: open the address that "
+            "knightgym view printed (http://.../?token=...)"
+        )
 
     def _matches(self, given):
         return hmac.compare_digest(given.encode(), self.token.encode())

@@ -24,15 +24,15 @@ DEFAULT_MOVE_SECONDS = 10.0
 # The caps on what a search, a fresh network or an engine may take; the kinds' own
 # bounds (knightgym.agents.params) still apply below them.
 CAPS = {
-    "rollouts": 1_000,   # mcts and az: random games per leaf
-    "leaves": 256,       # az: leaves per network batch
-    "blocks": 20,        # az, model=resnet: a fresh network's size ...
+    "rollouts": 1_000,  # mcts and az: random games per leaf
+    "leaves": 256,  # az: leaves per network batch
+    "blocks": 20,  # az, model=resnet: a fresh network's size ...
     "channels": 256,
     "policy_channels": 64,
-    "hash": 256,         # uci: the engine's hash table, MB
-    "depth": 64,         # uci: plies per move
+    "hash": 256,  # uci: the engine's hash table, MB
+    "depth": 64,  # uci: plies per move
     "nodes": 10_000_000,
-    "timeout": 60,       # uci: seconds past movetime before the engine counts as hung
+    "timeout": 60,  # uci: seconds past movetime before the engine counts as hung
 }
 
 
@@ -49,12 +49,20 @@ class AgentPolicy:
     """The agents this viewer plays: ``models`` and ``engines`` map the names a request
     may use to the files named on the command line."""
 
-    def __init__(self, models=None, engines=None, max_sims=DEFAULT_MAX_SIMS,
-                 move_seconds=DEFAULT_MOVE_SECONDS, threads=None):
+    def __init__(
+        self,
+        models=None,
+        engines=None,
+        max_sims=DEFAULT_MAX_SIMS,
+        move_seconds=DEFAULT_MOVE_SECONDS,
+        threads=None,
+    ):
         self.models = dict(models or {})
         self.engines = dict(engines or {})
-        for flag, named, built_in in [("--model", self.models, BUILT_IN_MODELS),
-                                      ("--engine", self.engines, BUILT_IN_ENGINES)]:
+        for flag, named, built_in in [
+            ("--model", self.models, BUILT_IN_MODELS),
+            ("--engine", self.engines, BUILT_IN_ENGINES),
+        ]:
             clash = sorted(set(named) & set(built_in))
             if clash:
                 raise ViewerError(f"{flag}: {', '.join(clash)} is a built-in name")
@@ -75,14 +83,18 @@ class AgentPolicy:
             except ValueError:
                 continue  # not a number: the kind's own reader says why
             if number > cap:
-                raise ViewerError(f"agent: {key}={shortened(value)} is more than this viewer "
-                                  f"allows ({cap}{self._raise_hint(key)})")
+                raise ViewerError(
+                    f"agent: {key}={shortened(value)} is more than this viewer "
+                    f"allows ({cap}{self._raise_hint(key)})"
+                )
         if kind == "az":
-            params["model"] = self._file("model", params.get("model", "uniform"), self.models,
-                                         BUILT_IN_MODELS, "--model")
+            params["model"] = self._file(
+                "model", params.get("model", "uniform"), self.models, BUILT_IN_MODELS, "--model"
+            )
         if kind == "uci" and "engine" in params:
-            params["engine"] = self._file("engine", params["engine"], self.engines,
-                                          BUILT_IN_ENGINES, "--engine")
+            params["engine"] = self._file(
+                "engine", params["engine"], self.engines, BUILT_IN_ENGINES, "--engine"
+            )
         if kind == "uci" and params.get("movetime", "0") == "0":
             # An engine ends its move by its own clock, which the viewer's cap must bound.
             params["movetime"] = str(self._cap("movetime"))
@@ -90,9 +102,12 @@ class AgentPolicy:
 
     def describe(self):
         """What the page shows: the names of the models and engines it may ask for."""
-        return {"models": list(BUILT_IN_MODELS) + sorted(self.models),
-                "engines": list(BUILT_IN_ENGINES) + sorted(self.engines),
-                "max_sims": self.max_sims, "move_seconds": self.move_seconds}
+        return {
+            "models": list(BUILT_IN_MODELS) + sorted(self.models),
+            "engines": list(BUILT_IN_ENGINES) + sorted(self.engines),
+            "max_sims": self.max_sims,
+            "move_seconds": self.move_seconds,
+        }
 
     def _cap(self, key):
         if key == "sims":
@@ -115,5 +130,7 @@ class AgentPolicy:
         if name in named:
             return named[name]
         known = ", ".join(list(built_in) + sorted(named)) or "none"
-        raise ViewerError(f"agent: {key}={shortened(name)} is not one this viewer was started "
-                          f"with (known: {known}; name more with {flag} NAME=PATH)")
+        raise ViewerError(
+            f"agent: {key}={shortened(name)} is not one this viewer was started "
+            f"with (known: {known}; name more with {flag} NAME=PATH)"
+        )

@@ -38,14 +38,17 @@ from knightgym.viewer.errors import ViewerError, shortened
 from knightgym.viewer.sessions import Library, PlayedGame
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
-CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-                 ".css": "text/css; charset=utf-8"}
-MOST_GAMES = 64           # games kept at once; the oldest goes first
-MOST_BODY = 64 * 1024     # bytes of a request's body
-MOST_TEXT = 4096          # characters of a spec, an agent spec, a path or a move
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+}
+MOST_GAMES = 64  # games kept at once; the oldest goes first
+MOST_BODY = 64 * 1024  # bytes of a request's body
+MOST_TEXT = 4096  # characters of a spec, an agent spec, a path or a move
 MOST_SEATS = 16
-MOST_CONNECTIONS = 256    # served at once; more are closed unanswered
-SECONDS_TO_SEND = 10      # for a client to send its request, or take the answer
+MOST_CONNECTIONS = 256  # served at once; more are closed unanswered
+SECONDS_TO_SEND = 10  # for a client to send its request, or take the answer
 MOST_SEED = 2**63 - 1
 CLIENT_POLL_SECONDS = 0.1
 
@@ -62,15 +65,24 @@ class Viewer:
 
     def new_game(self, body):
         seats = body.get("seats", [0])
-        if (not isinstance(seats, list) or len(seats) > MOST_SEATS or
-                not all(type(s) is int for s in seats)):
+        if (
+            not isinstance(seats, list)
+            or len(seats) > MOST_SEATS
+            or not all(type(s) is int for s in seats)
+        ):
             raise ViewerError(f"seats must be a list of seat numbers, got {shortened(seats)}")
         seed = body.get("seed", 0)
         if type(seed) is not int or not 0 <= seed <= MOST_SEED:
             raise ViewerError(f"seed must be a whole number in 0..2^63-1, got {shortened(seed)}")
-        game = PlayedGame(_text(body, "spec", ""), _text(body, "agent", "random"), seats, seed,
-                          policy=self.policy, move_seconds=self.policy.move_seconds,
-                          start=False)
+        game = PlayedGame(
+            _text(body, "spec", ""),
+            _text(body, "agent", "random"),
+            seats,
+            seed,
+            policy=self.policy,
+            move_seconds=self.policy.move_seconds,
+            start=False,
+        )
         with self.lock:
             game_id = self.next_id
             self.next_id += 1
@@ -83,11 +95,14 @@ class Viewer:
         with self.lock:
             game = self.games.get(game_id)
         if game is None:
-            raise ViewerError(f"no game {game_id} (it ended with the server, was closed, or was "
-                              "dropped)", status=404)
+            raise ViewerError(
+                f"no game {game_id} (it ended with the server, was closed, or was dropped)",
+                status=404,
+            )
         if game.closed:
-            raise ViewerError(f"game {game_id} was closed: its client left during a search",
-                              status=410)
+            raise ViewerError(
+                f"game {game_id} was closed: its client left during a search", status=410
+            )
         return game
 
     def close(self, game_id):
@@ -188,7 +203,7 @@ def make_handler(viewer, access):
             if path in ("/", "/index.html"):
                 return self._file("index.html")
             if path.startswith("/static/"):
-                return self._file(path[len("/static/"):])
+                return self._file(path[len("/static/") :])
             if path == "/api/games":
                 return 200, {"games": games_list()}, None
             if path == "/api/game":
@@ -222,8 +237,11 @@ def make_handler(viewer, access):
                 game = viewer.game(game_id)
                 if parts[3] == "move":
                     move = _text(body, "move", "")
-                    return 200, dict(self._while_connected(game, lambda: game.move(move)),
-                                     id=game_id), None
+                    return (
+                        200,
+                        dict(self._while_connected(game, lambda: game.move(move)), id=game_id),
+                        None,
+                    )
                 if parts[3] == "step":
                     return 200, dict(self._while_connected(game, game.step), id=game_id), None
             return 404, {"error": f"no such action: {shortened(path)}"}, None
@@ -248,8 +266,7 @@ def make_handler(viewer, access):
 
         def _body(self):
             if self.headers.get_content_type() != "application/json":
-                raise ViewerError("the request's Content-Type must be application/json",
-                                  status=415)
+                raise ViewerError("the request's Content-Type must be application/json", status=415)
             declared = self.headers.get("Content-Length")
             try:
                 length = int(declared) if declared is not None else 0
@@ -259,15 +276,17 @@ def make_handler(viewer, access):
                 raise ViewerError(f"bad Content-Length {shortened(declared)}")
             if length > MOST_BODY:
                 self.close_connection = self.unread_body = True
-                raise ViewerError(f"the request's body is at most {MOST_BODY} bytes, got "
-                                  f"{length}", status=413)
+                raise ViewerError(
+                    f"the request's body is at most {MOST_BODY} bytes, got {length}", status=413
+                )
             try:
                 body = json.loads(self.rfile.read(length) or b"{}")
             except (json.JSONDecodeError, UnicodeDecodeError) as error:
                 raise ViewerError(f"the request is not JSON: {shortened(error)}") from None
             except RecursionError:
-                raise ViewerError("the request is not JSON the viewer reads: nested too "
-                                  "deep") from None
+                raise ViewerError(
+                    "the request is not JSON the viewer reads: nested too deep"
+                ) from None
             if not isinstance(body, dict):
                 raise ViewerError("the request must be a JSON object")
             return body
@@ -278,7 +297,11 @@ def make_handler(viewer, access):
                 return 404, {"error": f"no such file: {shortened(name)}"}, None
             with open(os.path.join(STATIC, name), "rb") as file:
                 data = file.read()
-            return 200, data, CONTENT_TYPES.get(os.path.splitext(name)[1], "application/octet-stream")
+            return (
+                200,
+                data,
+                CONTENT_TYPES.get(os.path.splitext(name)[1], "application/octet-stream"),
+            )
 
     return Handler
 
@@ -322,8 +345,7 @@ def _text(body, key, default):
     if not isinstance(value, str):
         raise ViewerError(f"{key} must be text, got {shortened(value)}")
     if len(value) > MOST_TEXT:
-        raise ViewerError(f"{key} is at most {MOST_TEXT} characters, got {len(value)}",
-                          status=413)
+        raise ViewerError(f"{key} is at most {MOST_TEXT} characters, got {len(value)}", status=413)
     return value
 
 
@@ -391,8 +413,7 @@ class Server(http.server.ThreadingHTTPServer):
 def make_server(library=None, host="127.0.0.1", port=0, *, policy=None, token=None):
     """The server, bound (port 0: a free one) but not yet serving; server.url is the
     address to open and server.access.token its token (a fresh one unless given)."""
-    viewer = Viewer(library if library is not None else Library(roots=[]),
-                    policy or AgentPolicy())
+    viewer = Viewer(library if library is not None else Library(roots=[]), policy or AgentPolicy())
     return Server((host, port), viewer, Access(host, token))
 
 

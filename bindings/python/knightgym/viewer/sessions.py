@@ -19,7 +19,7 @@ from knightgym.viewer.agent_policy import DEFAULT_MOVE_SECONDS, AgentPolicy
 from knightgym.viewer.errors import ViewerError, shortened
 
 MOST_RECORDED = 100_000  # recorded games a library holds
-REPLAYS_KEPT = 16        # replayed games whose states are kept
+REPLAYS_KEPT = 16  # replayed games whose states are kept
 
 
 def legal_moves(state, picture):
@@ -74,7 +74,7 @@ class Library:
 
     def __init__(self, roots=None):
         self._roots = None if roots is None else [os.path.realpath(r) for r in roots]
-        self._games = []   # (source, GameRecord)
+        self._games = []  # (source, GameRecord)
         self._opened = set()  # the real paths read so far
         self._states = collections.OrderedDict()  # index -> its states, the latest last
         self._lock = threading.Lock()
@@ -89,14 +89,19 @@ class Library:
         (written with --record). Returns how many were added: 0 for a file already open."""
         path = os.fspath(path)
         if not self._allowed(path):
-            raise ViewerError(f"cannot open {shortened(path)}: the viewer opens only the "
-                              "files, and the files under the folders, that it was started "
-                              "with", status=403)
+            raise ViewerError(
+                f"cannot open {shortened(path)}: the viewer opens only the "
+                "files, and the files under the folders, that it was started "
+                "with",
+                status=403,
+            )
         if os.path.isdir(path):
             inner = os.path.join(path, "records.jsonl")
             if not os.path.isfile(inner):
-                raise ViewerError(f"{path} holds no records.jsonl (run knightgym balance with "
-                                  "--record N, or knightgym play with --record FILE)")
+                raise ViewerError(
+                    f"{path} holds no records.jsonl (run knightgym balance with "
+                    "--record N, or knightgym play with --record FILE)"
+                )
             path = inner
         if not os.path.isfile(path):
             raise ViewerError(f"{path}: no such file")
@@ -112,9 +117,11 @@ class Library:
             if real in self._opened:
                 return 0
             if len(self._games) + len(games) > MOST_RECORDED:
-                raise ViewerError(f"{path}: the library holds at most {MOST_RECORDED} games "
-                                  f"({len(self._games)} are open, the file has {len(games)})",
-                                  status=413)
+                raise ViewerError(
+                    f"{path}: the library holds at most {MOST_RECORDED} games "
+                    f"({len(self._games)} are open, the file has {len(games)})",
+                    status=413,
+                )
             self._opened.add(real)
             self._games.extend((path, game) for game in games)
         return len(games)
@@ -126,17 +133,27 @@ class Library:
             real = os.path.realpath(path)
         except (ValueError, OSError):  # a NUL in the path, a loop of links
             return False
-        return any(real == root or (os.path.isdir(root) and
-                                    os.path.commonpath([root, real]) == root)
-                   for root in self._roots)
+        return any(
+            real == root or (os.path.isdir(root) and os.path.commonpath([root, real]) == root)
+            for root in self._roots
+        )
 
     def summary(self):
         with self._lock:
             games = list(self._games)
-        return [{"index": i, "source": source, "game": game.game, "spec": game.spec,
-                 "agents": game.agents, "returns": game.returns, "moves": len(game.moves),
-                 "truncated": game.truncated}
-                for i, (source, game) in enumerate(games)]
+        return [
+            {
+                "index": i,
+                "source": source,
+                "game": game.game,
+                "spec": game.spec,
+                "agents": game.agents,
+                "returns": game.returns,
+                "moves": len(game.moves),
+                "truncated": game.truncated,
+            }
+            for i, (source, game) in enumerate(games)
+        ]
 
     def replay(self, index, ply):
         """The view of game ``index`` after ``ply`` moves (0: the start)."""
@@ -153,9 +170,18 @@ class Library:
         if not 0 <= ply < len(states):
             raise ViewerError(f"ply {ply} is outside the game's 0..{len(game.moves)}")
         view = board(states[ply])
-        view.update(index=index, ply=ply, moves=game.moves, spec=game.spec, agents=game.agents,
-                    source=source, opening_plies=game.opening_plies, game=game.game,
-                    record_returns=game.returns, legal=[])
+        view.update(
+            index=index,
+            ply=ply,
+            moves=game.moves,
+            spec=game.spec,
+            agents=game.agents,
+            source=source,
+            opening_plies=game.opening_plies,
+            game=game.game,
+            record_returns=game.returns,
+            legal=[],
+        )
         return view
 
 
@@ -168,8 +194,17 @@ class PlayedGame:
     searches at most ``move_seconds``. With ``start=False`` the agents make their first
     moves only at advance(), which the server runs where cancel() can reach it."""
 
-    def __init__(self, spec, agent_spec, human_seats, seed=0, *, policy=None,
-                 move_seconds=DEFAULT_MOVE_SECONDS, start=True):
+    def __init__(
+        self,
+        spec,
+        agent_spec,
+        human_seats,
+        seed=0,
+        *,
+        policy=None,
+        move_seconds=DEFAULT_MOVE_SECONDS,
+        start=True,
+    ):
         try:
             self.game = knightgym.load_game(spec)
         except ValueError as error:
@@ -177,8 +212,10 @@ class PlayedGame:
         players = self.game.num_players()
         seats = sorted(set(human_seats))
         if any(not 0 <= seat < players for seat in seats):
-            raise ViewerError(f"seats must be in 0..{players - 1} for {self.game.spec}, "
-                              f"got {shortened(human_seats)}")
+            raise ViewerError(
+                f"seats must be in 0..{players - 1} for {self.game.spec}, "
+                f"got {shortened(human_seats)}"
+            )
         self.human_seats = seats
         self.seed = seed
         self.move_seconds = move_seconds
@@ -187,8 +224,11 @@ class PlayedGame:
         if len(seats) < players:
             try:
                 factory = knightgym.agents.Factory(resolved, self.game)
-                self.agents = {seat: factory.make(seed=seed + seat)
-                               for seat in range(players) if seat not in seats}
+                self.agents = {
+                    seat: factory.make(seed=seed + seat)
+                    for seat in range(players)
+                    if seat not in seats
+                }
             except ValueError as error:
                 raise ViewerError(f"agent {shortened(agent_spec)}: {error}") from None
         self.agent_spec = next(iter(self.agents.values())).spec if self.agents else agent_spec
@@ -221,13 +261,18 @@ class PlayedGame:
         if self.closed:  # stopped mid-search: its move is not played
             raise ViewerError("the game was closed", status=410)
         report = agent.last_report
-        self.report = {"move": before.action_to_string(action), "seat": before.current_player(),
-                       "simulations": report["simulations"]}
+        self.report = {
+            "move": before.action_to_string(action),
+            "seat": before.current_player(),
+            "simulations": report["simulations"],
+        }
         if report["simulations"] > 0:  # a search: its value and visit shares
             by_square, by_text = share_squares(before, report["visit_shares"])
-            self.report.update(value=round(report["value"], 4),
-                               squares={k: round(v, 4) for k, v in by_square.items()},
-                               moves={k: round(v, 4) for k, v in by_text.items()})
+            self.report.update(
+                value=round(report["value"], 4),
+                squares={k: round(v, 4) for k, v in by_square.items()},
+                moves={k: round(v, 4) for k, v in by_text.items()},
+            )
         self._play(action)
 
     def _play(self, action):
@@ -282,20 +327,35 @@ class PlayedGame:
 
     def record(self):
         return records.GameRecord.from_state(
-            self.state, self.moves, seed=self.seed,
-            agents=["human" if seat in self.human_seats else self.agent_spec
-                    for seat in range(self.game.num_players())])
+            self.state,
+            self.moves,
+            seed=self.seed,
+            agents=[
+                "human" if seat in self.human_seats else self.agent_spec
+                for seat in range(self.game.num_players())
+            ],
+        )
 
     def view(self):
         flip = self.game.num_players() == 2 and self.human_seats == [1]
         report = self.report
         searched = report is not None and "value" in report
-        view = board(self.state, shares=report["squares"] if searched else None,
-                     value=report["value"] if searched else None, flip=flip)
+        view = board(
+            self.state,
+            shares=report["squares"] if searched else None,
+            value=report["value"] if searched else None,
+            flip=flip,
+        )
         if view["to_move"] not in self.human_seats:
             view["legal"] = []
-        view.update(spec=self.game.spec, agent=self.agent_spec, human_seats=self.human_seats,
-                    moves=self.moves, report=report, agent_to_move=self._agent_to_move())
+        view.update(
+            spec=self.game.spec,
+            agent=self.agent_spec,
+            human_seats=self.human_seats,
+            moves=self.moves,
+            report=report,
+            agent_to_move=self._agent_to_move(),
+        )
         if self.state.is_terminal():
             view["record"] = self.record().to_json()
         return view
