@@ -36,4 +36,3 @@ def plays_a_whole_game(model, game_name):
         action = agent.act(state)
         assert action in state.legal_actions()
         state.apply_action(action)
-    return True

@@ -19,8 +19,17 @@
 namespace knightgym {
 namespace {
 
-// Each counter's name in a checkpoint ("counter.NAME"), the one place that names it.
-constexpr std::pair<const char*, int64_t TrainingCounters::*> kCounterFields[] = {
+// The oldest checkpoint format read: format 2 had every counter but chunks.
+constexpr int64_t kOldestCheckpointFormat = 2;
+
+// Each counter's name in a checkpoint ("counter.NAME"), the one place that names it, and
+// the format that brought it (a checkpoint of an older one reads it as 0).
+struct CounterField {
+  const char* name;
+  int64_t TrainingCounters::*field;
+  int64_t since = kOldestCheckpointFormat;
+};
+constexpr CounterField kCounterFields[] = {
     {"steps", &TrainingCounters::steps},
     {"samples", &TrainingCounters::samples},
     {"games", &TrainingCounters::games},
@@ -29,13 +38,8 @@ constexpr std::pair<const char*, int64_t TrainingCounters::*> kCounterFields[] =
     {"milliseconds", &TrainingCounters::milliseconds},
     {"eval_rounds", &TrainingCounters::eval_rounds},
     {"generation", &TrainingCounters::generation},
-    {"chunks", &TrainingCounters::chunks},
+    {"chunks", &TrainingCounters::chunks, 3},
 };
-// Format 2 had every counter but chunks, which a one-machine run leaves at 0.
-constexpr int64_t kOldestCheckpointFormat = 2;
-bool counter_in_format(const char* name, int64_t format) {
-  return format >= 3 || std::string_view(name) != "chunks";
-}
 // A field added to TrainingCounters and not here would be lost on resume.
 static_assert(sizeof(TrainingCounters) == std::size(kCounterFields) * sizeof(int64_t));
 
@@ -140,8 +144,8 @@ void Learner::save_checkpoint(const std::string& path, const TrainingCounters& c
   torch::serialize::OutputArchive optimizer;
   m.optimizer->save(optimizer);
   archive.write("optimizer", optimizer);
-  for (const auto& [name, field] : kCounterFields)
-    archive.write(std::string("counter.") + name, counters.*field);
+  for (const CounterField& c : kCounterFields)
+    archive.write(std::string("counter.") + c.name, counters.*c.field);
   std::ostringstream bytes;
   archive.save_to(bytes);
   write_file_atomically(path, bytes.view());
@@ -187,9 +191,8 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
     loaded.push_back(value);
   }
   TrainingCounters counters;
-  for (const auto& [name, field] : kCounterFields)
-    if (counter_in_format(name, version))
-      counters.*field = read(std::string("counter.") + name).toInt();
+  for (const CounterField& c : kCounterFields)
+    if (version >= c.since) counters.*c.field = read(std::string("counter.") + c.name).toInt();
   torch::serialize::InputArchive optimizer_archive;
   if (!archive.try_read("optimizer", optimizer_archive)) throw fail("has no optimizer state");
   auto optimizer = m.make_optimizer();
