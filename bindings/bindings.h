@@ -21,6 +21,7 @@ int checked_action(const pybind11::handle& action, int num_actions);
 void init_games(pybind11::module_& m);
 void init_states(pybind11::module_& m);
 void init_vector_env(pybind11::module_& m);
+void init_game_extras(pybind11::module_& m);  // knightgym.<game>, from the registry
 void init_teacher(pybind11::module_& m);
 void init_agents(pybind11::module_& m);      // knightgym.agents
 void init_balance(pybind11::module_& m);     // run_balance, for knightgym.balance

@@ -116,8 +116,18 @@ void init_games(py::module_& m) {
       .def("max_utility", [](const AnyGame&) { return 1.0; })
       .def("utility_sum", [](const AnyGame&) { return 0.0; })
       .def("new_initial_state", &AnyGame::new_initial_state, py::arg("seed") = 0,
-           "A new episode; the seed draws the game's randomness (e.g. Knight Fight's layout).")
+           "A new episode; the seed draws the game's randomness (a random layout, say).")
       .def("deserialize_state", &AnyGame::deserialize_state, py::arg("text"))
+      .def("state_from_fen", &AnyGame::state_from_fen, py::arg("fen"),
+           "A state from a FEN, for a game a UCI engine plays (uci_variant is set). Raises "
+           "ValueError naming what is wrong with the FEN, or that the game has none.")
+      .def_property_readonly(
+          "uci_variant",
+          [](const AnyGame& g) -> py::object {
+            if (!g.uci()) return py::none();
+            return py::str(std::string(g.uci()->variant));
+          },
+          "The UCI_Variant a UCI engine plays this game as, None for a game no engine plays.")
       .def("__eq__", [](const AnyGame& a, const AnyGame& b) { return a.spec() == b.spec(); })
       .def("__hash__", [](const AnyGame& g) { return py::hash(py::str(g.spec())); })
       .def("__repr__", [](const AnyGame& g) { return "<knightgym.Game " + g.spec() + ">"; })
@@ -137,7 +147,7 @@ void init_games(py::module_& m) {
         }
         return std::const_pointer_cast<AnyGame>(game);
       },
-      py::arg("spec"), "A game from a spec such as 'knight_fight(double_erase=forced)'.");
+      py::arg("spec"), "A game from a spec: its name, or name(key=value,...) with parameters.");
 }
 
 }  // namespace knightgym::python

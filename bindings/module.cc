@@ -1,5 +1,4 @@
 #include "bindings/bindings.h"
-#include "bindings/game_extras.h"
 
 PYBIND11_MODULE(_knightgym, m) {
   m.doc() = "knightgym's compiled core; use the knightgym package";

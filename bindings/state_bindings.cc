@@ -2,10 +2,12 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bindings/bindings.h"
@@ -183,12 +185,36 @@ void init_states(py::module_& m) {
       .def("string_to_action", &AnyState::string_to_action, py::arg("text"))
       .def("serialize", &AnyState::serialize)
       .def(
+          "perft",
+          [](const AnyState& s, int depth) {
+            py::gil_scoped_release release;
+            return s.perft(depth);
+          },
+          py::arg("depth"),
+          "Leaves of the legal-action tree `depth` decisions deep (a finished game has none "
+          "below it). Raises ValueError for depth < 0. Releases the GIL while counting.")
+      .def(
+          "perft_divide",
+          [](const AnyState& s, int depth) {
+            std::vector<std::pair<std::string, uint64_t>> lines;
+            {
+              py::gil_scoped_release release;
+              lines = s.perft_divide(depth);
+            }
+            py::dict out;
+            for (const auto& [action, count] : lines) out[py::str(action)] = count;
+            return out;
+          },
+          py::arg("depth"),
+          "{action text: perft(depth - 1) below it} for each legal action, sorted by text; "
+          "the values add up to perft(depth). Raises ValueError for depth < 1.")
+      .def(
           "observation_string", [](const AnyState& s, py::object) { return s.to_string(); },
           py::arg("player") = py::none(), "The board as text (the same for every player).")
       .def("picture", &picture_of,
            "What a drawing of the state shows: {'width', 'height', 'sides', 'to_move', 'cells' "
            "(one dict per square, rank 1 first: square, file, rank, piece, owner, count, number, "
-           "zone, marks), 'links' ((square, square, side) lines, Tailten's bridges), 'reserves' "
+           "zone, marks), 'links' ((square, square, side) lines, such as bridges), 'reserves' "
            "(pieces off the board: side, piece, count), 'notes'}. "
            "svg() draws it.")
       .def("last_move", &AnyState::last_move,

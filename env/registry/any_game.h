@@ -5,14 +5,18 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "env/core/extras.h"
 #include "env/core/params.h"
 #include "env/core/picture.h"
 #include "env/core/training_defaults.h"
 #include "env/core/types.h"
+#include "env/core/uci_game.h"
 #include "env/vector/env_snapshot.h"
 #include "env/vector/vector_env_options.h"
 
@@ -41,6 +45,18 @@ class AnyState {
   virtual Action string_to_action(std::string_view text) const = 0;
   virtual std::string to_string() const = 0;
   virtual std::string serialize() const = 0;
+  // Perft (env/core/perft.h): the leaves of the legal-action tree `depth` decisions deep.
+  // Throws std::invalid_argument for depth < 0.
+  virtual uint64_t perft(int depth) const = 0;
+  // perft(depth - 1) below each legal action, with the action's text, sorted by text; the
+  // counts add up to perft(depth). Throws std::invalid_argument for depth < 1.
+  virtual std::vector<std::pair<std::string, uint64_t>> perft_divide(int depth) const = 0;
+  // The FEN of this position alone, for a game a UCI engine plays (env/core/uci_game.h);
+  // throws std::invalid_argument for a game without FENs.
+  virtual std::string fen() const = 0;
+  // The game's extra `name` (env/core/extras.h) of this state, as JSON text. Throws
+  // std::invalid_argument for a name the game does not offer.
+  virtual std::string extra(std::string_view name) const = 0;
   // What a drawing of the state shows (env/core/picture.h).
   virtual Picture picture() const = 0;
   // The text of the last action applied through this object (and its clones), "" if none:
@@ -108,6 +124,14 @@ class AnyGame : public std::enable_shared_from_this<AnyGame> {
 
   virtual std::unique_ptr<AnyState> new_initial_state(uint64_t seed) const = 0;
   virtual std::unique_ptr<AnyState> deserialize_state(std::string_view text) const = 0;
+  // The extras its states offer (env/core/extras.h), none for most games.
+  virtual std::span<const ExtraInfo> extras() const = 0;
+  // The UCI capability (env/core/uci_game.h): variant, start FEN, perft positions; empty
+  // for a game no UCI engine plays.
+  virtual std::optional<UciInfo> uci() const = 0;
+  // A state from a FEN at the start of an episode. Throws std::invalid_argument naming
+  // what is wrong with it, or that the game has no FEN (uci() is empty).
+  virtual std::unique_ptr<AnyState> state_from_fen(std::string_view fen) const = 0;
   virtual std::unique_ptr<AnyVectorEnv> make_vector_env(const VectorEnvOptions& options) const = 0;
 };
 

@@ -5,12 +5,19 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "env/core/check.h"
+#include "env/core/extras.h"
 #include "env/core/game.h"
+#include "env/core/perft.h"
+#include "env/core/uci_game.h"
 #include "env/registry/any_game.h"
 #include "env/vector/vector_env.h"
 
@@ -18,6 +25,31 @@ namespace knightgym {
 
 template <Game G>
 class GameAdapter;
+
+// The names and docs of G's extras (env/core/extras.h), none without the capability.
+template <Game G>
+std::vector<ExtraInfo> extra_infos() {
+  std::vector<ExtraInfo> out;
+  if constexpr (HasExtras<G>)
+    for (const StateExtra<G>& e : G::extras()) out.push_back({e.name, e.doc});
+  return out;
+}
+
+// ": known: a, b" for an error message, or ": it has none".
+template <Game G>
+std::string extras_known() {
+  std::string out;
+  for (const ExtraInfo& e : extra_infos<G>())
+    out += (out.empty() ? ": known: " : ", ") + std::string(e.name);
+  return out.empty() ? ": it has none" : out;
+}
+
+// G's UCI capability (env/core/uci_game.h), empty without it.
+template <Game G>
+std::optional<UciInfo> uci_info() {
+  if constexpr (UciGame<G>) return UciInfo{G::kUciVariant, G::kUciStartFen, G::kUciPerftPositions};
+  return std::nullopt;
+}
 
 template <Game G>
 class StateAdapter final : public AnyState {
@@ -78,6 +110,38 @@ class StateAdapter final : public AnyState {
   }
   std::string to_string() const override { return rules().render(state_); }
   std::string serialize() const override { return rules().serialize(state_); }
+  uint64_t perft(int depth) const override {
+    check_depth(depth, 0);
+    return knightgym::perft(rules(), state_, depth);
+  }
+  std::vector<std::pair<std::string, uint64_t>> perft_divide(int depth) const override {
+    check_depth(depth, 1);
+    std::vector<std::pair<std::string, uint64_t>> out;
+    Action legal[G::kMaxActions];
+    const int n = rules().terminal(state_) ? 0 : rules().legal_actions(state_, legal);
+    for (int i = 0; i < n; ++i) {
+      State child = state_;
+      rules().apply(child, legal[i]);
+      out.emplace_back(rules().action_to_string(state_, legal[i]),
+                       knightgym::perft(rules(), child, depth - 1));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  std::string fen() const override {
+    if constexpr (UciGame<G>) {
+      return rules().fen(state_);
+    } else {
+      throw std::invalid_argument(std::string(G::kName) + " has no FEN: no UCI engine plays it");
+    }
+  }
+  std::string extra(std::string_view name) const override {
+    if constexpr (HasExtras<G>)
+      for (const StateExtra<G>& e : G::extras())
+        if (e.name == name) return e.answer(rules(), state_);
+    throw std::invalid_argument(std::string(G::kName) + " has no extra '" + std::string(name) +
+                                "'" + extras_known<G>());
+  }
   Picture picture() const override { return draw(rules(), state_); }
   const std::string& last_move() const override { return last_move_; }
 
@@ -86,6 +150,11 @@ class StateAdapter final : public AnyState {
     if (action < 0 || action >= game_->info().num_actions)
       throw std::invalid_argument("action " + std::to_string(action) + " is out of range [0, " +
                                   std::to_string(game_->info().num_actions) + ")");
+  }
+  static void check_depth(int depth, int least) {
+    if (depth < least)
+      throw std::invalid_argument("perft depth must be >= " + std::to_string(least) + ", got " +
+                                  std::to_string(depth));
   }
   std::string describe(Action action) const {
     return "action " + std::to_string(action) + " (" + rules().action_to_string(state_, action) +
@@ -163,12 +232,29 @@ class GameAdapter final : public AnyGame {
     rules_.init(state, rng);
     return std::make_unique<StateAdapter<G>>(self(), state);
   }
-  // The game reads its own text; what every game's state must be is checked here once:
-  // it keeps the game's invariants, and while it runs it has a legal action.
+  // The game reads its own text; what every game's state must be is checked here once.
   std::unique_ptr<AnyState> deserialize_state(std::string_view text) const override {
-    const typename G::State state = rules_.deserialize(text);
+    return accept(rules_.deserialize(text), "cannot read state");
+  }
+  std::span<const ExtraInfo> extras() const override { return extras_; }
+  std::optional<UciInfo> uci() const override { return uci_info<G>(); }
+  std::unique_ptr<AnyState> state_from_fen(std::string_view fen) const override {
+    if constexpr (UciGame<G>) {
+      return accept(rules_.state_from_fen(fen), "cannot read FEN");
+    } else {
+      throw std::invalid_argument(std::string(G::kName) + " has no FEN: no UCI engine plays it");
+    }
+  }
+  std::unique_ptr<AnyVectorEnv> make_vector_env(const VectorEnvOptions& options) const override {
+    return std::make_unique<VectorEnvAdapter<G>>(self(), options);
+  }
+
+ private:
+  // A state read from outside, once it keeps the game's invariants and, while the game
+  // runs, has a legal action; else std::invalid_argument "<game>: <what>: <why>".
+  std::unique_ptr<AnyState> accept(const typename G::State& state, const char* what) const {
     const auto refuse = [&](const std::string& why) {
-      throw std::invalid_argument(std::string(G::kName) + ": cannot read state: " + why);
+      throw std::invalid_argument(std::string(G::kName) + ": " + what + ": " + why);
     };
     if constexpr (HasInvariants<G>)
       if (const char* broken = rules_.broken_invariant(state)) refuse(broken);
@@ -177,11 +263,6 @@ class GameAdapter final : public AnyGame {
       refuse("the game is not over, but the player to move has no legal action");
     return std::make_unique<StateAdapter<G>>(self(), state);
   }
-  std::unique_ptr<AnyVectorEnv> make_vector_env(const VectorEnvOptions& options) const override {
-    return std::make_unique<VectorEnvAdapter<G>>(self(), options);
-  }
-
- private:
   std::shared_ptr<const GameAdapter> self() const {
     return std::static_pointer_cast<const GameAdapter>(shared_from_this());
   }
@@ -190,6 +271,7 @@ class GameAdapter final : public AnyGame {
   std::string spec_;
   std::vector<ParamInfo> params_;
   GameInfo info_;
+  std::vector<ExtraInfo> extras_ = extra_infos<G>();
 };
 
 }  // namespace knightgym

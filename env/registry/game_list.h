@@ -17,7 +17,8 @@ namespace knightgym {
 template <Game... Gs>
 struct GameList {
   static std::vector<GameEntry> entries() {
-    return {GameEntry{Gs::kName, Gs::kSummary, &GameAdapter<Gs>::load}...};
+    return {GameEntry{Gs::kName, Gs::kSummary, &GameAdapter<Gs>::load, extra_infos<Gs>(),
+                      uci_info<Gs>()}...};
   }
 
   // Calls f(rules) with the typed game behind `game`; false if it is not on the list.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,8 @@ struct GameEntry {
   std::string_view name;
   std::string_view summary;
   std::shared_ptr<const AnyGame> (*load)(const Spec& spec);
+  std::vector<ExtraInfo> extras;  // what its states offer beyond the contract
+  std::optional<UciInfo> uci;     // set for a game a UCI engine plays
 };
 
 const std::vector<GameEntry>& registered_games();

@@ -7,7 +7,6 @@ class Args;
 
 int list_command(Args& args);
 int bench_command(Args& args);
-int demo_command(Args& args);
 int perft_command(Args& args);
 int perft_bench_command(Args& args);
 int search_bench_command(Args& args);

@@ -1,24 +1,28 @@
-// knightgym perft and perft-bench: perft counts of the Knightmate move generator, and their
-// speed against the real Fairy-Stockfish (programs/engines) on the same positions.
+// knightgym perft and perft-bench: perft counts of every game's move generator
+// (env/core/perft.h), and their speed, against the real Fairy-Stockfish (programs/engines)
+// for a game it plays.
 //
-//   knightgym perft [--game knightmate] [--fen FEN] --depth D [--divide]
-//     With --divide, one line "move: count" per legal move, sorted by move text. The last
-//     line is always "nodes N", N the total.
-//   knightgym perft-bench [--depth D] [--repeat R]
-//     A markdown table over fixed positions, each at its own depth unless --depth is given;
-//     both engines single-threaded, bulk-counting the last ply; Fairy-Stockfish timed from
-//     the `go perft` request to its answer. The median of R runs (default 1).
-#include <algorithm>
-#include <chrono>
+//   knightgym perft GAME [--seed S | --fen FEN] --depth D [--divide]
+//     From the start of an episode drawn with --seed (default 0), or from --fen for a game
+//     a UCI engine plays. With --divide, one line "action: count" per legal action,
+//     sorted by action text. The last line is always "nodes N", N the total.
+//   knightgym perft-bench [GAME ...] [--depth D] [--seconds T] [--repeat R]
+//     A markdown table over the games given (default every registered game): each game's
+//     start (seed 0) at the first depth whose count takes at least T seconds (default
+//     0.5), or at --depth D; for a game Fairy-Stockfish plays, its start and its perft
+//     positions (env/core/uci_game.h, each at its own depth unless --depth is given)
+//     against Fairy-Stockfish, both single-threaded, bulk-counting the last ply, and
+//     Fairy-Stockfish timed from the `go perft` request to its answer. The median of R
+//     runs (default 1).
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
-#include "env/games/knightmate/fen.h"
-#include "env/games/knightmate/perft.h"
+#include "env/registry/registry.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "programs/engines/fairy_stockfish.h"
@@ -30,55 +34,122 @@ namespace {
 
 using Clock = SteadyClock;
 
-struct BenchPosition {
-  const char* name;
-  const char* fen;
-  int depth;  // Fairy-Stockfish takes a few seconds
+constexpr int kMaxAutoDepth = 64;
+
+struct Timed {
+  uint64_t nodes = 0;
+  double seconds = 0;
 };
 
-constexpr BenchPosition kBenchPositions[] = {
-    {"start", knightmate::kStartFen.data(), 6},
-    {"castling, en passant", "r3k2r/ppp1qppp/2m1bm2/3pP3/8/2M1BM2/PPP1QPPP/R3K2R w KQkq d6 0 9", 5},
-    {"promotions", "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1", 5},
-    {"endgame", "4k3/P1p5/8/1P6/8/8/p5P1/4K3 b - - 0 1", 7},
-};
+// The median time of `repeat` counts of `state` at `depth`.
+Timed time_perft(const AnyState& state, int depth, int repeat) {
+  std::vector<double> seconds;
+  uint64_t nodes = 0;
+  for (int r = 0; r < repeat; ++r) {
+    const auto start = Clock::now();
+    nodes = state.perft(depth);
+    seconds.push_back(seconds_since(start));
+  }
+  return {nodes, median(seconds)};
+}
 
-void print_row(const char* name, const std::string& depth, uint64_t nodes, double ours,
-               double theirs) {
-  const double n = static_cast<double>(nodes);
-  std::printf("| %-22s | %5s | %12llu | %14.2f | %14.2f | %5.2f |\n", name, depth.c_str(),
-              static_cast<unsigned long long>(nodes), n / ours / 1e6, n / theirs / 1e6,
-              theirs / ours);
+// The first depth whose count takes at least `seconds`, or the first at which the tree
+// ends (no deeper leaves), or kMaxAutoDepth.
+int auto_depth(const AnyState& state, double seconds) {
+  for (int depth = 1; depth < kMaxAutoDepth; ++depth) {
+    const auto start = Clock::now();
+    if (state.perft(depth) == 0 || seconds_since(start) >= seconds) return depth;
+  }
+  return kMaxAutoDepth;
+}
+
+void print_header() {
+  std::printf("| %-16s | %-22s | depth | %13s | %13s | %13s | ratio |\n", "game", "position",
+              "nodes", "ours Mnodes/s", "FSF Mnodes/s");
+  std::printf("|%s|%s|------:|--------------:|--------------:|--------------:|------:|\n",
+              std::string(18, '-').c_str(), std::string(24, '-').c_str());
+}
+
+void print_row(std::string_view game, std::string_view position, int depth, const Timed& ours,
+               const std::optional<Timed>& theirs) {
+  const double n = static_cast<double>(ours.nodes);
+  char fsf[64] = "-", ratio[16] = "-";
+  if (theirs) {
+    std::snprintf(fsf, sizeof fsf, "%.2f", n / theirs->seconds / 1e6);
+    std::snprintf(ratio, sizeof ratio, "%.2f", theirs->seconds / ours.seconds);
+  }
+  std::printf("| %-16.*s | %-22.*s | %5d | %13llu | %13.2f | %13s | %5s |\n",
+              static_cast<int>(game.size()), game.data(), static_cast<int>(position.size()),
+              position.data(), depth, static_cast<unsigned long long>(ours.nodes),
+              n / ours.seconds / 1e6, fsf, ratio);
   std::fflush(stdout);
+}
+
+// Fairy-Stockfish's count of `fen` at `depth`, timed; throws if it differs from ours.
+Timed reference_perft(engines::FairyStockfish& fairy, std::string_view game, const std::string& fen,
+                      int depth, int repeat, uint64_t ours) {
+  std::vector<double> seconds;
+  uint64_t nodes = 0;
+  for (int r = 0; r < repeat; ++r) {
+    const auto start = Clock::now();
+    nodes = fairy.perft(fen, depth);
+    seconds.push_back(seconds_since(start));
+  }
+  if (nodes != ours)
+    throw std::runtime_error(std::string(game) + " perft " + std::to_string(depth) + " of " + fen +
+                             ": ours " + std::to_string(ours) + ", Fairy-Stockfish " +
+                             std::to_string(nodes));
+  return {nodes, median(seconds)};
+}
+
+void bench_game(const AnyGame& game, int depth, double seconds, int repeat) {
+  const std::unique_ptr<AnyState> start = game.new_initial_state(0);
+  const std::optional<UciInfo> uci = game.uci();
+  const int start_depth = depth ? depth : auto_depth(*start, seconds);
+  const Timed ours = time_perft(*start, start_depth, repeat);
+  if (!uci) {
+    print_row(game.name(), "start", start_depth, ours, std::nullopt);
+    return;
+  }
+  engines::FairyStockfish fairy(*uci);
+  const std::string start_fen = start->fen();
+  print_row(game.name(), "start", start_depth, ours,
+            reference_perft(fairy, game.name(), start_fen, start_depth, repeat, ours.nodes));
+  for (const UciPerftPosition& position : uci->perft_positions) {
+    const int d = depth ? depth : position.depth;
+    const std::string fen(position.fen);
+    const Timed our_count = time_perft(*game.state_from_fen(fen), d, repeat);
+    print_row(game.name(), position.name, d, our_count,
+              reference_perft(fairy, game.name(), fen, d, repeat, our_count.nodes));
+  }
 }
 
 }  // namespace
 
 int perft_command(Args& args) {
-  const std::string game = args.get_string("game", "knightmate");
-  const std::string fen = args.get_string("fen", std::string(knightmate::kStartFen));
   const bool divide = args.get_switch("divide");
   if (!args.has("depth")) throw std::invalid_argument("--depth D is required");
-  const int depth = static_cast<int>(args.get_int("depth", 1, 1));
+  const int depth = static_cast<int>(args.get_int("depth", 1, divide ? 1 : 0));
+  const bool from_fen = args.has("fen");
+  const std::string fen = args.get_string("fen", "");
+  const bool seeded = args.has("seed");
+  const auto seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   args.finish();
-  if (!args.positional().empty())
-    throw std::invalid_argument("unexpected argument '" + args.positional()[0] + "'");
-  if (game != "knightmate")
-    throw std::invalid_argument("--game '" + game + "': perft supports only knightmate");
+  if (args.positional().size() != 1)
+    throw std::invalid_argument("expected one GAME: knightgym perft GAME --depth D");
+  if (from_fen && seeded) throw std::invalid_argument("give --fen or --seed, not both");
 
-  const knightmate::Position p = knightmate::parse_fen(fen);
+  const std::shared_ptr<const AnyGame> game = load_game(args.positional()[0]);
+  const std::unique_ptr<AnyState> state =
+      from_fen ? game->state_from_fen(fen) : game->new_initial_state(seed);
   uint64_t nodes = 0;
   if (divide) {
-    std::vector<std::pair<std::string, uint64_t>> lines;
-    for (const auto& [move, count] : knightmate::perft_divide(p, depth)) {
-      lines.emplace_back(knightmate::move_to_uci(move), count);
+    for (const auto& [action, count] : state->perft_divide(depth)) {
+      std::printf("%s: %llu\n", action.c_str(), static_cast<unsigned long long>(count));
       nodes += count;
     }
-    std::sort(lines.begin(), lines.end());
-    for (const auto& [move, count] : lines)
-      std::printf("%s: %llu\n", move.c_str(), static_cast<unsigned long long>(count));
   } else {
-    nodes = knightmate::perft(p, depth);
+    nodes = state->perft(depth);
   }
   std::printf("nodes %llu\n", static_cast<unsigned long long>(nodes));
   return 0;
@@ -86,46 +157,29 @@ int perft_command(Args& args) {
 
 int perft_bench_command(Args& args) {
   const int depth = static_cast<int>(args.get_int("depth", 0, 1));  // 0: each position's own
+  const double seconds = args.get_double("seconds", 0.5, 0.001);
   const int repeat = static_cast<int>(args.get_int("repeat", 1, 1));
   args.finish();
+  std::vector<std::shared_ptr<const AnyGame>> games;
+  for (const std::string& spec : args.positional()) games.push_back(load_game(spec));
+  if (games.empty())
+    for (const GameEntry& entry : registered_games()) games.push_back(load_game(entry.name));
 
-  engines::FairyStockfish fairy;
   std::printf(
-      "knightgym perft-bench: Knightmate perft, ours against Fairy-Stockfish (%s), one "
-      "thread each, median of %d; ratio = our speed / Fairy-Stockfish's\n\n",
-      fairy.path().c_str(), repeat);
-  for (const BenchPosition& position : kBenchPositions)
-    std::printf("  %-22s %s\n", position.name, position.fen);
-  std::printf("\n| %-22s | depth | %12s | %14s | %14s | ratio |\n", "position", "nodes",
-              "ours Mnodes/s", "FSF Mnodes/s");
-  std::printf("|%s|------:|-------------:|---------------:|---------------:|------:|\n",
-              std::string(24, '-').c_str());
-
-  uint64_t total_nodes = 0;
-  double total_ours = 0, total_theirs = 0;
-  for (const BenchPosition& position : kBenchPositions) {
-    const int d = depth ? depth : position.depth;
-    const knightmate::Position p = knightmate::parse_fen(position.fen);
-    std::vector<double> ours, theirs;
-    uint64_t nodes = 0;
-    for (int r = 0; r < repeat; ++r) {
-      auto start = Clock::now();
-      nodes = knightmate::perft(p, d);
-      ours.push_back(seconds_since(start));
-      start = Clock::now();
-      const uint64_t reference_nodes = fairy.perft(position.fen, d);
-      theirs.push_back(seconds_since(start));
-      if (nodes != reference_nodes)
-        throw std::runtime_error("perft " + std::to_string(d) + " of " + position.fen + ": ours " +
-                                 std::to_string(nodes) + ", Fairy-Stockfish " +
-                                 std::to_string(reference_nodes));
-    }
-    print_row(position.name, std::to_string(d), nodes, median(ours), median(theirs));
-    total_nodes += nodes;
-    total_ours += median(ours);
-    total_theirs += median(theirs);
-  }
-  print_row("total", "", total_nodes, total_ours, total_theirs);
+      "knightgym perft-bench: perft from each game's start (seed 0), at the first depth "
+      "taking %.2f s unless --depth is given; games Fairy-Stockfish plays also against it on "
+      "their perft positions; one thread each, median of %d; ratio = our speed / "
+      "Fairy-Stockfish's\n\n",
+      seconds, repeat);
+  for (const auto& game : games)
+    if (const std::optional<UciInfo> uci = game->uci())
+      for (const UciPerftPosition& position : uci->perft_positions)
+        std::printf("  %s %-22.*s %.*s\n", std::string(game->name()).c_str(),
+                    static_cast<int>(position.name.size()), position.name.data(),
+                    static_cast<int>(position.fen.size()), position.fen.data());
+  std::printf("\n");
+  print_header();
+  for (const auto& game : games) bench_game(*game, depth, seconds, repeat);
   return 0;
 }
 

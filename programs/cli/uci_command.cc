@@ -1,5 +1,5 @@
-// knightgym uci: a UCI engine for Knightmate on stdin and stdout (programs/uci/uci_engine.h),
-// for GUIs, cutechess-cli and matches against Fairy-Stockfish.
+// knightgym uci: a UCI engine on stdin and stdout (programs/uci/uci_engine.h) for a game
+// with the UCI capability, for GUIs, cutechess-cli and matches against Fairy-Stockfish.
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -12,11 +12,12 @@ namespace knightgym::cli {
 
 int uci_command(Args& args) {
   if (!args.positional().empty())
-    throw std::invalid_argument("usage: knightgym uci [--agent SPEC] [--seed S]");
+    throw std::invalid_argument("usage: knightgym uci [--game SPEC] [--agent SPEC] [--seed S]");
   const std::string agent = args.get_string("agent", std::string(UciEngine::kDefaultAgent));
   const auto seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
+  const std::string game = args.get_string("game", "");
   args.finish();
-  UciEngine engine(std::cout, agent, seed);
+  UciEngine engine(std::cout, agent, seed, game);
   engine.run(std::cin);
   return 0;
 }

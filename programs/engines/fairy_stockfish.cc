@@ -6,8 +6,6 @@
 namespace knightgym::engines {
 namespace {
 
-constexpr const char* kKnightmateStart = "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1";
-
 // Returned as a prvalue, so the non-movable process is built in place.
 UciProcess start(const std::string& path) {
   try {
@@ -19,14 +17,15 @@ UciProcess start(const std::string& path) {
 
 }  // namespace
 
-FairyStockfish::FairyStockfish()
+FairyStockfish::FairyStockfish(const UciInfo& game)
     : path_(engine_program("fairy-stockfish")), process_(start(path_)) {
+  const std::string variant(game.variant);
   process_.send("uci");
   process_.read_until_prefix("uciok");
-  process_.send("setoption name UCI_Variant value knightmate");
+  process_.send("setoption name UCI_Variant value " + variant);
   set_position("startpos", {});
-  if (current_fen() != kKnightmateStart)
-    throw std::runtime_error("Fairy-Stockfish (" + path_ + ") does not play knightmate");
+  if (current_fen() != game.start_fen)
+    throw std::runtime_error("Fairy-Stockfish (" + path_ + ") does not play " + variant);
 }
 
 std::map<std::string, uint64_t> FairyStockfish::perft_divide(const std::string& fen, int depth) {

@@ -1,7 +1,7 @@
 // The real Fairy-Stockfish, run as a child process and spoken to in UCI over pipes, set to
-// Knightmate: the independent reference for our move generator (perft), FEN writer and
-// UCI engine. Debian's fairy-stockfish 11.1 is the version the tests and benchmarks were
-// written on.
+// the variant of a game that has the UCI capability (env/core/uci_game.h): the independent
+// reference for that game's move generator (perft), FEN writer and UCI engine. Debian's
+// fairy-stockfish 11.1 is the version the tests and benchmarks were written on.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "env/core/uci_game.h"
 #include "util/uci_process.h"
 
 namespace knightgym::engines {
@@ -16,9 +17,10 @@ namespace knightgym::engines {
 class FairyStockfish {
  public:
   // Starts the binary named by $KNIGHTGYM_FAIRY_STOCKFISH, else /usr/games/fairy-stockfish,
-  // else `fairy-stockfish` on PATH, and sets the variant to knightmate. Throws
-  // std::runtime_error if it cannot be started or does not answer as expected.
-  FairyStockfish();
+  // else `fairy-stockfish` on PATH, and sets its UCI_Variant to the game's. Throws
+  // std::runtime_error if it cannot be started, or if its start position for the variant
+  // is not the game's start FEN.
+  explicit FairyStockfish(const UciInfo& game);
 
   const std::string& path() const { return path_; }
 

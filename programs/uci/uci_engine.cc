@@ -8,8 +8,6 @@
 #include <initializer_list>
 #include <stdexcept>
 
-#include "env/core/key_values.h"
-#include "env/games/knightmate/fen.h"
 #include "env/registry/registry.h"
 #include "util/text.h"
 
@@ -41,15 +39,29 @@ int centipawns(float value) {
   return static_cast<int>(std::lround(90.0 * std::tan(1.5637541897 * value)));
 }
 
+// The game of `spec`, or the first registered one a UCI engine plays.
+std::shared_ptr<const AnyGame> uci_game(std::string_view spec) {
+  if (spec.empty())
+    for (const GameEntry& entry : registered_games())
+      if (entry.uci) return load_game(entry.name);
+  std::shared_ptr<const AnyGame> game = load_game(spec);
+  if (!game->uci())
+    throw std::invalid_argument("no UCI engine plays " + std::string(game->name()) +
+                                ": it has no FEN (env/core/uci_game.h)");
+  return game;
+}
+
 }  // namespace
 
-UciEngine::UciEngine(std::ostream& out, std::string_view agent_spec, uint64_t seed)
+UciEngine::UciEngine(std::ostream& out, std::string_view agent_spec, uint64_t seed,
+                     std::string_view game_spec)
     : out_(out),
-      game_(load_game("knightmate")),
+      game_(uci_game(game_spec)),
+      uci_(*game_->uci()),
       agent_spec_(agent_spec),
       seed_(seed),
       agent_(AgentFactory(agent_spec, game_).make(seed)),
-      position_(state_from_fen(knightmate::kStartFen)) {}
+      position_(game_->state_from_fen(uci_.start_fen)) {}
 
 UciEngine::~UciEngine() { stop_search(); }
 
@@ -80,7 +92,7 @@ bool UciEngine::handle(const Tokens& command) {
     say("readyok");
   } else if (name == "ucinewgame") {
     finish_search();
-    position_ = state_from_fen(knightmate::kStartFen);
+    position_ = game_->state_from_fen(uci_.start_fen);
   } else if (name == "setoption") {
     finish_search();
     set_option(command);
@@ -104,7 +116,8 @@ bool UciEngine::handle(const Tokens& command) {
 void UciEngine::identify() {
   say("id name knightgym");
   say("id author the knightgym authors");
-  say("option name UCI_Variant type combo default knightmate var knightmate");
+  const std::string variant(uci_.variant);
+  say("option name UCI_Variant type combo default " + variant + " var " + variant);
   say("option name Agent type string default " + agent_spec_);
   say("uciok");
 }
@@ -121,9 +134,9 @@ void UciEngine::set_option(const Tokens& command) {
   const std::string value =
       words_between(command, std::min(value_index + 1, command.size()), command.size());
   if (lowercase(name) == "uci_variant") {
-    if (lowercase(value) != "knightmate")
-      say("info string UCI_Variant '" + value +
-          "' is not supported: this engine plays knightmate only");
+    if (lowercase(value) != uci_.variant)
+      say("info string UCI_Variant '" + value + "' is not supported: this engine plays " +
+          std::string(uci_.variant) + " only");
   } else if (lowercase(name) == "agent") {
     try {
       agent_ = AgentFactory(value, game_).make(seed_);
@@ -143,7 +156,7 @@ void UciEngine::set_position(const Tokens& command) {
   const size_t moves_index = static_cast<size_t>(moves_at - command.begin());
   std::string fen;
   if (command.size() > 1 && command[1] == "startpos" && moves_index <= 2) {
-    fen = knightmate::kStartFen;
+    fen = uci_.start_fen;
   } else if (command.size() > 1 && command[1] == "fen" && moves_index > 2) {
     fen = words_between(command, 2, moves_index);
   } else {
@@ -153,7 +166,7 @@ void UciEngine::set_position(const Tokens& command) {
   }
   std::unique_ptr<AnyState> state;
   try {
-    state = state_from_fen(fen);
+    state = game_->state_from_fen(fen);
   } catch (const std::invalid_argument& error) {
     say("info string position: " + std::string(error.what()) + "; position unchanged");
     return;
@@ -168,11 +181,7 @@ void UciEngine::set_position(const Tokens& command) {
     }
     // UCI knows no ply limit: past the game's max_turns, go on from the same position
     // as a new episode (repetitions before it are forgotten).
-    if (state->is_truncated()) {
-      const std::string text = state->serialize();
-      const KeyValues fields(text, "", {"fen", "turns", "keys", "history"}, {"moves"});
-      state = state_from_fen(fields.get("fen"));
-    }
+    if (state->is_truncated()) state = game_->state_from_fen(state->fen());
   }
   position_ = std::move(state);
 }
@@ -266,12 +275,6 @@ void UciEngine::stop_search() {
   stop_ = true;
   stop_.notify_all();
   if (worker_.joinable()) worker_.join();
-}
-
-std::unique_ptr<AnyState> UciEngine::state_from_fen(std::string_view fen) const {
-  // parse_fen names what is wrong with a FEN; the state text adds an empty history.
-  return game_->deserialize_state("fen=[" + knightmate::to_fen(knightmate::parse_fen(fen)) +
-                                  "] turns=0 keys= history=");
 }
 
 void UciEngine::say(const std::string& line) {

@@ -1,10 +1,11 @@
-// A UCI engine (the Universal Chess Interface) for Knightmate over any agent spec
-// (agents/agent_config.h), speaking Fairy-Stockfish's `knightmate` variant: its variant
-// name, FEN and move text (docs/rules/knightmate.md). It reads commands from one stream
-// and answers on another, so tests drive it in-process; `knightgym uci` runs it on stdin
-// and stdout. A search runs in a worker thread, so `stop` and `isready` are answered while
-// it runs; `go`, `setoption` and `ucinewgame` wait for it (finish_search). Commands,
-// scores and the time rule: docs/agents.md, section UCI.
+// A UCI engine (the Universal Chess Interface) over any agent spec (agents/agent_config.h)
+// for a game with the UCI capability (env/core/uci_game.h), speaking its engine variant:
+// the variant name, FEN and move text (for Knightmate, Fairy-Stockfish's, as
+// docs/rules/knightmate.md says). It reads commands from one stream and answers on
+// another, so tests drive it in-process; `knightgym uci` runs it on stdin and stdout. A
+// search runs in a worker thread, so `stop` and `isready` are answered while it runs;
+// `go`, `setoption` and `ucinewgame` wait for it (finish_search). Commands, scores and the
+// time rule: docs/agents.md, section UCI.
 #pragma once
 
 #include <atomic>
@@ -28,7 +29,7 @@ class UciEngine {
   static constexpr std::string_view kDefaultAgent = "mcts:sims=800";
   // The cap on a search's simulations, also on `go nodes` and on a search bounded only by
   // time, depth or `stop`: it bounds the tree's memory (MCTS keeps about 2 KB per
-  // simulation in Knightmate).
+  // simulation in a chess variant).
   static constexpr int64_t kMaxSimulations = 1'000'000;
   // Kept back from the clock on every move for the pipes and the GUI, in ms.
   static constexpr int64_t kMoveOverheadMs = 50;
@@ -36,10 +37,12 @@ class UciEngine {
   // the clock's nanoseconds cannot overflow.
   static constexpr int64_t kMaxTimeMs = int64_t{1} << 40;
 
-  // The agent's random stream is seeded once, so a whole session replays from `seed`.
-  // Throws std::invalid_argument for a bad agent spec.
+  // The agent's random stream is seeded once, so a whole session replays from `seed`. The
+  // game is `game_spec`, or if that is empty the first registered game with the UCI
+  // capability. Throws std::invalid_argument for a bad agent or game spec, or a game no
+  // UCI engine plays.
   explicit UciEngine(std::ostream& out, std::string_view agent_spec = kDefaultAgent,
-                     uint64_t seed = 0);
+                     uint64_t seed = 0, std::string_view game_spec = "");
   ~UciEngine();  // stops a search, after its bestmove is written
   UciEngine(const UciEngine&) = delete;
   UciEngine& operator=(const UciEngine&) = delete;
@@ -68,13 +71,13 @@ class UciEngine {
   // `go`, `setoption` and `ucinewgame`: the commands after it wait their turn instead of
   // being dropped. A search under `go infinite` ends only with `stop`, so it is stopped.
   void finish_search();
-  void stop_search();  // sets the stop flag and waits for the bestmove
-  std::unique_ptr<AnyState> state_from_fen(std::string_view fen) const;
+  void stop_search();                 // sets the stop flag and waits for the bestmove
   void say(const std::string& line);  // one line, flushed; safe from both threads
 
   std::ostream& out_;
   std::mutex out_mutex_;
   std::shared_ptr<const AnyGame> game_;
+  UciInfo uci_;
   std::string agent_spec_;
   uint64_t seed_;
   std::unique_ptr<AnyAgent> agent_;

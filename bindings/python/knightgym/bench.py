@@ -1,6 +1,6 @@
 """Steps/s of a vector env stepped from Python; rows for `knightgym bench`.
 
-    python3 -m knightgym.bench --spec knight_fight --envs 1024 --threads 2 --steps 4000000 \
+    python3 -m knightgym.bench --spec GAME --envs 1024 --threads 2 --steps 4000000 \
         --repeat 3
 """
 
@@ -23,7 +23,7 @@ def steps_per_second(spec, envs, threads, steps):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--spec", default="knight_fight")
+    parser.add_argument("--spec", required=True, help="the game, e.g. one of knightgym.games()")
     parser.add_argument("--envs", type=int, default=1024)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--steps", type=int, default=4_000_000)

@@ -38,18 +38,20 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+import knightgym
 from knightgym import raster
 from knightgym._checks import Locked, checked_action, serialised
 from knightgym.vector_env import OpponentEnv, make_spec
 
-# Registered id names and the games they make.
-GAMES = {
-    "KnightFight": "knight_fight",
-    "Knightmate": "knightmate",
-    "DoubleDuel": "double_duel",
-    "KnightsChallenge": "knights_challenge",
-    "Tailten": "tailten",
-}
+
+def title(game):
+    """A game's name in CamelCase, as its Gymnasium id spells it ("knights_challenge":
+    "KnightsChallenge")."""
+    return "".join(part.title() for part in game.split("_"))
+
+
+# Registered id names and the games they make: every registered game.
+GAMES = {title(name): name for name in knightgym.games()}
 
 # The return an illegal action scores in KnightgymEnv (illegal_action="lose"): the
 # lowest any game gives.
@@ -64,10 +66,11 @@ _AUTORESET_NAMES = {
 
 def env_id(game):
     """The registered id of the game named `game` ("tailten": "knightgym/Tailten-v0")."""
-    for name, registered in GAMES.items():
-        if registered == game:
-            return f"knightgym/{name}-v0"
-    raise ValueError(f"no Gymnasium id for game {game!r}; the games are {sorted(GAMES.values())}")
+    if game not in GAMES.values():
+        raise ValueError(
+            f"no Gymnasium id for game {game!r}; the games are {sorted(GAMES.values())}"
+        )
+    return f"knightgym/{title(game)}-v0"
 
 
 def observation_space(game):
@@ -119,7 +122,7 @@ class KnightgymEnv(Locked, gymnasium.Env):
 
     def __init__(
         self,
-        game="knight_fight",
+        game,
         opponent="random",
         seat=0,
         render_mode=None,
@@ -243,7 +246,7 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
 
     def __init__(
         self,
-        game="knight_fight",
+        game,
         num_envs=1,
         opponent="random",
         seat=None,

@@ -48,7 +48,7 @@ RENDER_MODES = ("ansi", "human", "rgb_array")
 MASKS = ("observation", "info")  # where an agent finds its action mask
 
 
-def env(spec="knight_fight", render_mode=None, masks="observation", **params):
+def env(spec, render_mode=None, masks="observation", **params):
     """The AEC env of `spec`, wrapped as PettingZoo's classic games are."""
     wrapped = raw_env(spec, render_mode=render_mode, masks=masks, **params)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_ACTION_RETURN)
@@ -60,7 +60,7 @@ class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrappe
     """The AEC env of the game `spec`, with `params` added to the spec; the action masks
     in the observations or (masks="info") in the infos."""
 
-    def __init__(self, spec="knight_fight", render_mode=None, masks="observation", **params):
+    def __init__(self, spec, render_mode=None, masks="observation", **params):
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(

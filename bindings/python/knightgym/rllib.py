@@ -66,13 +66,13 @@ class MaskedObservations(gymnasium.ObservationWrapper):
         }
 
 
-def make_env(game="tailten", **kwargs):
+def make_env(game, **kwargs):
     """MaskedObservations over gymnasium.make of `game`'s id (a game name, "tailten"),
     with `kwargs` (opponent=, seat=, the game's parameters) as its keyword arguments."""
     return MaskedObservations(gymnasium.make(knightgym.gymnasium.env_id(game), **kwargs))
 
 
-def register_env(name, game="tailten", **kwargs):
+def register_env(name, game, **kwargs):
     """Registers `name` with RLlib (ray.tune's registry) as make_env(game, **kwargs), the
     algorithm's env_config added to kwargs."""
     _register_env(name, lambda env_config: make_env(game, **{**kwargs, **env_config}))

@@ -109,7 +109,7 @@ class VecEnv(Locked, _SB3VecEnv):
 
     def __init__(
         self,
-        game="knight_fight",
+        game,
         num_envs=8,
         opponent="random",
         seed=None,

@@ -38,7 +38,7 @@ class MaskedObservations(gymnasium.ObservationWrapper):
         return {"obs": observation["observation"], "mask": observation["action_mask"].astype(bool)}
 
 
-def make_env(game="tailten", **kwargs):
+def make_env(game, **kwargs):
     """MaskedObservations over gymnasium.make of `game`'s id (a game name, "tailten"),
     with `kwargs` (opponent=, seat=, the game's parameters) as its keyword arguments."""
     return MaskedObservations(gymnasium.make(knightgym.gymnasium.env_id(game), **kwargs))

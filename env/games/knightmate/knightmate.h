@@ -27,7 +27,10 @@
 #include "env/core/check.h"
 #include "env/core/game.h"
 #include "env/core/training_defaults.h"
+#include "env/core/uci_game.h"
 #include "env/games/knightmate/action_encoding.h"
+#include "env/games/knightmate/fen.h"
+#include "env/games/knightmate/perft.h"
 #include "env/games/knightmate/position.h"
 
 namespace knightgym {
@@ -165,6 +168,11 @@ class Knightmate {
   // Plays a legal move (the engine's own form of an action).
   void play(State& s, knightmate::Move move) const;
 
+  // Perft on the bitboards (env/core/perft.h): draw rules below the root do not cut it.
+  uint64_t perft(const State& s, int depth) const {
+    return depth == 0 ? 1 : terminal(s) ? 0 : knightmate::perft(s.position, depth);
+  }
+
   void returns(const State& s, float* out) const {
     // Checkmate is the only decisive end: the side to move has lost.
     const int white = s.reason != Reason::kCheckmate          ? 0
@@ -190,9 +198,20 @@ class Knightmate {
     return static_cast<float>(balance);
   }
 
-  // What a UCI engine plays (env/core/uci_game.h): Fairy-Stockfish's variant, and the
-  // FEN of the current position alone (no earlier positions, so no repetitions).
+  // What a UCI engine plays (env/core/uci_game.h): Fairy-Stockfish's variant, its start,
+  // positions for perft-bench, a state from a FEN, and the FEN of the current position
+  // alone (no earlier positions, so no repetitions).
   static constexpr std::string_view kUciVariant = "knightmate";
+  static constexpr std::string_view kUciStartFen = knightmate::kStartFen;
+  static constexpr std::array<UciPerftPosition, 3> kUciPerftPositions{{
+      {"castling, en passant", "r3k2r/ppp1qppp/2m1bm2/3pP3/8/2M1BM2/PPP1QPPP/R3K2R w KQkq d6 0 9",
+       5},
+      {"promotions", "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1", 5},
+      {"endgame", "4k3/P1p5/8/1P6/8/8/p5P1/4K3 b - - 0 1", 7},
+  }};
+  State state_from_fen(std::string_view fen) const {
+    return state_from_position(knightmate::parse_fen(fen));
+  }
   std::string fen(const State& s) const;
   // The arguments of UCI's `position` command for the game so far: "fen ROOT moves M1
   // M2 ..." (no "moves" when there are none), ROOT the position at turn
@@ -231,5 +250,6 @@ class Knightmate {
 };
 
 static_assert(Game<Knightmate>);
+static_assert(UciGame<Knightmate>);
 
 }  // namespace knightgym

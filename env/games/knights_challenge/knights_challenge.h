@@ -23,11 +23,13 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "env/core/check.h"
+#include "env/core/extras.h"
 #include "env/core/game.h"
 #include "env/core/training_defaults.h"
 #include "env/games/knights_challenge/geometry.h"
@@ -150,6 +152,8 @@ class KnightsChallenge {
   // The final tally of each side (camp knights, lines, captures, camp bonuses), valid in
   // any position; out has num_sides() entries.
   void tallies(const State& s, int* out) const;
+  // The tallies and sides as extras (env/core/extras.h, extras.cc).
+  static std::span<const StateExtra<KnightsChallenge>> extras();
 
   // The greedy agent's view (env/core/heuristic.h): the own side's tally minus the best
   // other side's.

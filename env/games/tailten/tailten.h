@@ -15,10 +15,12 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "env/core/check.h"
+#include "env/core/extras.h"
 #include "env/core/game.h"
 #include "env/core/symmetry.h"
 #include "env/games/tailten/board.h"
@@ -125,6 +127,8 @@ class Tailten {
 
   // Kingdoms, territory and match points of the position (final once over).
   Score score(const State& s) const;
+  // The score as an extra (env/core/extras.h, extras.cc).
+  static std::span<const StateExtra<Tailten>> extras();
 
   // The greedy agent's view (env/core/heuristic.h): fewer kingdoms first, then more
   // territory, against the opponent.

@@ -105,7 +105,7 @@ TEST_CASE("uci: position fen, and bestmove (none) once the game is over", "[uci]
                  bestmove(run_engine("position fen " + fen + " moves d7d5\ngo nodes 30\n"))));
 
   // Fairy-Stockfish agrees that the side to move has no move.
-  engines::FairyStockfish fairy;
+  engines::FairyStockfish fairy(*load_game("knightmate")->uci());
   REQUIRE(fairy.legal_moves(kMatedFen, {}).empty());
   const Lines lines = run_engine("position fen " + std::string(kMatedFen) + "\ngo nodes 30\n");
   CHECK(bestmove(lines) == "(none)");
@@ -311,7 +311,7 @@ TEST_CASE("uci: a child process that stays silent is killed, not waited for", "[
 // told `position startpos moves ...` and `go nodes N`, once with each colour. Before each
 // move the two move generators must list the same legal moves.
 TEST_CASE("uci: knightgym uci plays Fairy-Stockfish with legal moves only", "[uci][reference]") {
-  engines::FairyStockfish fairy;
+  engines::FairyStockfish fairy(*load_game("knightmate")->uci());
   for (const int our_side : {0, 1}) {
     UciProcess ours({KNIGHTGYM_CLI, "uci", "--agent", "mcts:sims=100"}, "knightgym uci",
                     std::chrono::seconds(10));

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -17,7 +18,9 @@
 
 #include "env/core/game.h"
 #include "env/core/params.h"
+#include "env/core/perft.h"
 #include "env/core/rng.h"
+#include "env/registry/registry.h"
 
 namespace knightgym::testing {
 
@@ -36,6 +39,43 @@ inline std::string joined(const Strings& names) {
     out += name;
   }
   return out.empty() ? std::string("(none)") : out;
+}
+
+// Perft (env/core/perft.h) of an independent reference game, a copyable value whose
+// `legal(game)` lists the actions of the player to move (none once over) and whose
+// `play(game, action)` applies one: the reference side of each game's known perft counts.
+template <class Reference, class Legal, class Play>
+uint64_t reference_perft(const Reference& game, int depth, const Legal& legal, const Play& play) {
+  if (depth == 0) return 1;
+  const auto actions = legal(game);
+  if (depth == 1) return actions.size();
+  uint64_t leaves = 0;
+  for (const auto& action : actions) {
+    Reference child = game;
+    play(child, action);
+    leaves += reference_perft(child, depth - 1, legal, play);
+  }
+  return leaves;
+}
+
+// The known perft counts of the start of `spec` (seed 0) at depths 1, 2, ...: the engine's
+// counts (env/core/perft.h, on the typed game and through the registry) and the
+// reference's, from `reference` at the same start, must all be them.
+template <Game G, class Reference, class Legal, class Play>
+void check_known_perft(std::string_view spec, const Reference& reference,
+                       const std::vector<uint64_t>& known, const Legal& legal, const Play& play) {
+  ParamReader reader(parse_spec(spec));
+  const G game(G::read_params(reader));
+  typename G::State start;
+  Rng rng(0);
+  game.init(start, rng);
+  const std::unique_ptr<AnyState> registered = load_game(spec)->new_initial_state(0);
+  for (int depth = 1; depth <= static_cast<int>(known.size()); ++depth) {
+    INFO(spec << " at depth " << depth);
+    CHECK(perft(game, start, depth) == known[depth - 1]);
+    CHECK(registered->perft(depth) == known[depth - 1]);
+    CHECK(reference_perft(reference, depth, legal, play) == known[depth - 1]);
+  }
 }
 
 // The game of a spec such as "knight_fight(layout=identity)"; unknown keys fail.

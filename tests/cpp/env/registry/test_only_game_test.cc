@@ -15,15 +15,19 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "agents/agent_adapter.h"
 #include "env/core/check.h"
+#include "env/core/extras.h"
 #include "env/core/heuristic.h"
 #include "env/core/key_values.h"
+#include "env/core/perft.h"
 #include "env/core/sample.h"
 #include "env/core/symmetry.h"
 #include "env/core/training_defaults.h"
+#include "env/core/uci_game.h"
 #include "env/registry/game_adapter.h"
 #include "training/arena/arena.h"
 #include "training/selfplay/self_play.h"
@@ -144,7 +148,7 @@ class Nim {
 
 static_assert(Game<Nim>);
 static_assert(!HasHeuristic<Nim> && !HasSymmetries<Nim> && !HasTrainingDefaults<Nim> &&
-              !HasSampler<Nim>);
+              !HasSampler<Nim> && !HasPerft<Nim> && !HasExtras<Nim> && !UciGame<Nim>);
 
 std::shared_ptr<const AnyGame> load_nim(const std::string& params = "") {
   return GameAdapter<Nim>::load(parse_spec("nim(" + params + ")"));
@@ -173,6 +177,27 @@ TEST_CASE("a test-only game: the type-erased face and the generic fallbacks", "[
   CHECK(picture.to_move == 1);
   CHECK(picture.notes == text_lines(state->to_string()));
   CHECK(picture.links.empty());
+
+  // Perft by the generic count: from 3 stones, 3 takes, then 2 + 1 + 0 (the game that
+  // ended adds nothing), then 1 + 0 + 0 (2 - 1 - 1 stones; the rest ended).
+  const auto three = load_nim("stones=3")->new_initial_state(0);
+  CHECK(three->perft(0) == 1);
+  CHECK(three->perft(1) == 3);
+  CHECK(three->perft(2) == 3);
+  CHECK(three->perft(3) == 1);
+  CHECK(three->perft(4) == 0);
+  using Divide = std::vector<std::pair<std::string, uint64_t>>;
+  CHECK(three->perft_divide(2) == Divide{{"take1", 2}, {"take2", 1}, {"take3", 0}});
+  CHECK_THROWS_WITH(three->perft(-1), "perft depth must be >= 0, got -1");
+  CHECK_THROWS_WITH(three->perft_divide(0), "perft depth must be >= 1, got 0");
+
+  // No extras and no FEN: each refusal names the game and why.
+  CHECK(game->extras().empty());
+  CHECK(!game->uci());
+  CHECK_THROWS_WITH(three->extra("score"), "nim has no extra 'score': it has none");
+  CHECK_THROWS_WITH(three->fen(), "nim has no FEN: no UCI engine plays it");
+  CHECK_THROWS_WITH(game->state_from_fen("8/8/8/8/8/8/8/8 w - - 0 1"),
+                    "nim has no FEN: no UCI engine plays it");
 
   const Nim nim(Nim::Params{4, 100});
   Nim::State s;

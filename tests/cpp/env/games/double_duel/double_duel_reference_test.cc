@@ -641,5 +641,15 @@ KNIGHTGYM_DOUBLE_DUEL_REFERENCE_CASE(1, 1, 1, 1)
 
 #undef KNIGHTGYM_DOUBLE_DUEL_REFERENCE_CASE
 
+// The known perft counts of the start; each step of a turn is a level of its own.
+TEST_CASE("double_duel perft: the known counts of the start, the reference's",
+          "[double_duel][reference][perft]") {
+  const reference::Options options;
+  testing::check_known_perft<DoubleDuel>(
+      "double_duel", reference::Game(options), {2, 6, 24, 96, 2376, 4752, 14256, 57024},
+      [](const reference::Game& g) { return token_names(g.legal()); },
+      [](reference::Game& g, const std::string& action) { REQUIRE(g.apply(action)); });
+}
+
 }  // namespace
 }  // namespace knightgym

@@ -546,5 +546,19 @@ TEST_CASE("knight_fight reference: double_erase=off, mirror_on_moves=false",
   check_combination(reference::DoubleErase::kOff, false, 0xf1647005);
 }
 
+// The known perft counts of the start (layout=identity, so the same from every seed); a
+// turn's erase is a level of its own.
+TEST_CASE("knight_fight perft: the known counts of the start, the reference's",
+          "[knight_fight][reference][perft]") {
+  reference::Options options;
+  options.identity = true;
+  int numbers[reference::kSquares];
+  for (int square = 0; square < reference::kSquares; ++square) numbers[square] = square;
+  testing::check_known_perft<KnightFight>(
+      options.spec(), reference::Game(options, numbers), {10, 99, 473, 1741, 7628, 39706},
+      [](const reference::Game& g) { return g.legal(); },
+      [](reference::Game& g, const std::string& action) { REQUIRE(g.apply(action)); });
+}
+
 }  // namespace
 }  // namespace knightgym

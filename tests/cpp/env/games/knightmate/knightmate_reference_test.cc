@@ -16,6 +16,7 @@
 #include "env/games/knightmate/fen.h"
 #include "env/games/knightmate/knightmate.h"
 #include "env/games/knightmate/perft.h"
+#include "env/registry/registry.h"
 #include "programs/engines/fairy_stockfish.h"
 #include "tests/cpp/env/registry/conformance_specs.h"
 #include "util/uci_process.h"
@@ -99,7 +100,7 @@ TEST_CASE("Knightmate perft divide agrees with Fairy-Stockfish on random positio
   // At least 100 positions: fewer random games may reach no castling or en passant.
   const int count = std::max(100, testing::conformance_games());
   const std::vector<Sample> samples = random_positions(count, 20240611);
-  engines::FairyStockfish fairy;
+  engines::FairyStockfish fairy(*load_game("knightmate")->uci());
   int compared = 0, promotions = 0, castlings = 0, en_passants = 0;
   for (const Sample& sample : samples) {
     const int depth = 2 + compared % 2;
@@ -127,7 +128,7 @@ TEST_CASE("Knightmate perft divide agrees with Fairy-Stockfish on random positio
 TEST_CASE("Knightmate FEN after random moves agrees with Fairy-Stockfish",
           "[knightmate][reference]") {
   const int count = testing::conformance_games();
-  engines::FairyStockfish fairy;
+  engines::FairyStockfish fairy(*load_game("knightmate")->uci());
   int compared = 0;
   for (const Sample& sample : random_positions(count, 20240611)) {
     std::string moves;
@@ -210,6 +211,21 @@ TEST_CASE("Fairy-Stockfish sees a threefold repetition in uci_position, not in t
   // The game agrees: g2e1 ends it by repetition.
   play({"g2e1"});
   REQUIRE(s.reason == Knightmate::Reason::kRepetition);
+}
+
+// The known perft counts of the start, through the registry (the bitboard perft behind the
+// perft capability, env/core/perft.h), and Fairy-Stockfish's.
+TEST_CASE("knightmate perft: the known counts of the start, Fairy-Stockfish's",
+          "[knightmate][reference][perft]") {
+  const std::shared_ptr<const AnyGame> game = load_game("knightmate");
+  engines::FairyStockfish fairy(*game->uci());
+  const std::unique_ptr<AnyState> start = game->new_initial_state(0);
+  const uint64_t known[] = {18, 324, 6765, 139774, 3249033};
+  for (int depth = 1; depth <= 5; ++depth) {
+    INFO("depth " << depth);
+    CHECK(start->perft(depth) == known[depth - 1]);
+    CHECK(fairy.perft("startpos", depth) == known[depth - 1]);
+  }
 }
 
 }  // namespace

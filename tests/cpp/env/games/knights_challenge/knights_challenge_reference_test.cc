@@ -1006,5 +1006,22 @@ TEST_CASE("knights_challenge reference: ffa3 on 11x11 with target 24",
                 0xc4a11e15);
 }
 
+// The known perft counts of the start with four players and with three.
+TEST_CASE("knights_challenge perft: the known counts of the start, the reference's",
+          "[knights_challenge][reference][perft]") {
+  const auto legal = [](const reference::Game& g) {
+    return g.over() ? std::vector<int>{} : g.legal_moves(g.to_move());
+  };
+  const auto play = [](reference::Game& g, int move) {
+    REQUIRE(g.apply(reference::move_name(move)));
+  };
+  reference::Options options;
+  testing::check_known_perft<KnightsChallenge>(options.spec(), reference::Game(options),
+                                               {16, 256, 4096, 65536}, legal, play);
+  options.mode = reference::Mode::kFfa3;
+  testing::check_known_perft<KnightsChallenge>(options.spec(), reference::Game(options),
+                                               {16, 256, 4096, 69888}, legal, play);
+}
+
 }  // namespace
 }  // namespace knightgym

@@ -616,5 +616,15 @@ TEST_CASE("tailten reference: random parameters", "[tailten][reference]") {
               0x7a175);
 }
 
+// The known perft counts of the start, Red building first.
+TEST_CASE("tailten perft: the known counts of the start, the reference's",
+          "[tailten][reference][perft]") {
+  const reference::Options options;
+  testing::check_known_perft<Tailten>(
+      options.spec(), reference::Game(options), {45, 1980, 9632, 45632, 251200},
+      [](const reference::Game& g) { return g.legal(); },
+      [](reference::Game& g, const std::string& action) { REQUIRE(g.apply(action)); });
+}
+
 }  // namespace
 }  // namespace knightgym
