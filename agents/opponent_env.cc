@@ -1,6 +1,7 @@
 #include "agents/opponent_env.h"
 
 #include "agents/agent_kinds.h"
+#include "agents/game_registration.h"
 #include "env/registry/game_list.h"
 
 namespace knightgym {
@@ -18,12 +19,10 @@ std::unique_ptr<AnyOpponentEnv> make_opponent_env(std::shared_ptr<const AnyGame>
   std::unique_ptr<AnyOpponentEnv> env;
   Games::visit(*game, [&](const auto& rules) {
     using G = std::decay_t<decltype(rules)>;
-    auto make_opponent = [rules, config, shared](uint64_t seed) {
-      return make_agent(rules, config, shared, derive_seed(seed, ~uint64_t{0}));
-    };
-    env = std::make_unique<OpponentEnv<G>>(std::dynamic_pointer_cast<const GameAdapter<G>>(game),
-                                           std::move(make_opponent), options, learner_seat);
+    env = make_opponent_env_of<G>(game, config, shared, options, learner_seat);
   });
+  if (const TypedAgents* registered = registered_agents(game->name()); !env && registered)
+    env = registered->opponent_env(game, config, shared, options, learner_seat);
   if (!env) throw std::invalid_argument("no opponents for game " + game->spec());
   return env;
 }

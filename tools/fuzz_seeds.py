@@ -23,8 +23,12 @@ FEN = re.compile(
 
 
 def conformance_specs():
-    lines = (ROOT / "tests" / "conformance_specs.txt").read_text().splitlines()
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    """Every game's conformance specs (tests/cpp/env/games/<game>/conformance_specs.txt)."""
+    specs = []
+    for path in sorted((ROOT / "tests/cpp/env/games").glob("*/conformance_specs.txt")):
+        lines = path.read_text().splitlines()
+        specs += [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    return specs
 
 
 def golden_states():

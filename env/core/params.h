@@ -20,9 +20,10 @@ struct Spec {
 
 // Bounds on what parse_spec reads, so that any input is refused at once and in time
 // linear in its size (a 1 MB input of 120,000 parameters once took 44 s to refuse). They
-// are far above every real spec: the longest registered one (tests/conformance_specs.txt)
-// is about 100 characters with 4 parameters, a Knightmate FEN under 100 characters, and
-// no game or agent declares more than a few dozen parameters.
+// are far above every real spec: the longest registered one
+// (tests/cpp/env/games/*/conformance_specs.txt) is about 100 characters with 4 parameters, a
+// Knightmate FEN under 100 characters, and no game or agent declares more than a few dozen
+// parameters.
 inline constexpr size_t kMaxSpecLength = 65536;  // characters
 inline constexpr size_t kMaxSpecParams = 256;
 

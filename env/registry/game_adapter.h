@@ -19,6 +19,7 @@
 #include "env/core/perft.h"
 #include "env/core/uci_game.h"
 #include "env/registry/any_game.h"
+#include "env/registry/registry.h"
 #include "env/vector/vector_env.h"
 
 namespace knightgym {
@@ -273,5 +274,11 @@ class GameAdapter final : public AnyGame {
   GameInfo info_;
   std::vector<ExtraInfo> extras_ = extra_infos<G>();
 };
+
+// G's entry in the registry (registry.h).
+template <Game G>
+GameEntry game_entry() {
+  return {G::kName, G::kSummary, &GameAdapter<G>::load, extra_infos<G>(), uci_info<G>()};
+}
 
 }  // namespace knightgym

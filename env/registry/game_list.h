@@ -16,10 +16,7 @@ namespace knightgym {
 
 template <Game... Gs>
 struct GameList {
-  static std::vector<GameEntry> entries() {
-    return {GameEntry{Gs::kName, Gs::kSummary, &GameAdapter<Gs>::load, extra_infos<Gs>(),
-                      uci_info<Gs>()}...};
-  }
+  static std::vector<GameEntry> entries() { return {game_entry<Gs>()...}; }
 
   // Calls f(rules) with the typed game behind `game`; false if it is not on the list.
   template <class F>

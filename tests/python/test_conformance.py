@@ -1,4 +1,4 @@
-"""The conformance suite: random games under every spec of tests/conformance_specs.txt,
+"""The conformance suite: random games under every conformance spec (conftest.py),
 checking the single-state contract at every step, and the vector env against single
 states (the Python twin of tests/cpp/env/registry/conformance_test.cc)."""
 
@@ -16,7 +16,8 @@ MIN_GAMES_PER_SPEC = 10
 GAMES_PER_SPEC = max(
     MIN_GAMES_PER_SPEC, int(os.environ.get("KNIGHTGYM_CONFORMANCE_GAMES", "1000")) // 5
 )
-# The budget policy of tests/conformance_specs.txt, shared with the C++ suite.
+# The budget policy of the conformance specs, shared with the C++ suite
+# (tests/cpp/env/registry/conformance_specs.h).
 DECISIONS_PER_SPEC = 100 * GAMES_PER_SPEC
 VECTOR_ENVS = 8
 # Steps of the vector env test: at least this many, and on until an episode has ended

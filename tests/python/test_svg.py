@@ -1,7 +1,7 @@
 """Pictures of states: state.picture() (env/core/picture.h) says what each game shows, and
 knightgym.svg draws it.
 
-Golden files: for every spec of tests/conformance_specs.txt, the SVG of each state of its
+Golden files: for every conformance spec, the SVG of each state of its
 render golden file but the one after 5 decisions (tests/golden/render/: the start and the
 seeded positions after 20 and 60 decisions, read back from their serialized lines) is
 tests/golden/svg/<name>__<k>.svg, <name> the render file's name and <k> the state's index

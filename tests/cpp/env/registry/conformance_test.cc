@@ -1,5 +1,5 @@
 // The conformance suite: random games of every registered game under every spec of
-// tests/conformance_specs.txt, checking the contract at every step.
+// tests/cpp/env/games/*/conformance_specs.txt, checking the contract at every step.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <numeric>
@@ -72,7 +72,7 @@ void check_state(const AnyGame& game, const AnyState& state) {
 }
 
 // Plays `games` random games, or fewer where they are long, by the budget policy of
-// tests/conformance_specs.txt (shared with tests/python/test_conformance.py).
+// tests/cpp/env/games/*/conformance_specs.txt (shared with tests/python/test_conformance.py).
 void play_random_games(const std::string& spec, int games) {
   const auto game = load_game(spec);
   Rng rng(derive_seed(12345, std::hash<std::string>{}(spec)));

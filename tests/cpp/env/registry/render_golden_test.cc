@@ -1,6 +1,6 @@
 // Golden files for render() (AnyState::to_string()) of every spec of
-// tests/conformance_specs.txt, so that a change to any game's board picture, or to the
-// seeded play behind it, shows up as a reviewed diff rather than passing unnoticed.
+// tests/cpp/env/games/*/conformance_specs.txt, so that a change to any game's board picture, or to
+// the seeded play behind it, shows up as a reviewed diff rather than passing unnoticed.
 //
 // One file per spec in tests/golden/render/ (the folder comes from KNIGHTGYM_GOLDEN, set in
 // tests/CMakeLists.txt), named from the spec made file-safe: the spec's characters are
@@ -166,7 +166,7 @@ TEST_CASE("every golden render file belongs to a conformance spec", "[golden]") 
       WARN("removed the stale " << render_folder() << "/" << name);
     } else {
       FAIL_CHECK(render_folder() << "/" << name
-                                 << " is stale: no spec of tests/conformance_specs.txt has this "
+                                 << " is stale: no conformance spec has this "
                                     "name (remove it, or run with KNIGHTGYM_UPDATE_GOLDEN=1)");
     }
   }

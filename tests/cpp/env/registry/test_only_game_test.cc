@@ -1,14 +1,10 @@
-// A game defined only here, in no list, runs through everything built on the game
-// contract: the vector env, every kind of the agent table (through AgentFactory, as the
-// CLI and Python make agents), self-play and the arena. No line in agents/ or training/
-// names it, which is what "adding a game is its folder, one line in the game list, its
-// conformance specs and its docs" rests on (docs/api.md). It offers none of the optional
-// capabilities (heuristic, symmetries, training defaults, its own sampler), so the
-// generic fallbacks are what run.
-//
-// The game is subtraction Nim: a pile of `stones`; a turn takes 1, 2 or 3 of them; whoever
-// takes the last stone wins. The player to move loses exactly when the pile is a multiple
-// of 4, which gives the searches a known right answer.
+// Nim, a game defined only in the test tree (tests/games/nim/nim.h), in no list, runs
+// through everything built on the game contract: the vector env, every kind of the agent
+// table (through AgentFactory, as the CLI and Python make agents), self-play and the
+// arena, and the fallbacks of every optional capability. No line in agents/ or training/
+// names it, which is what "adding a game is its folder, one registry line and its docs"
+// rests on (docs/api.md); tests/python/test_game_outside_the_list.py runs the Python
+// suites on it.
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <memory>
@@ -19,134 +15,22 @@
 #include <vector>
 
 #include "agents/agent_adapter.h"
-#include "env/core/check.h"
 #include "env/core/extras.h"
 #include "env/core/heuristic.h"
-#include "env/core/key_values.h"
 #include "env/core/perft.h"
 #include "env/core/sample.h"
 #include "env/core/symmetry.h"
 #include "env/core/training_defaults.h"
 #include "env/core/uci_game.h"
 #include "env/registry/game_adapter.h"
+#include "env/registry/registry.h"
+#include "tests/games/nim/nim.h"
 #include "training/arena/arena.h"
 #include "training/selfplay/self_play.h"
 
 namespace knightgym {
 namespace {
 
-class Nim {
- public:
-  static constexpr std::string_view kName = "nim";
-  static constexpr std::string_view kSummary = "take 1 to 3 stones; the last one wins";
-  static constexpr int kMaxActions = 3;
-
-  struct Params {
-    int stones = 9;
-    int max_turns = 100;
-  };
-
-  struct State {
-    int16_t stones;
-    int16_t turns;
-    uint8_t to_move;
-    End end;
-    uint8_t winner;
-  };
-
-  static Params read_params(ParamReader& reader) {
-    Params p;
-    p.stones = reader.get_int("stones", p.stones, 1, 64, "stones on the pile at the start");
-    p.max_turns = reader.get_int("max_turns", p.max_turns, 1, 1000, "turns before truncation");
-    return p;
-  }
-
-  Nim() = default;
-  explicit Nim(const Params& params) : params_(params) {}
-
-  // Plane 0: the pile, one-hot over 0..stones; plane 1: all ones when the observer moves.
-  GameInfo info() const { return {2, 3, {2, 1, params_.stones + 1}, params_.max_turns}; }
-
-  void init(State& s, Rng&) const {
-    s = {};
-    s.stones = static_cast<int16_t>(params_.stones);
-  }
-
-  int current_player(const State& s) const { return over(s.end) ? kTerminalPlayer : s.to_move; }
-  bool terminal(const State& s) const { return over(s.end); }
-  bool truncated(const State& s) const { return s.end == End::kTruncated; }
-
-  int legal_actions(const State& s, Action* out) const {
-    int n = 0;
-    for (Action a = 0; a < 3 && !over(s.end) && a < s.stones; ++a) out[n++] = a;
-    return n;
-  }
-
-  void legal_mask(const State& s, uint8_t* mask) const {
-    for (int a = 0; a < 3; ++a) mask[a] = !over(s.end) && a < s.stones;
-  }
-
-  void apply(State& s, Action action) const {
-    check_apply(*this, s, action);
-    s.stones = static_cast<int16_t>(s.stones - action - 1);
-    ++s.turns;
-    if (s.stones == 0) {
-      s.end = End::kRules, s.winner = s.to_move;
-    } else if (s.turns >= params_.max_turns) {
-      s.end = End::kTruncated;
-    }
-    s.to_move ^= 1;
-  }
-
-  void returns(const State& s, float* out) const {
-    out[0] = out[1] = 0;
-    if (s.end != End::kRules) return;
-    out[s.winner] = 1;
-    out[1 - s.winner] = -1;
-  }
-
-  void observe(const State& s, int player, float* out) const {
-    const int width = params_.stones + 1;
-    for (int i = 0; i < 2 * width; ++i) out[i] = 0;
-    out[s.stones] = 1;
-    for (int i = 0; i < width; ++i) out[width + i] = player == s.to_move;
-  }
-
-  std::string action_to_string(const State&, Action action) const {
-    return "take" + std::to_string(action + 1);
-  }
-
-  Action string_to_action(const State& s, std::string_view text) const {
-    for (Action a = 0; a < 3; ++a)
-      if (text == action_to_string(s, a)) return a;
-    throw std::invalid_argument("nim: no action '" + std::string(text) + "'");
-  }
-
-  std::string render(const State& s) const { return std::string(s.stones, 'o') + "\n"; }
-
-  std::string serialize(const State& s) const {
-    return "stones=" + std::to_string(s.stones) + " turns=" + std::to_string(s.turns) +
-           " to_move=" + std::to_string(s.to_move) + " end=" + std::string(end_name(s.end)) +
-           " winner=" + std::to_string(s.winner);
-  }
-
-  State deserialize(std::string_view text) const {
-    const KeyValues fields(
-        text, "nim: cannot read state: ", {"stones", "turns", "to_move", "end", "winner"});
-    State s{};
-    s.stones = static_cast<int16_t>(fields.integer("stones", 0, params_.stones));
-    s.turns = static_cast<int16_t>(fields.integer("turns", 0, params_.max_turns));
-    s.to_move = static_cast<uint8_t>(fields.integer("to_move", 0, 1));
-    s.end = fields.end();
-    s.winner = static_cast<uint8_t>(fields.integer("winner", 0, 1));
-    return s;
-  }
-
- private:
-  Params params_;
-};
-
-static_assert(Game<Nim>);
 static_assert(!HasHeuristic<Nim> && !HasSymmetries<Nim> && !HasTrainingDefaults<Nim> &&
               !HasSampler<Nim> && !HasPerft<Nim> && !HasExtras<Nim> && !UciGame<Nim>);
 
@@ -190,6 +74,15 @@ TEST_CASE("a test-only game: the type-erased face and the generic fallbacks", "[
   CHECK(three->perft_divide(2) == Divide{{"take1", 2}, {"take2", 1}, {"take3", 0}});
   CHECK_THROWS_WITH(three->perft(-1), "perft depth must be >= 0, got -1");
   CHECK_THROWS_WITH(three->perft_divide(0), "perft depth must be >= 1, got 0");
+
+  // A game registered at run time must have a name of its own; a refused one changes
+  // nothing.
+  const size_t games = registered_games().size();
+  GameEntry named_twice = game_entry<Nim>();
+  named_twice.name = registered_games().front().name;
+  CHECK_THROWS_WITH(register_game(named_twice),
+                    "a game named " + std::string(named_twice.name) + " is registered already");
+  CHECK(registered_games().size() == games);
 
   // No extras and no FEN: each refusal names the game and why.
   CHECK(game->extras().empty());

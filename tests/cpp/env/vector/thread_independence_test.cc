@@ -3,14 +3,14 @@
 // Knight Fight alone (tests/cpp/env/vector/vector_env_test.cc), since a game whose stepping kept
 // shared or thread-local state would break it only for itself.
 //
-// The vector env: for every spec of tests/conformance_specs.txt, kEnvs environments are
-// reset with a seed and stepped kSteps times with sample_actions (auto-resets included) on
-// 1, 2 and 3 threads; after the reset and after every step the observations, masks,
-// rewards, terminated, truncated and current player buffers must be bit-identical (bytes,
-// so -0.0 and 0.0 differ), and so must every environment's serialize().
-// The arena ([arena], left out of the sanitizer run): for every registered game at its
-// default rules, kArenaGames games of mcts:sims=8 against random on 1 and 2 threads must
-// give the same record for every game (seats, returns, truncation, number of decisions).
+// The vector env: for every spec of tests/cpp/env/games/*/conformance_specs.txt, kEnvs environments
+// are reset with a seed and stepped kSteps times with sample_actions (auto-resets included) on 1, 2
+// and 3 threads; after the reset and after every step the observations, masks, rewards, terminated,
+// truncated and current player buffers must be bit-identical (bytes, so -0.0 and 0.0 differ), and
+// so must every environment's serialize(). The arena ([arena], left out of the sanitizer run): for
+// every registered game at its default rules, kArenaGames games of mcts:sims=8 against random on 1
+// and 2 threads must give the same record for every game (seats, returns, truncation, number of
+// decisions).
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <memory>
