@@ -61,16 +61,15 @@ py::dict picture_of(const AnyState& state) {
   for (int square = 0; square < grid.size(); ++square) {
     const Cell& cell = picture.cells[square];
     py::list marks;
-    for (int bit = 0; bit < kNumMarks; ++bit)
-      if (cell.marks >> bit & 1) marks.append(kCellMarkNames[bit]);
+    for (size_t bit = 0; bit < picture.marks.size(); ++bit)
+      if (cell.marks >> bit & 1) marks.append(py::str(std::string(picture.marks[bit].name)));
     py::dict out;
     out["square"] = grid.name(square);
     out["file"] = grid.file_of(square);
     out["rank"] = grid.rank_of(square);
-    out["piece"] =
-        cell.piece == PieceKind::kNone
-            ? py::object(py::none())
-            : py::object(py::str(std::string(kPieceKindNames[static_cast<int>(cell.piece)])));
+    out["piece"] = cell.piece < 0
+                       ? py::object(py::none())
+                       : py::object(py::str(std::string(picture.pieces[cell.piece].name)));
     out["owner"] = cell.owner;
     out["count"] = cell.count;
     out["number"] = cell.number >= 0 ? py::object(py::int_(cell.number)) : py::object(py::none());
@@ -85,7 +84,7 @@ py::dict picture_of(const AnyState& state) {
   for (const Reserve& reserve : picture.reserves) {
     py::dict held;
     held["side"] = reserve.side;
-    held["piece"] = std::string(kPieceKindNames[static_cast<int>(reserve.piece)]);
+    held["piece"] = std::string(picture.pieces[reserve.piece].name);
     held["count"] = reserve.count;
     reserves.append(held);
   }
@@ -98,6 +97,23 @@ py::dict picture_of(const AnyState& state) {
   out["links"] = links;
   out["reserves"] = reserves;
   out["notes"] = picture.notes;
+  py::dict pieces;
+  for (const PieceStyle& piece : picture.pieces) {
+    py::dict style;
+    style["glyph"] = std::string(piece.glyph);
+    style["halo"] = std::string(piece.halo);
+    pieces[py::str(std::string(piece.name))] = style;
+  }
+  out["pieces"] = pieces;
+  py::dict marks;
+  for (const MarkStyle& mark : picture.marks) {
+    py::dict style;
+    style["look"] = std::string(kMarkLookNames[static_cast<int>(mark.look)]);
+    style["colour"] = std::string(mark.colour);
+    style["accent"] = std::string(mark.accent);
+    marks[py::str(std::string(mark.name))] = style;
+  }
+  out["marks"] = marks;
   return out;
 }
 
@@ -215,8 +231,9 @@ void init_states(py::module_& m) {
            "What a drawing of the state shows: {'width', 'height', 'sides', 'to_move', 'cells' "
            "(one dict per square, rank 1 first: square, file, rank, piece, owner, count, number, "
            "zone, marks), 'links' ((square, square, side) lines, such as bridges), 'reserves' "
-           "(pieces off the board: side, piece, count), 'notes'}. "
-           "svg() draws it.")
+           "(pieces off the board: side, piece, count), 'notes', 'pieces' ({name: {'glyph', "
+           "'halo'}}: how each kind of piece is drawn), 'marks' ({name: {'look', 'colour', "
+           "'accent'}}: how each mark is drawn)}. svg() draws it.")
       .def("last_move", &AnyState::last_move,
            "The text of the last action applied to this state (or the state it was cloned "
            "from), '' if none.")

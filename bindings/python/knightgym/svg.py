@@ -1,10 +1,11 @@
 """SVG pictures of states, drawn from ``state.picture()`` (env/core/picture.h).
 
-C++ says what is where; this module picks shapes and colours. One drawing serves every
-game: a grid of squares with coordinates, pieces of up to four colours (chess glyphs,
-Tailten's ringforts as rings), stacked pieces with their count, each square's number and
-marks, zones (camps) tinted in their side's colour, links (Tailten's bridges), the pieces
-held off the board (Double-Duel's reserves) and notes.
+C++ says what is where and how each kind of piece and each mark looks; this module draws
+it, knowing no game. One drawing serves every game: a grid of squares with coordinates,
+pieces of up to four colours (glyphs, or rings), stacked pieces with their count, each
+square's number and marks (each in its look: blank, shaded, terrain, number, star, frames,
+halos), zones (camps) tinted in their side's colour, links (bridges), the pieces held off
+the board (reserves) and notes.
 
     knightgym.svg.draw(state)                     # or state.svg()
     knightgym.svg.draw(state, last_move="e2e4", targets={"e4": 0.62}, value=0.31)
@@ -41,22 +42,9 @@ FALLBACK_COLOURS = [
     ("#7f8c8d", "#222a2b"),
 ]
 
-# Chess glyphs (filled forms, coloured by the side); ringforts are drawn as rings.
-GLYPHS = {
-    "knight": "\u265e",
-    "royal_knight": "\u265e",
-    "pawn": "\u265f",
-    "bishop": "\u265d",
-    "rook": "\u265c",
-    "queen": "\u265b",
-    "commoner": "\u265a",
-}
-
-
 STYLE = """
 .coord{font:12px sans-serif;fill:#555;text-anchor:middle;dominant-baseline:central}
 .number{font:600 15px sans-serif;fill:#333;text-anchor:middle;dominant-baseline:central}
-.number.double{fill:#a0142a}
 .out .number{fill:#9a9a9a;text-decoration:line-through}
 .piece{font:34px 'DejaVu Sans',sans-serif;text-anchor:middle;dominant-baseline:central;stroke-width:1.3px;paint-order:stroke}
 .count{font:bold 11px sans-serif;fill:#fff;text-anchor:middle;dominant-baseline:central}
@@ -65,7 +53,7 @@ STYLE = """
 .reserve{font:24px 'DejaVu Sans',sans-serif;dominant-baseline:central;stroke-width:1px;paint-order:stroke}
 .held{font:13px sans-serif;fill:#222;dominant-baseline:central}
 .target{fill:#2f7d32;fill-opacity:.45}
-.l{fill:#efe4cf}.d{fill:#c9b48f}.h{fill:#b9d4a0}.o{fill:#d6d3cc}.l,.d,.h,.o{stroke:#8a7a5c;stroke-width:.5px}
+.l{fill:#efe4cf}.d{fill:#c9b48f}.o{fill:#d6d3cc}.l,.d,.t,.o{stroke:#8a7a5c;stroke-width:.5px}
 .n{fill:#fffdf8}.m{fill:#f6e05e;fill-opacity:.55}
 """.strip()
 
@@ -145,6 +133,7 @@ def draw(state, *, last_move=None, targets=None, value=None, flip=False, notes=T
                 cell,
                 origin(cell),
                 colours,
+                picture["marks"],
                 cell["square"] in moved,
                 cell["square"] in shares,
                 shares.get(cell["square"]),
@@ -158,7 +147,7 @@ def draw(state, *, last_move=None, targets=None, value=None, flip=False, notes=T
         )
     for cell in picture["cells"]:
         if cell["piece"]:
-            out.append(_piece(cell, origin(cell), colours))
+            out.append(_piece(cell, origin(cell), colours, picture))
     out.append(_coordinates(width, height, flip))
     out.append(
         f'<rect x="{MARGIN}" y="{MARGIN}" width="{board_w}" height="{board_h}" '
@@ -170,7 +159,8 @@ def draw(state, *, last_move=None, targets=None, value=None, flip=False, notes=T
         out.append(
             f'<g class="reserve-of" data-side="{held["side"]}">'
             f'<text class="reserve" x="{x}" y="{y:g}" fill="{fill}" stroke="{outline}">'
-            f'{GLYPHS[held["piece"]]}</text><text class="held" x="{x + 26}" y="{y:g}">'
+            f"{picture['pieces'][held['piece']]['glyph']}</text>"
+            f'<text class="held" x="{x + 26}" y="{y:g}">'
             f"\u00d7 {held['count']} in reserve</text></g>"
         )
     for i, line in enumerate(note_lines):
@@ -180,50 +170,67 @@ def draw(state, *, last_move=None, targets=None, value=None, flip=False, notes=T
     return "\n".join(out) + "\n"
 
 
-def _square(cell, at, colours, moved, target, share):
+def _looks(cell, styles):
+    """{look: the styles of the cell's marks in that look}."""
+    looks = {}
+    for name in cell["marks"]:
+        looks.setdefault(styles[name]["look"], []).append(styles[name])
+    return looks
+
+
+def _frame(x, y, colour, dashed=False, inset=2, width=3):
+    dash = ' stroke-dasharray="4 3"' if dashed else ""
+    return (
+        f'<rect x="{x + inset}" y="{y + inset}" width="{CELL - 2 * inset}" '
+        f'height="{CELL - 2 * inset}" fill="none" stroke="{colour}" stroke-width="{width}"{dash}/>'
+    )
+
+
+def _square(cell, at, colours, styles, moved, target, share):
     x, y = at
-    marks = cell["marks"]
-    classes = ["square"] + (["out"] if "out_of_play" in marks else [])
+    looks = _looks(cell, styles)
+    classes = ["square"] + (["out"] if "shaded" in looks else [])
     parts = [f'<g class="{" ".join(classes)}" data-square="{cell["square"]}">']
-    # Square fills by class (the style): light, dark, hill, out of play, off the board.
-    if "off_board" in marks:
-        fill = "n"
-    elif "out_of_play" in marks:
-        fill = "o"
-    elif "hill" in marks:
-        fill = "h"
+    # The square's fill: blank (not a square of the board), shaded (out of play), a
+    # terrain's colour, or light and dark.
+    if "blank" in looks:
+        fill = 'class="n"'
+    elif "shaded" in looks:
+        fill = 'class="o"'
+    elif "terrain" in looks:
+        fill = f'class="t" style="fill:{looks["terrain"][0]["colour"]}"'
     else:
-        fill = "d" if (cell["file"] + cell["rank"]) % 2 == 0 else "l"
-    parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" class="{fill}"/>')
-    if "off_board" not in marks:
+        fill = 'class="d"' if (cell["file"] + cell["rank"]) % 2 == 0 else 'class="l"'
+    parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" {fill}/>')
+    if "blank" not in looks:
         if cell["zone"] >= 0:
             parts.append(
                 f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
                 f'fill="{colours[cell["zone"]][0]}" fill-opacity=".28"/>'
             )
-        if "hill" in marks:
-            parts.append(
-                f'<ellipse cx="{x + CELL / 2:g}" cy="{y + CELL * 0.62:g}" rx="{CELL * 0.4:g}" '
-                f'ry="{CELL * 0.22:g}" fill="#8fbf6a"/>'
-            )
+        for terrain in looks.get("terrain", []):
+            if terrain["accent"]:
+                parts.append(
+                    f'<ellipse cx="{x + CELL / 2:g}" cy="{y + CELL * 0.62:g}" '
+                    f'rx="{CELL * 0.4:g}" ry="{CELL * 0.22:g}" fill="{terrain["accent"]}"/>'
+                )
     if moved:
         parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" class="m"/>')
-    if "safe" in marks:  # in the corner when a piece stands on it
+    if "star" in looks:  # in the corner when a piece stands on it
         parts.append(
             _star(x + CELL * 0.2, y + CELL * 0.2, CELL * 0.16)
             if cell["piece"]
             else _star(x + CELL / 2, y + CELL / 2, CELL * 0.36)
         )
-    if "selected" in marks or "vacated" in marks:
-        dash = ' stroke-dasharray="4 3"' if "vacated" in marks else ""
-        parts.append(
-            f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" '
-            f'fill="none" stroke="#1565c0" stroke-width="3"{dash}/>'
-        )
+    for style in looks.get("frame", []):
+        parts.append(_frame(x, y, style["colour"]))
+    for style in looks.get("dashed_frame", []):
+        parts.append(_frame(x, y, style["colour"], dashed=True))
     if cell["number"] is not None and not cell["piece"]:
-        number_class = "number double" if "double" in marks else "number"
+        colour = looks["number"][0]["colour"] if "number" in looks else None
+        style = f' style="fill:{colour}"' if colour else ""
         parts.append(
-            f'<text class="{number_class}" x="{x + CELL / 2:g}" y="{y + CELL / 2:g}">'
+            f'<text class="number" x="{x + CELL / 2:g}" y="{y + CELL / 2:g}"{style}>'
             f"{cell['number']:02d}</text>"
         )
     if target:
@@ -240,23 +247,24 @@ def _square(cell, at, colours, moved, target, share):
     return "".join(parts)
 
 
-def _piece(cell, at, colours):
+def _piece(cell, at, colours, picture):
     x, y = at
     cx, cy = x + CELL / 2, y + CELL / 2
     fill, outline = colours[cell["owner"]]
-    marks = cell["marks"]
+    looks = _looks(cell, picture["marks"])
+    style = picture["pieces"][cell["piece"]]
     parts = [f'<g class="piece-of" data-square="{cell["square"]}">']
-    if "check" in marks:
+    for halo in looks.get("halo", []):
         parts.append(
-            f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.46:g}" fill="#e53935" '
+            f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.46:g}" fill="{halo["colour"]}" '
             'fill-opacity=".6"/>'
         )
-    if "attackable" in marks:
+    for halo in looks.get("dashed_halo", []):
         parts.append(
             f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.46:g}" fill="none" '
-            'stroke="#e53935" stroke-width="3" stroke-dasharray="5 3"/>'
+            f'stroke="{halo["colour"]}" stroke-width="3" stroke-dasharray="5 3"/>'
         )
-    if cell["piece"] == "ringfort":
+    if not style["glyph"]:  # a ring
         parts.append(
             f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.3:g}" fill="{fill}" '
             f'stroke="{outline}" stroke-width="2"/>'
@@ -264,20 +272,17 @@ def _piece(cell, at, colours):
             f'stroke="{outline}" stroke-width="1.5"/>'
         )
     else:
-        if cell["piece"] == "royal_knight":
+        if style["halo"]:
             parts.append(
                 f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.44:g}" fill="none" '
-                'stroke="#d4a017" stroke-width="3"/>'
+                f'stroke="{style["halo"]}" stroke-width="3"/>'
             )
         parts.append(
             f'<text class="piece" x="{cx:g}" y="{cy + 1:g}" fill="{fill}" '
-            f'stroke="{outline}">{GLYPHS[cell["piece"]]}</text>'
+            f'stroke="{outline}">{style["glyph"]}</text>'
         )
-    if "stuck" in marks:
-        parts.append(
-            f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" '
-            f'fill="none" stroke="{outline}" stroke-width="2.5"/>'
-        )
+    if "side_frame" in looks:
+        parts.append(_frame(x, y, outline, inset=3, width=2.5))
     if cell["count"] > 1:
         bx, by = x + CELL - 9, y + 9
         parts.append(
@@ -297,7 +302,7 @@ def _star(cx, cy, r):
         dx, dy = math.sin(angle), math.cos(angle)
         points.append(f"{cx + radius * dx:.1f},{cy - radius * dy:.1f}")
     return (
-        f'<polygon class="safe" points="{" ".join(points)}" fill="#ffffff" '
+        f'<polygon class="star" points="{" ".join(points)}" fill="#ffffff" '
         'fill-opacity=".8" stroke="#6b6b6b" stroke-width="1"/>'
     )
 

@@ -5,20 +5,30 @@
 #include "env/games/double_duel/double_duel.h"
 
 namespace knightgym {
+namespace {
+
+constexpr PieceStyle kPieces[] = {styles::kKnight, styles::kPawn};
+enum : int { kKnight, kPawn };
+constexpr MarkStyle kMarks[] = {styles::kSelected,
+                                {"vacated", MarkLook::kDashedFrame, "#1565c0"},
+                                {"attackable", MarkLook::kDashedHalo, "#e53935"}};
+enum : uint16_t { kMarkSelected = 1 << 0, kMarkVacated = 1 << 1, kMarkAttackable = 1 << 2 };
+
+}  // namespace
 
 void DoubleDuel::draw(const State& s, Picture& out) const {
   using double_duel::kGrid;
-  out.reset(kGrid, {"White", "Black"});
+  out.reset(kGrid, {"White", "Black"}, kPieces, kMarks);
   out.to_move = over(s.end) ? -1 : s.to_move;
-  const auto put_all = [&](Fields fields, PieceKind kind, int player, int count) {
+  const auto put_all = [&](Fields fields, int kind, int player, int count) {
     for (; fields; fields &= fields - 1)
       out.cells[std::countr_zero(fields)].put(kind, player, count);
   };
   for (int player = 0; player < kNumPlayers; ++player) {
-    put_all(s.knights[player], PieceKind::kKnight, player, 1);
-    put_all(s.singles[player], PieceKind::kPawn, player, 1);
-    put_all(s.doubles[player], PieceKind::kPawn, player, 2);
-    out.reserves.push_back({player, PieceKind::kPawn, s.reserve[player]});
+    put_all(s.knights[player], kKnight, player, 1);
+    put_all(s.singles[player], kPawn, player, 1);
+    put_all(s.doubles[player], kPawn, player, 2);
+    out.reserves.push_back({player, kPawn, s.reserve[player]});
   }
   if (!over(s.end)) {
     if (s.selected >= 0) out.cells[s.selected].marks |= kMarkSelected;

@@ -4,10 +4,19 @@
 #include "env/games/knights_challenge/knights_challenge.h"
 
 namespace knightgym {
+namespace {
+
+constexpr PieceStyle kPieces[] = {styles::kKnight};
+enum : int { kKnight };
+constexpr MarkStyle kMarks[] = {{"safe", MarkLook::kStar},
+                                {"stuck", MarkLook::kSideFrame}};  // in a hostile camp
+enum : uint16_t { kMarkSafe = 1 << 0, kMarkStuck = 1 << 1 };
+
+}  // namespace
 
 void KnightsChallenge::draw(const State& s, Picture& out) const {
   using namespace knights_challenge;
-  out.reset(geometry_.grid(), {"red", "blue", "yellow", "green"});
+  out.reset(geometry_.grid(), {"red", "blue", "yellow", "green"}, kPieces, kMarks);
   out.to_move = over(s.end) ? -1 : s.to_move;
   for (int square = 0; square < geometry_.grid().size(); ++square) {
     Cell& cell = out.cells[square];
@@ -16,7 +25,7 @@ void KnightsChallenge::draw(const State& s, Picture& out) const {
     if (safe_[square]) cell.marks |= kMarkSafe;
     if (const int occupant = s.board[square]) {
       const int colour = (occupant - 1) / kKnights;
-      cell.put(PieceKind::kKnight, colour);
+      cell.put(kKnight, colour);
       if (region_[colour][square] == kHostileCamp) cell.marks |= kMarkStuck;
     }
   }
