@@ -55,8 +55,7 @@ soak: build venv
 	KNIGHTGYM_CONFORMANCE_GAMES=$(SOAK_GAMES) $(PYTEST) -k conformance
 
 bench: build
-	$(BUILD)/knightgym bench knight_fight
-	$(BUILD)/knightgym bench knightmate
+	for game in $$($(BUILD)/knightgym list --names); do $(BUILD)/knightgym bench $$game; done
 	$(BUILD)/knightgym perft-bench
 	$(BUILD)/knightgym search-bench
 

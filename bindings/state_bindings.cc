@@ -200,6 +200,9 @@ void init_states(py::module_& m) {
           py::arg("player"), py::arg("action"))
       .def("string_to_action", &AnyState::string_to_action, py::arg("text"))
       .def("serialize", &AnyState::serialize)
+      .def("fen", &AnyState::fen,
+           "The FEN of this position alone, for a game a UCI engine plays (game.uci_variant "
+           "is set). Raises ValueError for a game without FENs.")
       .def(
           "perft",
           [](const AnyState& s, int depth) {

@@ -15,6 +15,7 @@
 //                            calling check_apply(*this, s, action) first (env/core/check.h)
 //   terminal(s)              over, by the rules or by the length cap
 //   truncated(s)             over by the length cap
+//                            (these three come from EndOfGame<G>, env/core/end.h)
 //   returns(s, out)          num_players values summing to zero; all zero until over
 //   observe(s, player, out)  observation_shape floats from player's side
 //   action_to_string, string_to_action (throws if unknown), render, serialize,

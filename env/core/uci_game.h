@@ -6,8 +6,8 @@
 // command ("fen FEN moves M1 M2 ...", no "moves" part when there are none), an earlier
 // position and the moves from it to the current one, so that the engine also sees the
 // positions a repetition can reach. Its action strings are the engine's UCI moves. It
-// names positions beyond the start on which perft-bench times its move generator against
-// the engine's, each at a depth the engine counts in seconds.
+// names the positions (the start among them) on which perft-bench times its move
+// generator against the engine's, each at a depth the engine counts in seconds.
 //
 // The uci agent (agents/uci_agent.h) plays such games through an external engine; the UCI
 // engine (programs/uci) and the perft comparison with Fairy-Stockfish (programs/engines)

@@ -27,7 +27,13 @@ void print_params(const std::vector<ParamInfo>& params) {
 
 int list_command(Args& args) {
   const bool agents_only = args.get_switch("agents");
+  const bool names_only = args.get_switch("names");
   args.finish();
+  if (names_only) {  // one game name a line, for scripts
+    for (const GameEntry& entry : registered_games())
+      std::printf("%s\n", std::string(entry.name).c_str());
+    return 0;
+  }
   if (agents_only) {
     for (size_t k = 0; k < AgentKinds::kNames.size(); ++k) {
       std::printf("%s: %s\n", std::string(AgentKinds::kNames[k]).c_str(),

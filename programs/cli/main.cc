@@ -38,9 +38,9 @@ constexpr auto kTrain = &no_training;
 
 const Command kCommands[] = {
     {"list",
-     "[--agents]",
-     "games and their parameters (agents' with --agents)",
-     {"agents"},
+     "[--agents | --names]",
+     "games and their parameters (agents' with --agents; the games' names alone with --names)",
+     {"agents", "names"},
      &knightgym::cli::list_command},
     {"bench",
      "GAME [--envs N] [--threads T] [--steps S] [--python PATH|none]",

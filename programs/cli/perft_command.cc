@@ -9,11 +9,11 @@
 //   knightgym perft-bench [GAME ...] [--depth D] [--seconds T] [--repeat R]
 //     A markdown table over the games given (default every registered game): each game's
 //     start (seed 0) at the first depth whose count takes at least T seconds (default
-//     0.5), or at --depth D; for a game Fairy-Stockfish plays, its start and its perft
-//     positions (env/core/uci_game.h, each at its own depth unless --depth is given)
-//     against Fairy-Stockfish, both single-threaded, bulk-counting the last ply, and
-//     Fairy-Stockfish timed from the `go perft` request to its answer. The median of R
-//     runs (default 1).
+//     0.5), or at --depth D; for a game Fairy-Stockfish plays, instead, its perft
+//     positions (env/core/uci_game.h, the start among them, each at its own depth unless
+//     --depth is given) against Fairy-Stockfish, both single-threaded, bulk-counting the
+//     last ply, and Fairy-Stockfish timed from the `go perft` request to its answer. The
+//     median of R runs (default 1).
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -64,10 +64,10 @@ int auto_depth(const AnyState& state, double seconds) {
 }
 
 void print_header() {
-  std::printf("| %-16s | %-22s | depth | %13s | %13s | %13s | ratio |\n", "game", "position",
+  std::printf("| %-17s | %-22s | depth | %13s | %13s | %13s | ratio |\n", "game", "position",
               "nodes", "ours Mnodes/s", "FSF Mnodes/s");
   std::printf("|%s|%s|------:|--------------:|--------------:|--------------:|------:|\n",
-              std::string(18, '-').c_str(), std::string(24, '-').c_str());
+              std::string(19, '-').c_str(), std::string(24, '-').c_str());
 }
 
 void print_row(std::string_view game, std::string_view position, int depth, const Timed& ours,
@@ -78,7 +78,7 @@ void print_row(std::string_view game, std::string_view position, int depth, cons
     std::snprintf(fsf, sizeof fsf, "%.2f", n / theirs->seconds / 1e6);
     std::snprintf(ratio, sizeof ratio, "%.2f", theirs->seconds / ours.seconds);
   }
-  std::printf("| %-16.*s | %-22.*s | %5d | %13llu | %13.2f | %13s | %5s |\n",
+  std::printf("| %-17.*s | %-22.*s | %5d | %13llu | %13.2f | %13s | %5s |\n",
               static_cast<int>(game.size()), game.data(), static_cast<int>(position.size()),
               position.data(), depth, static_cast<unsigned long long>(ours.nodes),
               n / ours.seconds / 1e6, fsf, ratio);
@@ -103,18 +103,15 @@ Timed reference_perft(engines::FairyStockfish& fairy, std::string_view game, con
 }
 
 void bench_game(const AnyGame& game, int depth, double seconds, int repeat) {
-  const std::unique_ptr<AnyState> start = game.new_initial_state(0);
   const std::optional<UciInfo> uci = game.uci();
-  const int start_depth = depth ? depth : auto_depth(*start, seconds);
-  const Timed ours = time_perft(*start, start_depth, repeat);
   if (!uci) {
-    print_row(game.name(), "start", start_depth, ours, std::nullopt);
+    const std::unique_ptr<AnyState> start = game.new_initial_state(0);
+    const int start_depth = depth ? depth : auto_depth(*start, seconds);
+    print_row(game.name(), "start", start_depth, time_perft(*start, start_depth, repeat),
+              std::nullopt);
     return;
   }
   engines::FairyStockfish fairy(*uci);
-  const std::string start_fen = start->fen();
-  print_row(game.name(), "start", start_depth, ours,
-            reference_perft(fairy, game.name(), start_fen, start_depth, repeat, ours.nodes));
   for (const UciPerftPosition& position : uci->perft_positions) {
     const int d = depth ? depth : position.depth;
     const std::string fen(position.fen);
@@ -167,9 +164,9 @@ int perft_bench_command(Args& args) {
 
   std::printf(
       "knightgym perft-bench: perft from each game's start (seed 0), at the first depth "
-      "taking %.2f s unless --depth is given; games Fairy-Stockfish plays also against it on "
-      "their perft positions; one thread each, median of %d; ratio = our speed / "
-      "Fairy-Stockfish's\n\n",
+      "taking %.2f s unless --depth is given; a game Fairy-Stockfish plays on its perft "
+      "positions instead, against Fairy-Stockfish; one thread each, median of %d; ratio = "
+      "our speed / Fairy-Stockfish's\n\n",
       seconds, repeat);
   for (const auto& game : games)
     if (const std::optional<UciInfo> uci = game->uci())

@@ -76,6 +76,20 @@ def test_bad_depths_raise_value_error_and_the_cli_names_them():
     assert "expected one GAME" in done.stderr
 
 
+def test_a_game_a_uci_engine_plays_reads_and_writes_fens():
+    uci_games = [name for name in knightgym.games() if knightgym.load_game(name).uci_variant]
+    assert uci_games
+    for name in uci_games:
+        game = knightgym.load_game(name)
+        start = game.new_initial_state()
+        assert game.state_from_fen(start.fen()).serialize() == start.serialize()
+        module = getattr(knightgym, name)
+        assert start.fen() == module.START_FEN
+        assert module.perft(start.fen(), 2) == start.perft(2)
+        with pytest.raises(ValueError):
+            game.state_from_fen("not a fen")
+
+
 def test_a_fen_is_refused_by_name_for_a_game_without_one():
     for name in knightgym.games():
         game = knightgym.load_game(name)
@@ -83,6 +97,8 @@ def test_a_fen_is_refused_by_name_for_a_game_without_one():
             continue
         with pytest.raises(ValueError, match=f"{name} has no FEN"):
             game.state_from_fen("8/8/8/8/8/8/8/8 w - - 0 1")
+        with pytest.raises(ValueError, match=f"{name} has no FEN"):
+            game.new_initial_state().fen()
         done = cli("perft", name, "--fen", "x", "--depth", "1")
         assert done.returncode == 1
         assert f"{name} has no FEN" in done.stderr

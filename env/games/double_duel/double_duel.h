@@ -33,7 +33,7 @@ namespace knightgym {
 
 struct Picture;
 
-class DoubleDuel {
+class DoubleDuel : public EndOfGame<DoubleDuel> {
  public:
   using Fields = double_duel::Fields;
 
@@ -133,10 +133,6 @@ class DoubleDuel {
 
   void init(State& s, Rng& rng) const;
 
-  int current_player(const State& s) const { return over(s.end) ? kTerminalPlayer : s.to_move; }
-  bool terminal(const State& s) const { return over(s.end); }
-  bool truncated(const State& s) const { return s.end == End::kTruncated; }
-
   int legal_actions(const State& s, Action* out) const {
     int n = 0;
     for (uint64_t b = legal_set(s); b; b &= b - 1) out[n++] = std::countr_zero(b);
@@ -181,6 +177,9 @@ class DoubleDuel {
   bool can_move_knight(const State& s, int player) const;
 
  private:
+  static int pawns_on_board(const State& s, int player) {
+    return std::popcount(s.singles[player]) + 2 * std::popcount(s.doubles[player]);
+  }
   static Fields occupied(const State& s) {
     return s.knights[0] | s.knights[1] | s.singles[0] | s.singles[1] | s.doubles[0] | s.doubles[1];
   }

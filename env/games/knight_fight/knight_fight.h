@@ -35,7 +35,7 @@ namespace knightgym {
 
 struct Picture;
 
-class KnightFight {
+class KnightFight : public EndOfGame<KnightFight> {
  public:
   static constexpr std::string_view kName = "knight_fight";
   static constexpr std::string_view kSummary =
@@ -104,10 +104,6 @@ class KnightFight {
   }
 
   void init(State& state, Rng& rng) const;
-
-  int current_player(const State& s) const { return over(s.end) ? kTerminalPlayer : s.to_move; }
-  bool terminal(const State& s) const { return over(s.end); }
-  bool truncated(const State& s) const { return s.end == End::kTruncated; }
 
   int legal_actions(const State& s, Action* out) const {
     int n = 0;
@@ -202,6 +198,10 @@ class KnightFight {
   static constexpr int mirror(int number) { return number % 10 * 10 + number / 10; }
   // Derives square_of and doubles from the numbers on the squares.
   static void index_layout(State& s);
+  // Reads a layout given as 200 digits (the two-digit number of each square in square
+  // order) into `layout`; returns what is wrong with it, or an empty string.
+  static std::string parse_layout(std::string_view digits,
+                                  std::array<uint8_t, knight_fight::kNumSquares>& layout);
 
   static Bits128 attacks(const State& s, int player) {
     return s.knight[player] >= 0 ? knight_fight::kKnightAttacks[s.knight[player]] : Bits128{0};

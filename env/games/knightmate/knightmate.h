@@ -37,7 +37,7 @@ namespace knightgym {
 
 struct Picture;
 
-class Knightmate {
+class Knightmate : public EndOfGame<Knightmate> {
  public:
   using Position = knightmate::Position;
   using Bitboard = knightmate::Bitboard;
@@ -137,11 +137,8 @@ class Knightmate {
   // A state for `position` at the start of an episode (turns 0, no history).
   State state_from_position(const Position& position) const;
 
-  int current_player(const State& s) const {
-    return over(s.end) ? kTerminalPlayer : s.position.side;
-  }
-  bool terminal(const State& s) const { return over(s.end); }
-  bool truncated(const State& s) const { return s.end == End::kTruncated; }
+  // The side to move, while the game runs (EndOfGame).
+  int mover(const State& s) const { return s.position.side; }
 
   int legal_actions(const State& s, Action* out) const {
     return terminal(s) ? 0 : s.position.legal_actions(out);
@@ -203,7 +200,8 @@ class Knightmate {
   // alone (no earlier positions, so no repetitions).
   static constexpr std::string_view kUciVariant = "knightmate";
   static constexpr std::string_view kUciStartFen = knightmate::kStartFen;
-  static constexpr std::array<UciPerftPosition, 3> kUciPerftPositions{{
+  static constexpr std::array<UciPerftPosition, 4> kUciPerftPositions{{
+      {"start", knightmate::kStartFen, 6},
       {"castling, en passant", "r3k2r/ppp1qppp/2m1bm2/3pP3/8/2M1BM2/PPP1QPPP/R3K2R w KQkq d6 0 9",
        5},
       {"promotions", "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1", 5},
@@ -241,6 +239,10 @@ class Knightmate {
   void draw(const State& s, Picture& out) const;
 
  private:
+  // Adds a key to the Bloom filter of State::key_filter.
+  static void add_to_filter(std::array<uint64_t, 4>& filter, uint64_t key) {
+    filter[key >> 62] |= uint64_t{1} << ((key >> 56) & 63);
+  }
   // Counts earlier occurrences of the current position and decides whether the game is
   // over, after the position changed.
   void settle(State& s) const;

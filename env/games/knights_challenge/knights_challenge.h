@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -38,7 +39,7 @@ namespace knightgym {
 
 struct Picture;
 
-class KnightsChallenge {
+class KnightsChallenge : public EndOfGame<KnightsChallenge> {
  public:
   using Geometry = knights_challenge::Geometry;
 
@@ -123,11 +124,8 @@ class KnightsChallenge {
 
   void init(State& s, Rng& rng) const;
 
-  int current_player(const State& s) const {
-    return over(s.end) ? kTerminalPlayer : player_of_colour_[s.to_move];
-  }
-  bool terminal(const State& s) const { return over(s.end); }
-  bool truncated(const State& s) const { return s.end == End::kTruncated; }
+  // The player of the colour to move, while the game runs (EndOfGame).
+  int mover(const State& s) const { return player_of_colour_[s.to_move]; }
 
   int legal_actions(const State& s, Action* out) const;
   void legal_mask(const State& s, uint8_t* mask) const;
@@ -197,7 +195,23 @@ class KnightsChallenge {
   // Calls f(from, leap, to) for each legal move of `colour`; stops early when f returns
   // true, and returns whether it did.
   template <class F>
-  bool for_each_move(const State& s, int colour, F&& f) const;
+  bool for_each_move(const State& s, int colour, F&& f) const {
+    const auto& allowed = leaps_allowed_[!(s.left_camp >> colour & 1)][colour];
+    const unsigned enemies = hostile_[colour];
+    for (const int16_t from : s.knights[colour]) {
+      if (from == kCaptured) continue;
+      for (unsigned leaps = allowed[from]; leaps; leaps &= leaps - 1) {
+        const int leap = std::countr_zero(leaps);
+        const int to = geometry_.leap(from, leap);
+        // An occupied square is open only to capture an enemy knight that is not guarded.
+        if (const int occupant = s.board[to];
+            occupant && !((enemies & ~guarded_[to]) >> ((occupant - 1) / kKnights) & 1))
+          continue;
+        if (f(from, leap, to)) return true;
+      }
+    }
+    return false;
+  }
   bool can_move(const State& s, int colour) const;
   Action to_action(int colour, int from, int leap) const {
     return to_frame(colour, from) * knights_challenge::kNumLeaps + ((leap - 2 * colour) & 7);

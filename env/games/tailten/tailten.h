@@ -29,7 +29,7 @@ namespace knightgym {
 
 struct Picture;
 
-class Tailten {
+class Tailten : public EndOfGame<Tailten> {
  public:
   using Squares = tailten::Squares;
 
@@ -97,9 +97,6 @@ class Tailten {
   }
 
   void init(State& s, Rng& rng) const;
-  int current_player(const State& s) const { return terminal(s) ? kTerminalPlayer : s.to_move; }
-  bool terminal(const State& s) const { return over(s.end); }
-  bool truncated(const State& s) const { return s.end == End::kTruncated; }
 
   int legal_actions(const State& s, Action* out) const {
     int n = 0;
