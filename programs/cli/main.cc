@@ -124,21 +124,21 @@ std::string indented(std::string_view text, std::string_view indent) {
   return out;
 }
 
-std::string usage_of(const Command& c) {
-  const std::string head = "knightgym " + std::string(c.name) + " ";
+// The usage of `c` after `head`, its later lines aligned under the first's arguments.
+std::string usage_after(const std::string& head, const Command& c) {
   std::string usage = indented(c.usage, std::string(head.size(), ' '));
-  usage.replace(0, head.size(), head);
-  return "usage: " + usage + "\n" + indented(c.summary, "");
+  return usage.replace(0, head.size(), head);
+}
+
+std::string usage_of(const Command& c) {
+  return usage_after("usage: knightgym " + std::string(c.name) + " ", c) + "\n" +
+         indented(c.summary, "");
 }
 
 std::string all_usages() {
   std::string out = "usage: knightgym COMMAND [ARGS]   (knightgym COMMAND --help: one command)\n";
-  for (const Command& c : kCommands) {
-    const std::string head = "  " + std::string(c.name) + " ";
-    std::string usage = indented(c.usage, std::string(head.size(), ' '));
-    usage.replace(0, head.size(), head);
-    out += usage + indented(c.summary, "      ");
-  }
+  for (const Command& c : kCommands)
+    out += usage_after("  " + std::string(c.name) + " ", c) + indented(c.summary, "      ");
   return out;
 }
 
