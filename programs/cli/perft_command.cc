@@ -41,16 +41,21 @@ struct Timed {
   double seconds = 0;
 };
 
-// The median time of `repeat` counts of `state` at `depth`.
-Timed time_perft(const AnyState& state, int depth, int repeat) {
+// The last of `repeat` counts, each made by count(), and their median time.
+template <class Count>
+Timed median_time(int repeat, Count count) {
   std::vector<double> seconds;
   uint64_t nodes = 0;
   for (int r = 0; r < repeat; ++r) {
     const auto start = Clock::now();
-    nodes = state.perft(depth);
+    nodes = count();
     seconds.push_back(seconds_since(start));
   }
   return {nodes, median(seconds)};
+}
+
+Timed time_perft(const AnyState& state, int depth, int repeat) {
+  return median_time(repeat, [&] { return state.perft(depth); });
 }
 
 // The first depth whose count takes at least `seconds`, or the first at which the tree
@@ -88,18 +93,12 @@ void print_row(std::string_view game, std::string_view position, int depth, cons
 // Fairy-Stockfish's count of `fen` at `depth`, timed; throws if it differs from ours.
 Timed reference_perft(engines::FairyStockfish& fairy, std::string_view game, const std::string& fen,
                       int depth, int repeat, uint64_t ours) {
-  std::vector<double> seconds;
-  uint64_t nodes = 0;
-  for (int r = 0; r < repeat; ++r) {
-    const auto start = Clock::now();
-    nodes = fairy.perft(fen, depth);
-    seconds.push_back(seconds_since(start));
-  }
-  if (nodes != ours)
+  const Timed theirs = median_time(repeat, [&] { return fairy.perft(fen, depth); });
+  if (theirs.nodes != ours)
     throw std::runtime_error(std::string(game) + " perft " + std::to_string(depth) + " of " + fen +
                              ": ours " + std::to_string(ours) + ", Fairy-Stockfish " +
-                             std::to_string(nodes));
-  return {nodes, median(seconds)};
+                             std::to_string(theirs.nodes));
+  return theirs;
 }
 
 void bench_game(const AnyGame& game, int depth, double seconds, int repeat) {
