@@ -41,7 +41,8 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: train Knight Fight for a few minutes, play it against random and MCTS,
-# write out/report.md with its training curves (tools/main_job.py).
+# write out/report.md with its training curves (tools/main_job.py; the game is the first
+# whose env/games/<game>/studies.json says "main_job": true, Knight Fight's).
 MAIN_MINUTES ?= 5
 run: build venv
 	$(PYTHON) tools/main_job.py --build $(BUILD) --out out --minutes $(MAIN_MINUTES)

@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 
+#include "util/json_reader.h"
 #include "util/text.h"
 
 namespace knightgym {
@@ -33,25 +35,63 @@ void set_models_directory(std::string directory) {
   chosen_directory = std::move(directory);
 }
 
-std::vector<PretrainedModel> read_manifest(const std::string& directory) {
-  const std::string path = directory + "/manifest.txt";
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("no manifest of shipped networks at '" + path + "'");
+std::string manifest_path(const std::string& directory) {
+  const std::string json = directory + "/manifest.json", text = directory + "/manifest.txt";
+  return !std::filesystem::exists(json) && std::filesystem::exists(text) ? text : json;
+}
+
+namespace {
+
+// Two networks for one game, or a network without its file or game, named.
+void check_entries(const std::string& path, const std::vector<PretrainedModel>& models) {
+  for (size_t i = 0; i < models.size(); ++i) {
+    for (const char* key : {"file", "game"})
+      if (!has_field(models[i], key))
+        throw std::invalid_argument(path + ": [" + models[i].name + "] has no '" + key + "'");
+    for (size_t j = 0; j < i; ++j)
+      if (models[j].game == models[i].game)
+        throw std::invalid_argument(path + ": [" + models[j].name + "] and [" + models[i].name +
+                                    "] are both for " + models[i].game);
+  }
+}
+
+void add_field(PretrainedModel& model, std::string key, std::string value) {
+  if (key == "file") model.file = value;
+  if (key == "game") model.game = value;
+  model.fields.emplace_back(std::move(key), std::move(value));
+}
+
+std::vector<PretrainedModel> read_json_manifest(const std::string& path, std::istream& in,
+                                                const std::string& directory) {
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<PretrainedModel> models;
+  try {
+    const JsonValue json = parse_json(text.view());
+    for (const auto& [name, entry] : json.at("networks").as_object()) {
+      PretrainedModel& model = models.emplace_back(PretrainedModel{name, "", "", directory, {}});
+      for (const auto& [key, value] : entry.as_object()) {
+        if (value.kind() != JsonValue::Kind::kString && value.kind() != JsonValue::Kind::kNumber)
+          value.fail("expected a string or a number");
+        // A number keeps the text it was written as.
+        add_field(
+            model, key,
+            value.kind() == JsonValue::Kind::kString ? value.as_string() : value.number_text());
+      }
+    }
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(path + ": " + error.what());
+  }
+  return models;
+}
+
+// The format before JSON: [name] sections of key = value lines, # comments.
+std::vector<PretrainedModel> read_text_manifest(const std::string& path, std::istream& in,
+                                                const std::string& directory) {
   std::vector<PretrainedModel> models;
   int number = 0;
   const auto fail = [&](const std::string& why) {
     return std::invalid_argument(path + ", line " + std::to_string(number) + ": " + why);
-  };
-  const auto check_complete = [&] {
-    if (models.empty()) return;
-    const PretrainedModel& last = models.back();
-    for (const char* key : {"file", "game"})
-      if (!has_field(last, key))
-        throw std::invalid_argument(path + ": [" + last.name + "] has no '" + key + "'");
-    for (size_t i = 0; i + 1 < models.size(); ++i)
-      if (models[i].game == last.game)
-        throw std::invalid_argument(path + ": [" + models[i].name + "] and [" + last.name +
-                                    "] are both for " + last.game);
   };
   for (std::string line; std::getline(in, line);) {
     ++number;
@@ -59,7 +99,6 @@ std::vector<PretrainedModel> read_manifest(const std::string& directory) {
     if (text.empty() || text.front() == '#') continue;
     if (text.front() == '[') {
       if (text.back() != ']' || text.size() < 3) throw fail("expected [name]");
-      check_complete();
       const std::string name(trim(text.substr(1, text.size() - 2)));
       for (const PretrainedModel& model : models)
         if (model.name == name) throw fail("[" + name + "] twice");
@@ -70,15 +109,25 @@ std::vector<PretrainedModel> read_manifest(const std::string& directory) {
     if (equals == std::string_view::npos) throw fail("expected [name] or key = value");
     if (models.empty()) throw fail("key = value before the first [name]");
     PretrainedModel& model = models.back();
-    const std::string key(trim(text.substr(0, equals)));
-    const std::string value(trim(text.substr(equals + 1)));
+    std::string key(trim(text.substr(0, equals)));
+    std::string value(trim(text.substr(equals + 1)));
     if (key.empty() || value.empty()) throw fail("expected key = value");
     if (has_field(model, key)) throw fail("'" + key + "' twice in [" + model.name + "]");
-    if (key == "file") model.file = value;
-    if (key == "game") model.game = value;
-    model.fields.emplace_back(key, value);
+    add_field(model, std::move(key), std::move(value));
   }
-  check_complete();
+  return models;
+}
+
+}  // namespace
+
+std::vector<PretrainedModel> read_manifest(const std::string& directory) {
+  const std::string path = manifest_path(directory);
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("no manifest of shipped networks at '" + path + "'");
+  std::vector<PretrainedModel> models = path.ends_with(".json")
+                                            ? read_json_manifest(path, in, directory)
+                                            : read_text_manifest(path, in, directory);
+  check_entries(path, models);
   return models;
 }
 
@@ -96,10 +145,10 @@ std::string pretrained_model_path(const std::string& game_spec) {
                                   model.path() + "'");
     return model.path();
   }
-  throw std::invalid_argument(
-      "no shipped network for " + game_spec + " (model=pretrained covers the games of " +
-      directory + "/manifest.txt: " + (games.empty() ? std::string("none") : join(games, "; ")) +
-      "); train one with knightgym train and give its model.pt");
+  throw std::invalid_argument("no shipped network for " + game_spec +
+                              " (model=pretrained covers the games of " + manifest_path(directory) +
+                              ": " + (games.empty() ? std::string("none") : join(games, "; ")) +
+                              "); train one with knightgym train and give its model.pt");
 }
 
 }  // namespace knightgym

@@ -1,19 +1,22 @@
 // The networks shipped with knightgym (models/): each a TorchScript file with an entry in
-// models/manifest.txt, one section per network:
+// models/manifest.json, one member of "networks" per network:
 //
-//   [knight_fight]
-//   file = knight_fight.pt
-//   game = knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,layout=random)
-//   settings = blocks=2 channels=32 sims=16 ...
-//   minutes = 25.0
-//   ...
+//   {"networks": {
+//     "knight_fight": {
+//       "file": "knight_fight.pt",
+//       "game": "knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,...)",
+//       "settings": "blocks=2 channels=32 sims=16 ...",
+//       "minutes": 25.0,
+//       ...
 //
 // `file` and `game` (the canonical spec the network was trained for) are required; any
-// other key describes the network (settings, training time and steps, measured strength)
-// and is kept in order for listings. `az:model=pretrained` and the training setting
-// `init=pretrained` find the network whose `game` is the canonical spec being played; a
-// variant no network covers is refused with the list of what is shipped. No LibTorch
-// here: the manifest is read (and its errors given) in any build.
+// other key (a string or a number) describes the network (settings, training time and
+// steps, measured strength) and is kept in order for listings. `az:model=pretrained` and
+// the training setting `init=pretrained` find the network whose `game` is the canonical
+// spec being played; a variant no network covers is refused with the list of what is
+// shipped. The manifest.txt of earlier versions ([name] sections of key = value lines) is
+// still read where a directory has no manifest.json. No LibTorch here: the manifest is
+// read (and its errors given) in any build.
 #pragma once
 
 #include <string>
@@ -23,7 +26,7 @@
 namespace knightgym {
 
 struct PretrainedModel {
-  std::string name;       // the section
+  std::string name;       // its key in "networks"
   std::string file;       // as written: relative to the manifest's directory
   std::string game;       // canonical game spec
   std::string directory;  // the manifest's
@@ -37,10 +40,13 @@ struct PretrainedModel {
 std::string models_directory();
 void set_models_directory(std::string directory);
 
-// The entries of `directory`/manifest.txt. Throws std::invalid_argument naming the file
-// and line of a problem: unreadable, a line that is neither [section], key = value, a
-// comment nor blank, a key outside a section, a key or section twice, a section without
-// file or game, two sections for one game.
+// `directory`/manifest.json, or the older manifest.txt where only that is there.
+std::string manifest_path(const std::string& directory);
+
+// The entries of the manifest in `directory`. Throws std::invalid_argument naming the file
+// and where in it a problem is: unreadable, malformed JSON (or, in a manifest.txt, a line
+// that is neither [section], key = value, a comment nor blank), a key or network twice, a
+// value neither string nor number, a network without file or game, two for one game.
 std::vector<PretrainedModel> read_manifest(const std::string& directory);
 
 // The shipped network for canonical `game_spec`: its path, checked to exist. Throws

@@ -244,7 +244,7 @@ void init_agents(py::module_& m) {
       "plays: [{name, path, file, game, settings, minutes, steps, strength, ...}].");
   agents.def(
       "set_models_directory", &set_models_directory, py::arg("directory"),
-      "Where 'az:model=pretrained' looks for manifest.txt and its networks ($KNIGHTGYM_MODELS "
+      "Where 'az:model=pretrained' looks for manifest.json and its networks ($KNIGHTGYM_MODELS "
       "wins; '' restores the default).");
 }
 

@@ -233,7 +233,8 @@ void init_training(py::module_& m) {
                     bool, bool>(),
            py::arg("game"), py::arg("out"), py::arg("settings") = "", py::arg("device") = "cpu",
            py::arg("resume") = false, py::arg("verbose") = true,
-           "Starts a run of `game` in `out` with `settings` (key=value lines over the game's "
+           "Starts a run of `game` in `out` with `settings` (a JSON object or key=value lines over "
+           "the game's "
            "defaults), or resumes the run there (its own settings). Raises ValueError naming "
            "a bad setting, a run of another game, or checkpoints that do not load.")
       .def("run", &Training::run, py::arg("minutes") = 0.0, py::arg("steps") = 0,

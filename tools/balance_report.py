@@ -4,10 +4,13 @@
     PYTHONPATH=build/python .venv/bin/python tools/balance_report.py run [--only NAME ...]
     PYTHONPATH=build/python .venv/bin/python tools/balance_report.py summarize
 
-`run` plays every job of queue() that has no result yet (in OUT or DATA), in order:
-each balance run of RUNS is `knightgym balance ... --resume` into OUT/NAME, so a stopped
+The runs come from each game's balance studies (env/games/<game>/studies.json, read by
+tools/studies.py; games in the registry's order): its ladder, the games per run where the
+game is slow, its further strengths, its rule sweeps and its skill-depth sweep (Plan).
+`run` plays every job of the plan's queue that has no result yet (in OUT or DATA), in
+order: each balance run is `knightgym balance ... --resume` into OUT/NAME, so a stopped
 queue goes on where it stopped (within a run too), and "ladders" plays the round robins
-of LADDERS that give each strength its Elo (random = 0) into OUT/ladders.
+that give each strength its Elo (random = 0) into OUT/ladders.
 
 `summarize` first copies every finished result from OUT into DATA (docs/balance/runs,
 committed: a few hundred KB of JSON that hours of games produced), then prints the
@@ -25,45 +28,27 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-GAMES = ["knight_fight", "knightmate", "double_duel", "knights_challenge", "tailten"]
-# The ladder of each game at its default rules (Knights Challenge: mode=ffa4).
-LADDER_NAMES = {
-    "knight_fight": "knight_fight",
-    "knightmate": "knightmate",
-    "double_duel": "double_duel",
-    "knights_challenge": "knights_challenge_ffa4",
-    "tailten": "tailten",
-}
+import studies
+
 WEAK, MEDIUM, STRONG = "mcts:sims=16", "mcts:sims=64", "mcts:sims=256"
 NET64 = "az:model=pretrained,sims=64"
-UCI1000, UCI10000 = "uci:nodes=1000", "uci:nodes=10000"
-# The strongest MCTS each game's rule sweeps afford on two cores: a game of Knights
-# Challenge at 256 simulations costs 1.4 CPU seconds, of Knight Fight 0.01.
-AT_STRENGTH = {
-    "knight_fight": "mcts:sims=1600",
-    "tailten": "mcts:sims=1600",
-    "double_duel": "mcts:sims=400",
-    "knights_challenge": "mcts:sims=64",
-}
 SKILL = "random,mcts:sims=100,mcts:sims=400"  # adjacent rungs of the ladders
 SPRT = "a0=0,a1=0.05,alpha=0.05,beta=0.05"
 # Which seat is favoured: stops early where a seat clearly is, plays on near even.
 SPRT_TWO_SIDED = "a0=-0.05,a1=0.05,alpha=0.05,beta=0.05"
-DD_EXTENSIONS = [
-    f"{key}=false,true"
-    for key in ("neighbor_attack", "switch_move", "single_pawn_blocks", "double_free_pawn_moves")
-]
-KF_SWEEPS = ["double_erase=optional,forced,off", "mirror_on_moves=true,false"]
-KC_SWEEPS = ["mode=ffa4,ffa3,duel,alliance2,team4", "central_first=true,false"]
-KC_MODES = ["mode=ffa4,ffa3,duel,alliance2,team4"]
-TT_SWEEPS = ["first_player=0,1"]
-# Games per run where a game is too slow for 2000 on two cores: (MCTS at 64, the most the
-# sequential test may use; MCTS at 256; the network at 64).
-SLOW = {
-    "knightmate": (1000, 500, 200),
-    "knights_challenge": (400, 400, 200),
-    "double_duel": (2000, 2000, 600),
+SPRTS = {"one_sided": SPRT, "two_sided": SPRT_TWO_SIDED}
+# Every game at its default rules across strength: random, MCTS with random roll-outs at
+# three strengths, the shipped network batched (a game's studies may add more, such as
+# Knightmate's Fairy-Stockfish, and play fewer games where the game is slow).
+LEVELS = ("random", "weak", "medium", "strong", "net64")
+LEVEL_AGENTS = {
+    "random": "random",
+    "weak": WEAK,
+    "medium": MEDIUM,
+    "strong": STRONG,
+    "net64": NET64,
 }
+LEVEL_GAMES = {"random": 2000, "weak": 2000, "medium": 2000, "strong": 2000, "net64": 1000}
 
 
 @dataclass
@@ -78,76 +63,113 @@ class Run:
     record: int = 0  # games of each rule set whose moves are kept (records.jsonl)
 
 
-RUNS = {}
-# Every game at its default rules across strength: random, MCTS with random roll-outs at
-# three strengths, the shipped network batched; Knightmate also against Fairy-Stockfish
-# at 1,000 and 10,000 nodes per move.
-for game in GAMES:
-    medium_games, strong_games, net_games = SLOW.get(game, (2000, 2000, 1000))
-    RUNS[f"{game}_random"] = Run(game, "random")
-    RUNS[f"{game}_weak"] = Run(game, WEAK)
-    RUNS[f"{game}_medium"] = Run(game, MEDIUM, sprt=SPRT, games=medium_games)
-    RUNS[f"{game}_strong"] = Run(game, STRONG, games=strong_games)
-    RUNS[f"{game}_net64"] = Run(game, NET64, games=net_games, batch=20)
-# A fixed-node engine plays one game from one start: these start 4 random plies in.
-RUNS["knightmate_uci1000"] = Run("knightmate", UCI1000, opening_plies=4)
-RUNS["knightmate_uci10000"] = Run("knightmate", UCI10000, opening_plies=4)
-# The rule sweeps with weak MCTS, then again at strength under the two-sided test.
-RUNS["double_duel_extensions_full"] = Run("double_duel", WEAK, DD_EXTENSIONS)
-RUNS["knight_fight_erase_mirror"] = Run("knight_fight", WEAK, KF_SWEEPS)
-RUNS["tailten_first_player"] = Run("tailten", WEAK, TT_SWEEPS)
-RUNS["knights_challenge_modes"] = Run("knights_challenge", WEAK, KC_SWEEPS, SPRT, games=1000)
-RUNS["knight_fight_erase_mirror_at_strength"] = Run(
-    "knight_fight", AT_STRENGTH["knight_fight"], KF_SWEEPS, SPRT_TWO_SIDED
-)
-RUNS["tailten_first_player_at_strength"] = Run(
-    "tailten", AT_STRENGTH["tailten"], TT_SWEEPS, SPRT_TWO_SIDED
-)
-RUNS["double_duel_extensions_at_strength"] = Run(
-    "double_duel", AT_STRENGTH["double_duel"], DD_EXTENSIONS, SPRT_TWO_SIDED
-)
-RUNS["knights_challenge_modes_at_strength"] = Run(
-    "knights_challenge", AT_STRENGTH["knights_challenge"], KC_SWEEPS, SPRT_TWO_SIDED, games=200
-)
-# Skill depth: three rungs of the ladder in a round robin on every rule set.
-RUNS["knight_fight_skill"] = Run("knight_fight", SKILL, KF_SWEEPS, games=300)
-RUNS["tailten_skill"] = Run("tailten", SKILL, TT_SWEEPS, games=300)
-RUNS["double_duel_skill"] = Run("double_duel", SKILL, DD_EXTENSIONS, games=300)
-RUNS["knightmate_skill"] = Run("knightmate", SKILL, games=300)
-RUNS["knights_challenge_skill"] = Run("knights_challenge", SKILL, KC_MODES, games=60)
-# An example game of each game between its strongest players, recorded for the report's
-# pictures and for `knightgym view`.
-for game in GAMES:
-    strongest = RUNS["knightmate_uci10000" if game == "knightmate" else f"{game}_net64"]
-    RUNS[f"{game}_example"] = Run(
-        game, strongest.agents, games=2, record=2, opening_plies=strongest.opening_plies
-    )
+def sweep_keys(sweeps):
+    """The keys of --sweep KEY=V1,V2 strings."""
+    return [sweep.split("=")[0] for sweep in sweeps]
 
 
-LEVELS = ("random", "weak", "medium", "strong", "net64")
+class Plan:
+    """Every run and ladder of the report, from the `balance` studies of each game
+    (env/games/<game>/studies.json, in the registry's order): runs, {name: Run}; ladders,
+    {name: (game spec, agents, games per pair)}, the round robins that give each strength
+    its Elo (random = 0); sweeps, [(title, [runs, weakest first], swept keys)]; plots,
+    [(run, plot of knightgym.balance.plot)]; skill, the skill-depth runs."""
+
+    def __init__(self, settings):
+        self.settings = settings
+        self.games = list(settings)
+        self.runs = {}
+        self.sweeps, self.plots, self.skill = [], [], []
+        for game, balance in settings.items():
+            games = {**LEVEL_GAMES, **balance.get("games", {})}
+            for level in LEVELS:
+                self.runs[f"{game}_{level}"] = Run(
+                    game,
+                    LEVEL_AGENTS[level],
+                    sprt=SPRT if level == "medium" else None,
+                    games=games[level],
+                    batch=20 if level == "net64" else 0,
+                )
+        # More strengths, such as a fixed-node engine, which plays one game from one start:
+        # these start a few random plies in.
+        for game, balance in settings.items():
+            for strength in balance.get("strengths", []):
+                self.runs[f"{game}_{strength['level']}"] = Run(
+                    game, strength["agents"], opening_plies=strength.get("opening_plies", 0)
+                )
+        # The rule sweeps with weak MCTS, then again at strength under the two-sided test.
+        for game, balance in settings.items():
+            for sweep in balance.get("sweeps", []):
+                names = [f"{game}_{sweep['run']}"]
+                self.runs[names[0]] = Run(
+                    game, WEAK, tuple(sweep["sweep"]), SPRTS.get(sweep.get("sprt")), sweep["games"]
+                )
+                self.plots += [(names[0], f"{plot}.png") for plot in sweep.get("plots", [])]
+                if "at_strength" in sweep:
+                    names.append(f"{game}_{sweep['at_strength']['run']}")
+                self.sweeps.append((sweep["title"], names, sweep_keys(sweep["sweep"])))
+        for game, balance in settings.items():
+            for sweep in balance.get("sweeps", []):
+                strong = sweep.get("at_strength")
+                if strong:
+                    name = f"{game}_{strong['run']}"
+                    self.runs[name] = Run(
+                        game,
+                        strong["agents"],
+                        tuple(sweep["sweep"]),
+                        SPRTS.get(strong.get("sprt")),
+                        strong["games"],
+                    )
+                    self.plots += [(name, f"{plot}.png") for plot in strong.get("plots", [])]
+        # Skill depth: three rungs of the ladder in a round robin on every rule set.
+        for game, balance in settings.items():
+            if "skill" in balance:
+                skill = balance["skill"]
+                self.skill.append(f"{game}_skill")
+                self.runs[f"{game}_skill"] = Run(
+                    game, SKILL, tuple(skill["sweep"]), games=skill["games"]
+                )
+        # An example game of each game between its strongest players, recorded for the
+        # report's pictures and for `knightgym view`.
+        for game, balance in settings.items():
+            strongest = self.runs[f"{game}_{balance.get('example', 'net64')}"]
+            self.runs[f"{game}_example"] = Run(
+                game, strongest.agents, games=2, record=2, opening_plies=strongest.opening_plies
+            )
+        self.ladders = {
+            balance["ladder"]["name"]: (
+                balance["ladder"]["spec"],
+                self.strengths(game),
+                balance["ladder"]["games"],
+            )
+            for game, balance in settings.items()
+        }
+
+    def ladder_name(self, game):
+        """The ladder of a game at its default rules."""
+        return self.settings[game]["ladder"]["name"]
+
+    def across_strength_runs(self, game):
+        """The names of a game's runs across strength, weakest first."""
+        extra = [strength["level"] for strength in self.settings[game].get("strengths", [])]
+        return [f"{game}_{level}" for level in (*LEVELS, *extra)]
+
+    def strengths(self, game):
+        """The agents of a game's runs across strength, weakest first."""
+        return [self.runs[name].agents for name in self.across_strength_runs(game)]
+
+    def queue(self):
+        """Every job in order, cheapest information first: the runs across strength, the
+        round robins that rate them ("ladders"), the further strengths (Fairy-Stockfish),
+        then the sweeps."""
+        across = [f"{game}_{level}" for level in LEVELS for game in self.games]
+        rest = [name for name in self.runs if name not in across]
+        return across + ["ladders"] + rest
 
 
-def across_strength_runs(game):
-    """The names of a game's runs across strength, weakest first."""
-    names = [f"{game}_{level}" for level in LEVELS]
-    return names + ["knightmate_uci1000", "knightmate_uci10000"] if game == "knightmate" else names
-
-
-def strengths(game):
-    """The agents of a game's runs across strength, weakest first."""
-    return [RUNS[name].agents for name in across_strength_runs(game)]
-
-
-# Round robins of each game's strengths at its default rules, for their Elo: name:
-# (game spec, agents, games per pair).
-LADDERS = {
-    LADDER_NAMES[game]: (
-        "knights_challenge(mode=ffa4)" if game == "knights_challenge" else game,
-        strengths(game),
-        20 if game in ("knightmate", "knights_challenge") else 40,
-    )
-    for game in GAMES
-}
+def plan_of(build):
+    """The report's plan from the games' balance studies, in the registry's order."""
+    return Plan({game: studies.get(game, "balance") for game in studies.games("balance", build)})
 
 
 def command_of(build, out, name, run, threads):
@@ -177,30 +199,22 @@ def command_of(build, out, name, run, threads):
     return command
 
 
-def queue():
-    """Every job in order, cheapest information first: the runs across strength, the
-    round robins that rate them ("ladders"), Fairy-Stockfish, then the sweeps."""
-    across = [f"{game}_{level}" for level in LEVELS for game in GAMES]
-    rest = [name for name in RUNS if name not in across]
-    return across + ["ladders"] + rest
-
-
 def finished(args, result):
     """Whether a result (a path under OUT and DATA) is in either: the report's data are
     committed, so a new machine plays only the runs they lack."""
     return (Path(args.out) / result).exists() or (Path(args.data) / result).exists()
 
 
-def run_queue(args):
-    for name in args.only or queue():
+def run_queue(args, plan):
+    for name in args.only or plan.queue():
         if name == "ladders":
-            run_ladders(args)
+            run_ladders(args, plan)
         elif not finished(args, Path(name) / "balance.json"):
-            run_logged(name, command_of(args.build, args.out, name, RUNS[name], args.threads))
+            run_logged(name, command_of(args.build, args.out, name, plan.runs[name], args.threads))
 
 
-def ladder_command(build, out, name):
-    game, agents, games = LADDERS[name]
+def ladder_command(build, out, name, ladder):
+    game, agents, games = ladder
     return [
         str(Path(build) / "knightgym"),
         "ladder",
@@ -218,13 +232,16 @@ def ladder_command(build, out, name):
     ]
 
 
-def print_commands(args):
+def print_commands(args, plan):
     """The command of every job, as `run` plays it (for the report)."""
-    for name in args.only or queue():
+    for name in args.only or plan.queue():
         commands = (
-            [ladder_command(args.build, args.out, ladder) for ladder in LADDERS]
+            [
+                ladder_command(args.build, args.out, ladder, plan.ladders[ladder])
+                for ladder in plan.ladders
+            ]
             if name == "ladders"
-            else [command_of(args.build, args.out, name, RUNS[name], args.threads)]
+            else [command_of(args.build, args.out, name, plan.runs[name], args.threads)]
         )
         for command in commands:
             print(" ".join(f"'{word}'" if "(" in word else word for word in command))
@@ -237,27 +254,27 @@ def run_logged(name, command):
     print(f"{name}: {time.monotonic() - start:.0f} s", flush=True)
 
 
-def run_ladders(args):
-    """The round robins of LADDERS, batched so that a network's games share its calls."""
+def run_ladders(args, plan):
+    """The plan's round robins, batched so that a network's games share its calls."""
     (Path(args.out) / "ladders").mkdir(parents=True, exist_ok=True)
-    for name in LADDERS:
+    for name, ladder in plan.ladders.items():
         if not finished(args, Path("ladders") / f"{name}.json"):
-            run_logged(f"ladder {name}", ladder_command(args.build, args.out, name))
+            run_logged(f"ladder {name}", ladder_command(args.build, args.out, name, ladder))
 
 
 # ---------------------------------------------------------------------------------------
 # The report's data: finished results copied from OUT into DATA, read from DATA.
 
 
-def archive(out, data):
+def archive(out, data, plan):
     """Copies every finished balance.json, game record and ladder of OUT into DATA (the
     same layout)."""
     out, data = Path(out), Path(data)
     if out.resolve() == data.resolve():
         return
-    sources = [out / name / "balance.json" for name in RUNS]
-    sources += [out / name / "records.jsonl" for name in RUNS if RUNS[name].record]
-    sources += [out / "ladders" / f"{name}.json" for name in LADDERS]
+    sources = [out / name / "balance.json" for name in plan.runs]
+    sources += [out / name / "records.jsonl" for name, run in plan.runs.items() if run.record]
+    sources += [out / "ladders" / f"{name}.json" for name in plan.ladders]
     for source in sources:
         if source.exists():
             target = data / source.relative_to(out)
@@ -288,10 +305,10 @@ def games_cell(rule_set):
     return str(rule_set["games"]) + (f" ({sprt['decision']})" if sprt else "")
 
 
-def elo_table(data):
+def elo_table(data, plan):
     """{ladder name: {canonical agent spec: (elo, 95% half width)}}."""
     ratings = {}
-    for name in LADDERS:
+    for name in plan.ladders:
         path = Path(data) / "ladders" / f"{name}.json"
         if path.exists():
             ladder = json.loads(path.read_text())
@@ -299,9 +316,9 @@ def elo_table(data):
     return ratings
 
 
-def strength_rows(data, game):
+def strength_rows(data, plan, game):
     """The default-rules runs of a game, weakest first: (agent, result)."""
-    rows = [(RUNS[name].agents, load(data, name)) for name in across_strength_runs(game)]
+    rows = [(plan.runs[name].agents, load(data, name)) for name in plan.across_strength_runs(game)]
     return [(agent, result) for agent, result in rows if result]
 
 
@@ -318,7 +335,7 @@ def weighted_trend(x, y, se):
     return slope, mean_y - slope * mean_x, 1 / np.sqrt(sxx)
 
 
-def across_strength(data, docs):
+def across_strength(data, docs, plan):
     """Per game at its default rules: each strength's Elo and the first seat's advantage,
     a table, and a plot of advantage against Elo with a weighted linear trend, dashed
     beyond the strongest player measured (an extrapolation)."""
@@ -328,18 +345,20 @@ def across_strength(data, docs):
     import matplotlib.pyplot as plt
     import numpy as np
 
-    ratings = elo_table(data)
+    ratings = elo_table(data, plan)
     print(
         "| game | agent | Elo (95%) | games | seat win rates % | draws % "
         "| first-seat advantage (95%) | balance | decisions per game |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
-    figure, panels = plt.subplots(1, len(GAMES), figsize=(3.2 * len(GAMES), 3.6))
+    games = plan.games
+    figure, panels = plt.subplots(1, len(games), figsize=(3.2 * len(games), 3.6), squeeze=False)
+    panels = panels[0]
     trends = {}
-    for axes, game in zip(panels, GAMES):
-        table = ratings.get(LADDER_NAMES[game], {})
+    for axes, game in zip(panels, games):
+        table = ratings.get(plan.ladder_name(game), {})
         points = []
-        for agent, result in strength_rows(data, game):
+        for agent, result in strength_rows(data, plan, game):
             r = result["rule_sets"][0]
             elo = table.get(result["agents"][0])
             a = r["first_seat_advantage"]
@@ -502,40 +521,13 @@ def adjacent_score(rule_set):
     return 1 / (1 + 10 ** ((elo[1] - elo[2]) / 400))
 
 
-# The sweeps: (title, [runs, weakest first], swept keys).
-SWEEPS = [
-    (
-        "Double-Duel extensions",
-        ["double_duel_extensions_full", "double_duel_extensions_at_strength"],
-        ["neighbor_attack", "switch_move", "single_pawn_blocks", "double_free_pawn_moves"],
-    ),
-    (
-        "Knight Fight",
-        ["knight_fight_erase_mirror", "knight_fight_erase_mirror_at_strength"],
-        ["double_erase", "mirror_on_moves"],
-    ),
-    (
-        "Knights Challenge",
-        ["knights_challenge_modes", "knights_challenge_modes_at_strength"],
-        ["mode", "central_first"],
-    ),
-    ("Tailten", ["tailten_first_player", "tailten_first_player_at_strength"], ["first_player"]),
-]
-# Plots of single runs shown in the report: (run, plot of knightgym.balance.plot).
-PLOTS = [(names[-1], "first_seat_advantage.png") for _, names, _ in SWEEPS]
-PLOTS += [
-    ("knights_challenge_modes", "seat_win_rates.png"),
-    ("knight_fight_erase_mirror", "game_lengths.png"),
-]
-
-
-def examples(data, docs):
+def examples(data, docs, plan):
     """The final position of each game's example game, drawn into DOCS, and the section
     that shows them."""
     from knightgym import records, svg
 
     print("\n## Example games\n")
-    for game in GAMES:
+    for game in plan.games:
         path = Path(data) / f"{game}_example" / "records.jsonl"
         if not path.exists():
             continue
@@ -543,7 +535,7 @@ def examples(data, docs):
         picture = docs / f"{game}_example_final.svg"
         picture.write_text(svg.draw(example.final_state()))
         print(
-            f"**{game}**, `{RUNS[f'{game}_example'].agents}` in every seat: "
+            f"**{game}**, `{plan.runs[f'{game}_example'].agents}` in every seat: "
             f"{len(example.moves)} moves, returns "
             f"{', '.join(f'{r:+g}' for r in example.returns)}\n"
         )
@@ -553,35 +545,27 @@ def examples(data, docs):
         )
 
 
-def summarize(args):
+def summarize(args, plan):
     import tempfile
 
     import knightgym.balance
 
     docs = Path(args.docs)
     docs.mkdir(parents=True, exist_ok=True)
-    archive(args.out, args.data)
+    archive(args.out, args.data, plan)
     data = args.data
     print("## Across strength\n")
-    across_strength(data, docs)
-    for title, names, keys in SWEEPS:
+    across_strength(data, docs, plan)
+    for title, names, keys in plan.sweeps:
         side_by_side(data, title, names, keys)
-    for title, names, keys in SWEEPS:
-        verdicts_compared(data, title, names[0], names[-1], keys)
+    for title, names, keys in plan.sweeps:
+        if len(names) > 1:
+            verdicts_compared(data, title, names[0], names[-1], keys)
     print("\n## Skill depth\n")
-    skill_depth(
-        data,
-        [
-            "knightmate_skill",
-            "knight_fight_skill",
-            "tailten_skill",
-            "double_duel_skill",
-            "knights_challenge_skill",
-        ],
-    )
-    examples(data, docs)
+    skill_depth(data, plan.skill)
+    examples(data, docs, plan)
     with tempfile.TemporaryDirectory() as scratch:
-        for name, plot in PLOTS:
+        for name, plot in plan.plots:
             result = load(data, name)
             if result:
                 knightgym.balance.plot(result, Path(scratch) / name)
@@ -604,14 +588,15 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", nargs="*", help="run only these jobs, in this order")
     args = parser.parse_args()
-    if args.only and any(name not in queue() for name in args.only):
-        parser.error(f"unknown run; the jobs are: {', '.join(queue())}")
+    plan = plan_of(args.build)
+    if args.only and any(name not in plan.queue() for name in args.only):
+        parser.error(f"unknown run; the jobs are: {', '.join(plan.queue())}")
     if args.what == "run":
-        run_queue(args)
+        run_queue(args, plan)
     elif args.what == "commands":
-        print_commands(args)
+        print_commands(args, plan)
     else:
-        summarize(args)
+        summarize(args, plan)
     return 0
 
 

@@ -2,10 +2,12 @@
 """Balance runs' throughput, for docs/benchmarks.md: games per second of the shipped
 networks played one game at a time and with --batch B, and of a fixed run on a local
 Ray cluster with 1 and 2 worker processes against the same run on threads. Prints
-Markdown tables; every figure is a balance run's own games / seconds.
+Markdown tables; every figure is a balance run's own games / seconds. The networks' runs
+are each game's studies' `throughput` (env/games/<game>/studies.json: game spec, network
+spec, games per measurement, about a minute each on one core), in the registry's order.
 
     PYTHONPATH=build/python .venv/bin/python tools/balance_throughput.py networks
-    PYTHONPATH=build/python .venv/bin/python tools/balance_throughput.py ray
+    PYTHONPATH=build/python .venv/bin/python tools/balance_throughput.py ray --game GAME
 """
 
 import argparse
@@ -15,16 +17,16 @@ import sys
 import time
 
 import knightgym.balance
+import studies
 
-# (game, network spec, games per measurement): about a minute each on one core.
-NETWORKS = [
-    ("knight_fight", "az:model=pretrained,sims=64", 64),
-    ("tailten", "az:model=pretrained,sims=64", 64),
-    ("double_duel", "az:model=pretrained,sims=64", 32),
-    ("knightmate", "az:model=pretrained,sims=64", 32),
-    ("knights_challenge(mode=duel)", "az:model=pretrained,sims=64", 16),
-    ("knights_challenge", "az:model=pretrained,sims=64", 16),
-]
+
+def measured_networks():
+    """(game spec, network spec, games per measurement) of every game's throughput runs."""
+    return [
+        (run["spec"], run["agents"], run["games"])
+        for game in studies.games("throughput")
+        for run in studies.get(game, "throughput")
+    ]
 
 
 def games_per_second(game, agents, games, **options):
@@ -43,7 +45,7 @@ def networks(batches):
         + " | best speed-up |"
     )
     print("|---|---|--:|" + "--:|" * len(batches) + "--:|")
-    for game, agent, games in NETWORKS:
+    for game, agent, games in measured_networks():
         rates = [games_per_second(game, agent, games, batch=b)[0] for b in batches]
         cells = " | ".join(f"{rate:.2f}" for rate in rates)
         print(
@@ -92,12 +94,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["networks", "ray"])
     parser.add_argument("--batches", default="0,16,64")
-    parser.add_argument("--game", default="knight_fight")
+    parser.add_argument("--game", help="ray: the game spec (needed)")
     parser.add_argument("--agents", default="mcts:sims=64")
     parser.add_argument("--games", type=int, default=4000)
     args = parser.parse_args()
     if args.what == "networks":
         networks([int(b) for b in args.batches.split(",")])
+    elif args.game is None:
+        parser.error("ray needs --game GAME")
     else:
         ray_scaling(args.game, args.agents, args.games)
     return 0

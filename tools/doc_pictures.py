@@ -5,12 +5,15 @@ tools/balance_report.py, from its recorded example games).
     PYTHONPATH=build/python .venv/bin/python tools/doc_pictures.py rules
     PYTHONPATH=build/python .venv/bin/python tools/doc_pictures.py training
 
-`rules` draws each game's start (new_initial_state(seed=0)) into docs/rules/pictures/.
+`rules` draws each game's start (new_initial_state(seed=0)) into docs/rules/pictures/,
+and the starts of the further specs its studies name (env/games/<game>/studies.json,
+pictures.starts: Knights Challenge's in 3 and 2 players besides its default 4).
 `training` plays one game of each shipped network (64 simulations a move) against the MCTS
-of its strength measure (800 simulations; 200 in Knights Challenge, whose games are
-long), `knightgym play --record` into docs/training/games/NAME.jsonl unless that file is
-there already, draws its final position into docs/training/NAME_example_final.svg and
-prints the Markdown that shows them (docs/training.md, "Example games").
+of its strength measure (800 simulations, or its game's studies' pictures.opponent: 200
+in Knights Challenge, whose games are long), `knightgym play --record` into
+docs/training/games/NAME.jsonl unless that file is there already, draws its final
+position into docs/training/NAME_example_final.svg and prints the Markdown that shows them
+(docs/training.md, "Example games").
 """
 
 import argparse
@@ -19,16 +22,16 @@ import sys
 from pathlib import Path
 
 import knightgym
+import studies
 from knightgym import records, svg
 
 ROOT = Path(__file__).resolve().parent.parent
 NETWORK = "az:model=pretrained,sims=64"
-# Knights Challenge's start in 3 and 2 players besides its default 4.
-RULE_PICTURES = {name: [name] for name in knightgym.games()}
-RULE_PICTURES["knights_challenge"] += [
-    "knights_challenge(mode=ffa3)",
-    "knights_challenge(mode=duel)",
-]
+OPPONENT = "mcts:sims=800"
+# Each game's start, and those of the further specs its studies name.
+RULE_PICTURES = {
+    name: [name, *studies.get(name, "pictures.starts", [])] for name in knightgym.games()
+}
 
 
 def file_name(spec):
@@ -52,7 +55,7 @@ def training(build):
     for model in knightgym.agents.pretrained():
         name = model["name"]
         path = games / f"{name}.jsonl"
-        mcts = "mcts:sims=200" if name.startswith("knights_challenge") else "mcts:sims=800"
+        mcts = studies.get(model["game"].split("(")[0], "pictures.opponent", OPPONENT)
         if not path.exists():
             subprocess.run(
                 [

@@ -2,9 +2,10 @@
 """Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/NAME/) from what the
 tests already use: the conformance specs (for the spec parser's time too), the golden
 renders' serialized states, the FENs of the C++ tests, the UCI scripts of the engine's
-tests, agent specs, the shipped networks' training settings, balance strings, and teacher
-shards of the golden states. Each seed is a file named by its content's hash, so running
-this again adds only what is new.
+tests, agent specs, the shipped networks' training settings (env/games/*/recipes/), and
+teacher shards of the golden states; and each game's own seeds of a target, its studies'
+`fuzz` (env/games/<game>/studies.json: more specs, balance strings). Each seed is a file
+named by its content's hash, so running this again adds only what is new.
 
     tools/fuzz_seeds.py
 """
@@ -13,6 +14,8 @@ import hashlib
 import re
 import struct
 from pathlib import Path
+
+import studies
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "fuzz" / "corpus"
@@ -79,6 +82,16 @@ def teacher_shards():
     return shards
 
 
+def game_seeds(target):
+    """Every game's own seeds of a fuzz target (its studies' fuzz.TARGET; a seed written as
+    a list of lines is those lines joined), in the registry's order."""
+    seeds = []
+    for game in studies.games(f"fuzz.{target}"):
+        for seed in studies.get(game, f"fuzz.{target}"):
+            seeds.append(seed if isinstance(seed, str) else "\n".join(seed))
+    return seeds
+
+
 def test_fens():
     fens = set()
     for path in (ROOT / "tests" / "cpp").rglob("*.cc"):
@@ -87,19 +100,11 @@ def test_fens():
 
 
 SEEDS = {
-    "spec": lambda: (
-        conformance_specs()
-        + [
-            "knightmate(fen=[4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2])",
-            "knight_fight(layout=identity)",
-            "knights_challenge(mode=duel,safe_squares=[f5,g8],target_points=8)",
-            "tailten(ringforts=1)",
-        ]
-    ),
+    "spec": lambda: conformance_specs() + game_seeds("spec"),
     "spec_time": lambda: (
         conformance_specs()
+        + game_seeds("spec_time")
         + [
-            "knights_challenge(mode=duel,safe_squares=[f5,g8],target_points=8)",
             "g(a=[[x],[y,[z]]],b= c ,d=[ e ])",
             "g(a=1,a=2)",
             "g(a=[1,2)",
@@ -136,19 +141,9 @@ SEEDS = {
         "az:sims=4,model=uniform",
         "uci:nodes=10",
     ],
-    "train_config": lambda: [
-        p.read_text() for p in sorted((ROOT / "tools" / "pretrained").glob("*.txt"))
-    ],
+    "train_config": lambda: [path.read_text() for path in studies.recipes()],
     "teacher_shard": teacher_shards,
-    "balance": lambda: [
-        "knight_fight\nsweep double_erase=optional,forced,off\nsweep mirror_on_moves=true,false\n"
-        "sprt a1=0.05\nagents mcts:sims=16,random",
-        "knights_challenge\nsweep mode=ffa4,ffa3,duel,alliance2,team4\n"
-        "sprt a0=-0.05,a1=0.05,alpha=0.05,beta=0.05",
-        "knights_challenge(mode=duel)\nsweep safe_squares=[f5,g8],none\n"
-        "agents mcts:sims=4,c=2,greedy",
-        "tailten\nsweep first_player=0,1\nsweep ringforts=12,30",
-    ],
+    "balance": lambda: game_seeds("balance"),
 }
 
 

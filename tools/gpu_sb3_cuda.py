@@ -1,14 +1,20 @@
 """MaskablePPO on CUDA against the shipped network searching on CUDA, in one process:
 the steps per second, and the libtorch libraries the process maps (one of each).
-(tools/gpu_check.sh runs it on a GPU machine.)"""
+(tools/gpu_check.sh runs it on a GPU machine.)
 
+    tools/gpu_sb3_cuda.py GAME
+"""
+
+import sys
 import time
 
 from knightgym import sb3
 from sb3_contrib import MaskablePPO
 
+if len(sys.argv) != 2:
+    sys.exit("usage: tools/gpu_sb3_cuda.py GAME")
 envs = sb3.VecEnv(
-    "tailten", num_envs=64, seed=0, opponent="az:model=pretrained,sims=16,device=cuda"
+    sys.argv[1], num_envs=64, seed=0, opponent="az:model=pretrained,sims=16,device=cuda"
 )
 model = MaskablePPO(
     sb3.BoardPolicy,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Copies what a training run needs to go on, on any machine, out of its directory: its
-settings (config.txt), the newest checkpoint with its replay sample (weights, the
+settings (config.json), the newest checkpoint with its replay sample (weights, the
 optimizer's moments, the counters, the newest kept_replay decisions of the replay
 window), the networks (model.pt, best.pt) and metrics.csv; a few MB, to commit where the
 next session finds it (docs/training.md, "A run on another machine").
@@ -16,7 +16,14 @@ import shutil
 import sys
 import tempfile
 
-FILES = ["config.txt", "model.pt", "best.pt", "metrics.csv"]
+FILES = ["model.pt", "best.pt", "metrics.csv"]
+
+
+def settings_file(run):
+    """config.json, or the config.txt of a run of an earlier version."""
+    if os.path.isfile(os.path.join(run, "config.json")):
+        return "config.json"
+    return "config.txt" if os.path.isfile(os.path.join(run, "config.txt")) else "config.json"
 
 
 def newest_checkpoint(run):
@@ -31,7 +38,7 @@ def newest_checkpoint(run):
 
 def keep(run, dest):
     checkpoint = newest_checkpoint(run)
-    wanted = FILES + [checkpoint]
+    wanted = [settings_file(run)] + FILES + [checkpoint]
     replay = checkpoint[: -len(".ckpt")] + ".replay"
     if os.path.isfile(os.path.join(run, replay)):
         wanted.append(replay)

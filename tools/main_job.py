@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""The main job (`make run`): the shipped Knight Fight network (models/) against `random`
-and `mcts`, then a few minutes more of training from it, the result against `mcts` too,
-and out/report.md with the training curves and the final position of an example game.
+"""The main job (`make run`): a game's shipped network (models/) against `random` and
+`mcts`, then a few minutes more of training from it, the result against `mcts` too, and
+out/report.md with the training curves and the final position of an example game.
 
-    tools/main_job.py [--build build] [--out out] [--game knight_fight] [--minutes 5]
+    tools/main_job.py [--build build] [--out out] [--game GAME] [--recipe FILE] [--minutes 5]
 
+GAME is by default the first game, in the registry's order, whose studies
+(env/games/<game>/studies.json, tools/studies.py) say `"main_job": true`: Knight Fight.
 The training run starts from the shipped network (init=pretrained) with the settings it
-was trained with (tools/pretrained/GAME.txt). A previous run in OUT/run is replaced.
-Progress shows on the terminal as it goes.
+was trained with, its recipe (by default env/games/GAME/recipes/GAME.txt). A previous run
+in OUT/run is replaced. Progress shows on the terminal as it goes.
 """
 
 import argparse
@@ -16,6 +18,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+import studies
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -29,7 +33,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default="build")
     parser.add_argument("--out", default="out")
-    parser.add_argument("--game", default="knight_fight", help="a name of tools/pretrained/")
+    parser.add_argument("--game", help="a game spec (default: the studies' main job)")
+    parser.add_argument("--recipe", help="its training settings (env/games/GAME/recipes/GAME.txt)")
     parser.add_argument("--minutes", type=float, default=5)
     parser.add_argument("--games", type=int, default=100, help="games per match")
     parser.add_argument("--mcts", default="mcts:sims=200", help="the MCTS opponent")
@@ -37,6 +42,13 @@ def main():
         "--sims", type=int, default=200, help="simulations of the network agents (as many as MCTS)"
     )
     args = parser.parse_args()
+    if args.game is None:
+        chosen = studies.games("main_job", args.build)
+        if not chosen:
+            parser.error("no game's studies.json says main_job; name one with --game")
+        args.game = chosen[0]
+    name = args.game.split("(")[0]
+    recipe = args.recipe or os.path.join(ROOT, "env", "games", name, "recipes", f"{name}.txt")
 
     start = time.monotonic()
     cli = os.path.join(args.build, "knightgym")
@@ -72,7 +84,7 @@ def main():
     play(shipped, args.mcts, "shipped_vs_mcts")
 
     config = os.path.join(args.out, "run_config.txt")
-    with open(os.path.join(ROOT, "tools", "pretrained", f"{args.game}.txt")) as f:
+    with open(recipe) as f:
         settings = f.read()
     with open(config, "w") as f:
         f.write(settings + "init=pretrained\n")

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """OpenSpiel's MCTSBot against knightgym's own mcts agent, for docs/strength.md: both UCT
 with one random roll-out per leaf and MCTS-Solver, at the same simulations and the same
-exploration constant, on each two-player game through knightgym.openspiel. Games come
-in pairs from one start (Knight Fight: one drawn layout) with the seats swapped. Prints
-a Markdown table: OpenSpiel's wins, draws and losses, its score with a 95% Wilson
-interval, and each side's simulations per second (its searches' time only).
+exploration constant, on each two-player game through knightgym.openspiel (by default
+the spec each game's studies give, env/games/<game>/studies.json's openspiel.spec, in the
+registry's order). Games come in pairs from one start (Knight Fight: one drawn layout)
+with the seats swapped. Prints a Markdown table: OpenSpiel's wins, draws and losses, its
+score with a 95% Wilson interval, and each side's simulations per second (its searches'
+time only).
 
     PYTHONPATH=build/python .venv/bin/python tools/openspiel_vs_mcts.py --games 20 --sims 100 --cpp
 """
@@ -19,15 +21,8 @@ import knightgym
 import knightgym.openspiel
 import numpy as np
 import pyspiel
+import studies
 from open_spiel.python.algorithms import mcts
-
-SPECS = [
-    "knight_fight",
-    "tailten",
-    "double_duel",
-    "knights_challenge(mode=duel)",
-    "knightmate(max_turns=200)",
-]
 
 
 class Side:
@@ -105,8 +100,11 @@ def main():
     parser.add_argument(
         "--cpp", action="store_true", help="OpenSpiel's C++ MCTSBot instead of its Python one"
     )
-    parser.add_argument("specs", nargs="*", default=SPECS, help="knightgym game specs")
+    parser.add_argument("specs", nargs="*", help="knightgym game specs (default: the studies')")
     args = parser.parse_args()
+    args.specs = args.specs or [
+        studies.get(game, "openspiel.spec") for game in studies.games("openspiel.spec")
+    ]
 
     bot = "pyspiel.MCTSBot (C++)" if args.cpp else "open_spiel.python.algorithms.mcts.MCTSBot"
     print(

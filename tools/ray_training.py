@@ -8,9 +8,11 @@ cluster is two nodes on this machine, each with one CPU (ray.cluster_utils: a he
 second raylet, as `ray start` makes them); the learner runs in this process. Prints
 Markdown tables and writes the samples as CSV.
 
-    PYTHONPATH=build/python .venv/bin/python tools/ray_training.py scaling --minutes 3
-    PYTHONPATH=build/python .venv/bin/python tools/ray_training.py learner
-    PYTHONPATH=build/python .venv/bin/python tools/ray_training.py memory --minutes 30
+    PYTHONPATH=build/python .venv/bin/python tools/ray_training.py scaling --game GAME \
+        --minutes 3
+    PYTHONPATH=build/python .venv/bin/python tools/ray_training.py learner --game GAME
+    PYTHONPATH=build/python .venv/bin/python tools/ray_training.py memory --game GAME \
+        --minutes 30
     PYTHONPATH=build/python .venv/bin/python tools/ray_training.py model --actor-rate 300 \
         --learner-samples 2400
 """
@@ -32,7 +34,6 @@ import psutil  # noqa: E402
 import ray  # noqa: E402
 from ray.cluster_utils import Cluster  # noqa: E402
 
-GAME = "tailten"
 # The game's defaults, with the learner on one thread of the two cores, and no
 # evaluation in the middle of a measurement.
 SETTINGS = {"threads": 1, "eval_seconds": 0, "eval_games": 0}
@@ -80,7 +81,7 @@ def positions_per_second(out, skip_seconds):
 
 def scaling(args):
     print(
-        f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its training "
+        f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {args.game}, its training "
         f"defaults with {SETTINGS}; {args.minutes} min per run, the first "
         f"{args.skip} s left out.\n"
     )
@@ -92,7 +93,7 @@ def scaling(args):
             out = os.path.join(args.out, f"actors-{actors}")
             shutil.rmtree(out, ignore_errors=True)
             knightgym.training.train(
-                GAME,
+                args.game,
                 out,
                 minutes=args.minutes,
                 settings=SETTINGS,
@@ -117,9 +118,9 @@ def learner(args):
     self-play), on a small teacher set, at 1 and 2 LibTorch threads."""
     teach = os.path.join(args.out, "teach")
     if not os.path.isdir(teach):
-        knightgym.teacher.generate(GAME, teach, teacher="mcts:sims=8", games=64, threads=2)
+        knightgym.teacher.generate(args.game, teach, teacher="mcts:sims=8", games=64, threads=2)
     print(
-        f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its default network, "
+        f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {args.game}, its default network, "
         f"batch 256, {args.learner_steps} steps on a teacher's games.\n"
     )
     print("| LibTorch threads | optimizer steps/s | samples/s |")
@@ -128,7 +129,7 @@ def learner(args):
         out = os.path.join(args.out, f"learner-{threads}")
         shutil.rmtree(out, ignore_errors=True)
         counters = knightgym.training.train(
-            GAME,
+            args.game,
             out,
             steps=args.learner_steps,
             verbose=False,
@@ -206,7 +207,7 @@ def memory(args):
     thread.start()
     try:
         knightgym.training.train(
-            GAME,
+            args.game,
             out,
             minutes=args.minutes,
             settings=SETTINGS,
@@ -223,7 +224,7 @@ def memory(args):
         writer.writeheader()
         writer.writerows(samples)
     print(
-        f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {GAME}, its training defaults "
+        f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {args.game}, its training defaults "
         f"with {SETTINGS}, 2 actors, {args.minutes} min; RSS in MiB.\n"
     )
     print(
@@ -267,6 +268,7 @@ def model(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["scaling", "learner", "memory", "model"])
+    parser.add_argument("--game", help="scaling, learner, memory: the game (needed)")
     parser.add_argument("--learner-steps", type=int, default=400)
     parser.add_argument("--minutes", type=float, default=3)
     parser.add_argument("--actors", type=int, nargs="+", default=[1, 2])
@@ -287,6 +289,8 @@ def main():
     )
     parser.add_argument("--nodes", type=int, nargs="+", default=[1, 2, 4, 8, 16, 32, 64, 100])
     args = parser.parse_args()
+    if args.what != "model" and args.game is None:
+        parser.error(f"{args.what} needs --game GAME")
     os.makedirs(args.out, exist_ok=True)
     {"scaling": scaling, "learner": learner, "memory": memory, "model": model}[args.what](args)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Ships a training run's network: models/NAME.pt and its entry in models/manifest.txt.
+"""Ships a training run's network: models/NAME.pt and its entry in models/manifest.json.
 
     tools/ship_model.py NAME RUN_DIR [--machine TEXT] [--teacher TEXT]  # the run's network
     tools/ship_model.py NAME --strength TEXT              # the measured strength alone
@@ -15,18 +15,19 @@ Every file is written whole or not at all.
 
 import argparse
 import csv
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HEADER = """\
-# The networks shipped with knightgym, one [section] per network (agents/pretrained.h):
-# az:model=pretrained plays the one whose `game` is the game's canonical spec, and the
-# training setting init=pretrained starts from it. Written by tools/ship_model.py; the
-# strength is measured as docs/strength.md says.
-"""
+ABOUT = (
+    "The networks shipped with knightgym, one member of networks per network "
+    "(agents/pretrained.h): az:model=pretrained plays the one whose game is the game's "
+    "canonical spec, and the training setting init=pretrained starts from it. Written by "
+    "tools/ship_model.py; the strength is measured as docs/strength.md says."
+)
 MAX_BYTES = 5_000_000
 
 
@@ -36,7 +37,7 @@ def read_manifest(build):
     sys.path.insert(0, str(build / "python"))
     from knightgym import agents
 
-    if not (ROOT / "models" / "manifest.txt").exists():
+    if not any((ROOT / "models" / name).exists() for name in ("manifest.json", "manifest.txt")):
         return {}
     agents.set_models_directory(str(ROOT / "models"))
     try:
@@ -58,11 +59,23 @@ def write_atomically(path, data):
     os.replace(temporary, path)
 
 
+def typed(value):
+    """A field as JSON writes it: a number where the text is one, else the text."""
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
 def write_manifest(path, models):
-    text = HEADER
-    for name, fields in models.items():
-        text += f"\n[{name}]\n" + "".join(f"{key} = {value}\n" for key, value in fields.items())
-    write_atomically(path, text.encode())
+    networks = {
+        name: {key: typed(value) for key, value in fields.items()}
+        for name, fields in models.items()
+    }
+    text = json.dumps({"about": ABOUT, "networks": networks}, indent=2, ensure_ascii=False)
+    write_atomically(path, (text + "\n").encode())
 
 
 def read_settings(lines):
@@ -79,9 +92,14 @@ def last_metrics(run):
 
 def ship(args, models):
     run = Path(args.run)
-    config = (run / "config.txt").read_text().splitlines()
-    game = config[0].removeprefix("game=")
-    settings = read_settings(config[1:])
+    sys.path.insert(0, str(Path(args.build) / "python"))
+    from knightgym.training import run_config
+
+    game, settings = run_config(run)
+    settings = {
+        key: str(value).lower() if isinstance(value, bool) else str(value)
+        for key, value in settings.items()
+    }
     defaults = subprocess.run(
         [args.cli, "train", game, "--print-config"], check=True, capture_output=True, text=True
     ).stdout.splitlines()
@@ -151,7 +169,7 @@ def main():
     if (args.run is None) == (args.strength is None):
         parser.error("give RUN_DIR or --strength")
     args.cli = str(Path(args.build) / "knightgym")
-    path = ROOT / "models" / "manifest.txt"
+    path = ROOT / "models" / "manifest.json"
     models = read_manifest(Path(args.build))
     if args.run:
         ship(args, models)

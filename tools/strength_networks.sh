@@ -11,16 +11,23 @@
 #   - merged/NAME-networks.json and merged/NAME-time.json, each gauntlet merged with its
 #     game's round robin of tools/strength_ladders.sh (NAME.json in OUT, needed), the
 #     tables of the first and OUT/elo_over_time.png of the second.
+# The matches are each game's studies' (env/games/<game>/studies.json, tools/studies.py;
+# games in the registry's order): strength.targets (FILE, game spec, agents, and the
+# divisor of TARGET) and strength.networks (NAME, game spec, the divisors of LADDER for
+# its gauntlet and its snapshots' gauntlet, and agents to add to the field).
 # Files already there are not made again, so a stopped run resumes. TARGET and LADDER are
 # games per match and per pair; the costly matches of Knights Challenge and Knightmate
-# play fewer (see the counts below).
+# play fewer (the studies' divisors).
 #   tools/strength_networks.sh [OUT] [RUNS] [TARGET] [LADDER]
 set -euo pipefail
+shopt -s inherit_errexit  # a failing command inside $(...) stops the script too
 out=${1:-out/strength}
 runs=${2:-runs}
 target=${3:-400}
 ladder=${4:-20}
 build=${BUILD:-build}
+python=${PYTHON:-/usr/bin/python3}
+studies() { "$python" "$(dirname "$0")/studies.py" --build "$build" "$@"; }
 mkdir -p "$out/merged"
 net=az:model=pretrained
 
@@ -52,36 +59,34 @@ over_time() {  # NAME GAME GAMES
   gauntlet "$1-time.json" "$2" "$count" "$agents,random,greedy,mcts:sims=100,mcts:sims=400" "$3"
 }
 
-for entry in knight_fight:knight_fight tailten:tailten double_duel:double_duel; do
-  name=${entry%%:*} game=${entry#*:}
-  play "$name-target.json" "$game" "$net,sims=64,mcts:sims=800" "$target"
-  gauntlet "$name-networks.json" "$game" 3 "$nets,$field" "$ladder"
-  over_time "$name" "$game" "$(( ladder / 2 ))"
+rows() {  # KEY FIELD...: the rows of every game's studies' KEY, tab-separated fields
+  local game listed text
+  listed=$(studies games --with "$1")
+  for game in $listed; do
+    text=$(studies get "$game" "$@")
+    echo "$text"
+  done
+}
+targets=$(rows strength.targets file spec agents games_divisor)
+mapfile -t targets <<< "$targets"
+for row in "${targets[@]}"; do
+  IFS=$'\t' read -r file spec agents divisor <<< "$row"
+  play "$file" "$spec" "$agents" "$(( target / divisor ))"
 done
-
-kc_duel="knights_challenge(mode=duel)"
-kc_ffa4="knights_challenge(mode=ffa4)"
-play knights_challenge_duel-target.json "$kc_duel" "$net,sims=64,mcts:sims=800" \
-  "$(( target / 4 ))"
-play knights_challenge_ffa4-target.json "$kc_ffa4" \
-  "$net,sims=64,mcts:sims=800,mcts:sims=800,mcts:sims=800" "$(( target / 4 ))"
-gauntlet knights_challenge_duel-networks.json "$kc_duel" 3 "$nets,$field" "$ladder"
-gauntlet knights_challenge_ffa4-networks.json "$kc_ffa4" 3 "$nets,$field" "$(( ladder / 4 ))"
-over_time knights_challenge_duel "$kc_duel" "$(( ladder / 4 ))"
-over_time knights_challenge_ffa4 "$kc_ffa4" "$(( ladder / 4 ))"
-
-play knightmate-target.json knightmate "$net,sims=256,uci:nodes=1" "$target"
-for nodes in 10 100 1000; do
-  play "knightmate-target-$nodes.json" knightmate "$net,sims=256,uci:nodes=$nodes" "$(( target / 4 ))"
+networks=$(rows strength.networks name spec gauntlet_games_divisor time_games_divisor \
+  extra_agents)
+mapfile -t networks <<< "$networks"
+for row in "${networks[@]}"; do
+  IFS=$'\t' read -r name spec gauntlet_divisor time_divisor extra <<< "$row"
+  gauntlet "$name-networks.json" "$spec" 3 "$nets,$field${extra:+,$extra}" \
+    "$(( ladder / gauntlet_divisor ))"
+  over_time "$name" "$spec" "$(( ladder / time_divisor ))"
 done
-gauntlet knightmate-networks.json knightmate 3 \
-  "$nets,$field,uci:nodes=1,uci:nodes=10,uci:nodes=100,uci:nodes=1000" "$(( ladder / 2 ))"
-over_time knightmate knightmate "$(( ladder / 2 ))"
 
 # Each gauntlet merged with its game's round robin (tools/strength_ladders.sh, NAME.json),
 # so that the networks and snapshots are rated on the round robin's scale; then the
 # tables and the plot of Elo against training time.
-ladder_py() { PYTHONPATH="$build/python" "${PYTHON:-/usr/bin/python3}" -m knightgym.ladder "$@"; }
+ladder_py() { PYTHONPATH="$build/python" "$python" -m knightgym.ladder "$@"; }
 for gauntlet in "$out"/*-networks.json "$out"/*-time.json; do
   name=$(basename "$gauntlet" .json)
   game=${name%-*}

@@ -1,13 +1,15 @@
 // A small streaming JSON writer: objects, arrays, strings, numbers and booleans, with
-// the commas placed for the caller. Non-finite numbers are written as null.
+// the commas placed for the caller. Non-finite numbers are written as null. What it
+// writes of the project's own files is read back by json_reader.h.
 //
-// Why not nlohmann-json (Debian's nlohmann-json3-dev): the project only writes JSON (the
-// Python side reads it), straight into one string without building a document first,
-// and its number format ("%.10g") is part of what balance.json and the reports rendered
-// from it promise; a 25,000-line header in every file that writes a report would buy
-// neither, so these hundred lines stay.
+// Why not nlohmann-json (Debian's nlohmann-json3-dev): the project writes JSON straight
+// into one string without building a document first, its report number format
+// ("%.10g") is part of what balance.json and the reports rendered from it promise, and
+// the files it reads back are small and its own; a 25,000-line header in every file that
+// writes a report would buy none of that, so these few hundred lines stay.
 #pragma once
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -64,6 +66,24 @@ class JsonWriter {
       std::snprintf(buffer, sizeof buffer, "%.10g", number);
       text_ += buffer;
     }
+    return *this;
+  }
+  // A double as the shortest text that reads back to the same bits (what a file that is
+  // read back needs), where value() rounds to 10 digits for reports.
+  JsonWriter& exact(double number) {
+    separate();
+    if (!std::isfinite(number)) {
+      text_ += "null";
+    } else {
+      char buffer[32];
+      text_.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, number).ptr);
+    }
+    return *this;
+  }
+  // A value written as JSON elsewhere (by a JsonWriter), placed as it is.
+  JsonWriter& raw(std::string_view json) {
+    separate();
+    text_ += json;
     return *this;
   }
   JsonWriter& null() {

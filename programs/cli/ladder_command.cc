@@ -10,6 +10,7 @@
 #include "env/registry/registry.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
+#include "programs/cli/markdown_report.h"
 #include "training/ladder/ladder.h"
 #include "util/atomic_file.h"
 
@@ -44,30 +45,10 @@ int ladder_command(Args& args) {
   const LadderResult result = run_ladder(game, options, progress);
   if (terminal) std::fputs("\n", stderr);
 
-  std::printf("%s, %lld games per pair (%s), seed %llu, %.1f s\n\n", result.game.c_str(),
-              static_cast<long long>(options.games),
-              options.schedule == LadderSchedule::kRoundRobin ? "round robin" : "gauntlet",
-              static_cast<unsigned long long>(options.seed), result.seconds);
-  std::printf("| %-48s | %7s | %7s | %6s | %6s |\n", "agent", "Elo", "95%", "games", "score");
-  std::printf("|%s|--------:|--------:|-------:|-------:|\n", std::string(50, '-').c_str());
-  for (size_t i = 0; i < result.ratings.size(); ++i) {
-    const LadderRating& r = result.ratings[i];
-    const std::string interval = static_cast<int>(i) == result.anchor
-                                     ? "anchor"
-                                     : "+-" + std::to_string(std::lround(r.half_width));
-    std::printf("| %-48s | %7.0f | %7s | %6lld | %5.1f%% |\n", r.name.substr(0, 48).c_str(), r.elo,
-                interval.c_str(), static_cast<long long>(r.games), 100 * r.score);
-  }
-  std::printf("\npairs (the first agent's wins-draws-losses and score, as the fit reads them):\n");
-  for (const LadderPair& p : result.pairs) {
-    const AgentScore& s = p.first_score;
-    std::printf("  %s vs %s: %lld-%lld-%lld, %.1f%%\n", result.ratings[p.first].name.c_str(),
-                result.ratings[p.second].name.c_str(), static_cast<long long>(s.wins),
-                static_cast<long long>(s.draws), static_cast<long long>(s.losses),
-                100 * ladder_points(s) / static_cast<double>(s.games));
-  }
-  if (!json.empty()) write_file_atomically(json, ladder_json(result));
-  return 0;
+  const std::string text = ladder_json(result);
+  if (json.empty()) return print_markdown_report_of("knightgym.ladder", text);
+  write_file_atomically(json, text);
+  return print_markdown_report("knightgym.ladder", json);
 }
 
 }  // namespace knightgym::cli

@@ -41,8 +41,8 @@ int list_command(Args& args) {
       print_params(agent_params(AgentKinds::kNames[k]));
     }
     // What az:model=pretrained plays; a missing or broken manifest is said, not fatal.
-    std::printf("\nshipped networks (az:model=pretrained), %s/manifest.txt:\n",
-                models_directory().c_str());
+    std::printf("\nshipped networks (az:model=pretrained), %s:\n",
+                manifest_path(models_directory()).c_str());
     try {
       for (const PretrainedModel& model : read_manifest(models_directory())) {
         std::printf("  %s: %s\n", model.name.c_str(), model.game.c_str());

@@ -1,5 +1,6 @@
 // knightgym play: seat-rotated games between agents, with each agent's score and its 95%
-// interval, draws, truncations and game lengths. Games run on threads, one position at a
+// interval, draws, truncations and game lengths, as JSON (--json FILE) printed as Markdown
+// by knightgym.play. Games run on threads, one position at a
 // time per agent, or with --batch B, B games at once on one thread, every agent deciding
 // for all its games together (one network batch per round of simulations). --record FILE
 // writes every game's moves as JSON lines (training/arena/game_record_file.h).
@@ -11,6 +12,7 @@
 #include "env/registry/game_list.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
+#include "programs/cli/markdown_report.h"
 #include "training/arena/arena.h"
 #include "training/arena/game_record_file.h"
 #include "training/balance/statistics.h"
@@ -55,21 +57,6 @@ int play_command(Args& args) {
   if (terminal) std::fputs("\n", stderr);
 
   const auto scores = score_agents(records, static_cast<int>(agents.size()));
-  std::printf("%s, %lld games, seed %llu\n\n", game->spec().c_str(),
-              static_cast<long long>(options.games), static_cast<unsigned long long>(options.seed));
-  std::printf("| %-40s | %6s | %6s | %6s | %6s | %-16s |\n", "agent", "games", "wins", "draws",
-              "losses", "score (95%)");
-  std::printf("|%s|--------|--------|--------|--------|------------------|\n",
-              std::string(42, '-').c_str());
-  for (size_t a = 0; a < agents.size(); ++a) {
-    const AgentScore& s = scores[a];
-    char score[32];
-    std::snprintf(score, sizeof score, "%5.1f%% +- %4.1f%%", 100 * s.score, 100 * s.half_width);
-    std::printf("| %-40s | %6lld | %6lld | %6lld | %6lld | %-16s |\n",
-                specs[a].substr(0, 40).c_str(), static_cast<long long>(s.games),
-                static_cast<long long>(s.wins), static_cast<long long>(s.draws),
-                static_cast<long long>(s.losses), score);
-  }
   int64_t draws = 0, truncated = 0, decisions = 0;
   for (const GameRecord& record : records) {
     bool all_zero = true;
@@ -78,47 +65,36 @@ int play_command(Args& args) {
     truncated += record.truncated;
     decisions += record.decisions;
   }
-  if (game->info().num_players > 2) {
-    std::printf("\nfirst places (a seat with the highest return, shared or not; Wilson 95%%):\n");
-    for (size_t a = 0; a < agents.size(); ++a) {
-      const AgentScore& s = scores[a];
-      const Interval interval = wilson_interval(s.firsts, s.games);
-      std::printf("  %-40s %lld of %lld, %.1f%% (%.1f%% to %.1f%%)\n",
-                  specs[a].substr(0, 40).c_str(), static_cast<long long>(s.firsts),
-                  static_cast<long long>(s.games), 100.0 * s.firsts / std::max<int64_t>(1, s.games),
-                  100 * interval.low, 100 * interval.high);
-    }
-  }
-  std::printf("\ndrawn games %lld (truncated %lld), %.1f decisions per game\n",
-              static_cast<long long>(draws), static_cast<long long>(truncated),
-              static_cast<double>(decisions) / static_cast<double>(records.size()));
-  std::printf("\nagents in full:\n");
   std::vector<std::string> full_specs;
-  for (const auto& agent : agents) {
-    full_specs.push_back(agent->config().spec);
-    std::printf("  %s\n", agent->config().spec.c_str());
-  }
-  if (!record_file.empty()) {
+  for (const auto& agent : agents) full_specs.push_back(agent->config().spec);
+  if (!record_file.empty())
     write_file_atomically(record_file, game_record_lines(*game, records, full_specs, 0, 0));
-    std::printf("\nwrote the %zu games to %s\n", records.size(), record_file.c_str());
+
+  JsonWriter out;
+  out.begin_object().key("game").value(game->spec()).key("players").value(game->info().num_players);
+  out.key("games").value(options.games).key("seed").value(options.seed);
+  out.key("draws").value(draws).key("truncated").value(truncated);
+  out.key("mean_length").value(static_cast<double>(decisions) / records.size());
+  out.key("records");
+  if (record_file.empty())
+    out.null();
+  else
+    out.value(record_file);
+  out.key("agents").begin_array();
+  for (size_t a = 0; a < agents.size(); ++a) {
+    const AgentScore& s = scores[a];
+    // First places: a seat with the highest return, shared or not (Wilson 95%).
+    const Interval firsts = wilson_interval(s.firsts, s.games);
+    out.begin_object().key("name").value(specs[a]).key("spec").value(full_specs[a]);
+    out.key("games").value(s.games).key("wins").value(s.wins).key("draws").value(s.draws);
+    out.key("losses").value(s.losses).key("firsts").value(s.firsts);
+    out.key("firsts_low").value(firsts.low).key("firsts_high").value(firsts.high);
+    out.key("score").value(s.score).key("half_width").value(s.half_width).end_object();
   }
-  if (!json.empty()) {
-    JsonWriter out;
-    out.begin_object().key("game").value(game->spec()).key("games").value(options.games);
-    out.key("seed").value(static_cast<int64_t>(options.seed)).key("draws").value(draws);
-    out.key("truncated").value(truncated);
-    out.key("mean_length").value(static_cast<double>(decisions) / records.size());
-    out.key("agents").begin_array();
-    for (size_t a = 0; a < agents.size(); ++a) {
-      const AgentScore& s = scores[a];
-      out.begin_object().key("spec").value(agents[a]->config().spec).key("games").value(s.games);
-      out.key("wins").value(s.wins).key("draws").value(s.draws).key("losses").value(s.losses);
-      out.key("firsts").value(s.firsts);
-      out.key("score").value(s.score).key("half_width").value(s.half_width).end_object();
-    }
-    write_file_atomically(json, out.end_array().end_object().text() + "\n");
-  }
-  return 0;
+  const std::string text = out.end_array().end_object().text() + "\n";
+  if (json.empty()) return print_markdown_report_of("knightgym.play", text);
+  write_file_atomically(json, text);
+  return print_markdown_report("knightgym.play", json);
 }
 
 }  // namespace knightgym::cli

@@ -9,6 +9,7 @@
 #include "env/registry/game_list.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
+#include "programs/cli/markdown_report.h"
 #include "programs/cli/python_package.h"
 #include "programs/cli/stop_signals.h"
 #include "training/trainer/trainer.h"
@@ -23,17 +24,6 @@ std::string read_settings(const std::string& path) {
   std::optional<std::string> text = read_file(path);
   if (!text) throw std::invalid_argument("--config '" + path + "': cannot read it");
   return std::move(*text);
-}
-
-void print_evaluation(const std::vector<Evaluation>& evaluation) {
-  if (evaluation.empty()) return;
-  std::printf("\n| opponent | games | wins | draws | losses | score (95%%) |\n");
-  std::printf("|---|---|---|---|---|---|\n");
-  for (const Evaluation& e : evaluation)
-    std::printf("| %s | %lld | %lld | %lld | %lld | %.1f%% +- %.1f%% |\n", e.opponent.c_str(),
-                static_cast<long long>(e.score.games), static_cast<long long>(e.score.wins),
-                static_cast<long long>(e.score.draws), static_cast<long long>(e.score.losses),
-                100 * e.score.score, 100 * e.score.half_width);
 }
 
 // The run handed to knightgym.training.train(..., ray_address=...) in the project's
@@ -94,8 +84,8 @@ int train_command(Args& args) {
   if (minutes == 0 && steps == 0) throw std::invalid_argument("give --minutes M or --steps S");
   if (resume && !config_file.empty())
     throw std::invalid_argument("--resume reads the run's own " + out +
-                                "/config.txt; --config is for new runs");
-  if (!resume && std::filesystem::exists(out + "/config.txt"))
+                                "/config.json; --config is for new runs");
+  if (!resume && RunDirectory::holds_run(out))
     throw std::invalid_argument("'" + out +
                                 "' already holds a run: --resume continues it, or choose "
                                 "another --out");
@@ -116,16 +106,8 @@ int train_command(Args& args) {
                  static_cast<long long>(trainer.learner().num_parameters()), device.c_str(),
                  out.c_str());
     finished = trainer.run({minutes, steps}, stop);
-    const TrainingCounters& c = trainer.counters();
-    std::printf("%s: %lld steps, %lld self-play games, %lld decisions, %.1f min\n",
-                game->spec().c_str(), static_cast<long long>(c.steps),
-                static_cast<long long>(c.games), static_cast<long long>(c.decisions),
-                static_cast<double>(c.milliseconds) / 60000.0);
-    print_evaluation(trainer.last_evaluation());
-    std::printf("\nmodel: %s/model.pt (best: %s/best.pt), metrics: %s/metrics.csv\n", out.c_str(),
-                out.c_str(), out.c_str());
   });
-  if (finished) return 0;
+  if (finished) return print_markdown_report("knightgym.training", out + "/summary.json");
   std::fprintf(stderr, "stopped by signal %d: checkpoint written; --resume continues\n",
                stop_signal());
   return 128 + stop_signal();

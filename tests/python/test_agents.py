@@ -380,11 +380,14 @@ def test_a_variant_without_a_shipped_network_is_refused_with_the_list():
 
 
 def test_the_models_directory_can_be_chosen(tmp_path):
-    (tmp_path / "manifest.txt").write_text("[mine]\nfile = mine.pt\ngame = tailten\n")
+    (tmp_path / "manifest.json").write_text(
+        '{"networks": {"mine": {"file": "mine.pt", "game": "tailten", "minutes": 1.5}}}'
+    )
     agents.set_models_directory(str(tmp_path))
     try:
         assert [m["name"] for m in agents.pretrained()] == ["mine"]
         assert agents.pretrained()[0]["path"] == f"{tmp_path}/mine.pt"
+        assert agents.pretrained()[0]["minutes"] == "1.5"
     finally:
         agents.set_models_directory("")
     assert len(agents.pretrained()) == len(SHIPPED)

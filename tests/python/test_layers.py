@@ -1,8 +1,10 @@
 """The architecture's rules that a reading of the sources can check (../ARCHITECTURE.md):
 each layer includes only the layers below it, env includes neither torch nor pybind11, a
 game's folder includes no other game's, and no code outside env/games names a game (the
-one list, env/registry/game_list.h, aside). Comments and docstrings may name games, as
-docs do: only code is read."""
+one list, env/registry/game_list.h, aside): not the C++ code, the Python package, the
+scripts of tools/ (Python and shell; what they run on each game is in its folder,
+env/games/<game>/studies.json) nor the Makefile. Comments and docstrings may name games,
+as docs do: only code is read."""
 
 import ast
 import io
@@ -103,19 +105,35 @@ def python_code(path):
     return " ".join(kept)
 
 
+def shell_code(path):
+    """The text of a shell script or Makefile without its comments (a # that starts a
+    word, to the end of its line)."""
+    return re.sub(r"(^|\s)#[^\n]*", " ", path.read_text())
+
+
 def code_outside_the_games():
     for folder in ("util", "env", "agents", "training", "programs", "bindings"):
         for path in cpp_files(folder):
             if "games" not in path.relative_to(ROOT).parts[:2]:
                 yield path, cpp_code(path)
-    for path in sorted((ROOT / "bindings/python").rglob("*.py")):
-        yield path, python_code(path)
+    for folder in ("bindings/python", "tools"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            yield path, python_code(path)
     for path in sorted((ROOT / "bindings/python").rglob("*.js")):
         yield path, cpp_code(path)
+    for path in sorted((ROOT / "tools").rglob("*.sh")):
+        yield path, shell_code(path)
+    yield ROOT / "Makefile", shell_code(ROOT / "Makefile")
+
+
+def naming(words):
+    """A game's word standing alone or as part of a longer name (knight_fight_random,
+    KnightFightRules), not inside another word."""
+    return re.compile(r"(?<![a-z0-9])(" + "|".join(sorted(words)) + r")(?![a-z0-9])")
 
 
 def test_no_code_outside_the_games_names_a_game():
-    pattern = re.compile(r"\b(" + "|".join(sorted(game_words())) + r")\b")
+    pattern = naming(game_words())
     wrong = []
     for path, code in code_outside_the_games():
         if path == ROOT / "env/registry/game_list.h":

@@ -33,12 +33,48 @@ def run_dir(tmp_path_factory):
     config = base / "tiny.cfg"
     config.write_text(TINY)
     out = base / "run"
-    subprocess.run(
+    done = subprocess.run(
         [str(CLI), "train", GAME, "--out", str(out), "--steps", "12", "--config", str(config)],
         check=True,
         capture_output=True,
+        text=True,
     )
+    (base / "stdout.txt").write_text(done.stdout)
     return out
+
+
+def test_the_command_prints_its_summary_as_python_renders_it(run_dir):
+    """`knightgym train` writes summary.json and prints the Markdown that
+    knightgym.training.markdown makes of it: one renderer."""
+    import knightgym.training
+
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["game"] == knightgym.load_game(GAME).spec and summary["finished"]
+    assert summary["counters"]["steps"] == 12
+    assert [e["opponent"] for e in summary["evaluation"]] == ["best", "random"]
+    printed = (run_dir.parent / "stdout.txt").read_text()
+    assert printed == knightgym.training.markdown(run_dir / "summary.json")
+    assert "| opponent | games | wins | draws | losses | score (95%) |" in printed
+    assert f"model: {run_dir}/model.pt" in printed
+
+
+def test_settings_are_a_json_object_or_key_value_lines(run_dir):
+    """The run's config.json holds every setting typed; the tiny settings given as
+    key=value lines and as JSON read the same."""
+    import knightgym.training
+
+    game, settings = knightgym.training.run_config(run_dir)
+    assert game == knightgym.load_game(GAME).spec
+    assert settings["sims"] == 4 and settings["augment"] is True
+    assert settings["baselines"] == "random" and settings["search"] == "gumbel"
+    as_json = knightgym.training._settings_json(json.dumps({"sims": 4, "blocks": 1}), None)
+    assert json.loads(as_json) == {"sims": 4, "blocks": 1}
+    lines = knightgym.training._settings_json("sims=4\n# a comment\nblocks = 1\n", None)
+    assert json.loads(lines) == {"sims": "4", "blocks": "1"}
+    with pytest.raises(ValueError, match="'sims' twice"):
+        knightgym.training._settings_json("sims=4\nsims=5", None)
+    with pytest.raises(ValueError, match="expected key=value"):
+        knightgym.training._settings_json("sims", None)
 
 
 def observations(game, n, seed=0):
@@ -209,7 +245,7 @@ def test_a_kept_run_goes_on_elsewhere_from_its_step(run_dir, tmp_path):
         "best.pt",
         "checkpoints/step-000000012.ckpt",
         "checkpoints/step-000000012.replay",
-        "config.txt",
+        "config.json",
         "metrics.csv",
         "model.pt",
     ]

@@ -3,65 +3,25 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
 #include "util/atomic_file.h"
+#include "util/json_reader.h"
 #include "util/json_writer.h"
 
 namespace knightgym {
 namespace {
 
-constexpr const char* kMagic = "knightgym-balance-progress-1";
+constexpr const char* kFormat = "knightgym-balance-progress";
+constexpr int64_t kVersion = 2;
+// Version 1, still read: lines of text after this one.
+constexpr const char* kTextMagic = "knightgym-balance-progress-1";
 
-}  // namespace
-
-std::string checkpoint_identity(const BalanceOptions& options,
-                                const std::vector<std::string>& agent_specs, int64_t chunk_games) {
-  JsonWriter json;
-  json.begin_object().key("game").value(options.game).key("agents").array(agent_specs);
-  json.key("sweeps").begin_array();
-  for (const Sweep& sweep : options.sweeps)
-    json.begin_object().key("key").value(sweep.key).key("values").array(sweep.values).end_object();
-  json.end_array();
-  json.key("games").value(options.games).key("seed").value(static_cast<int64_t>(options.seed));
-  json.key("batch").value(options.batch).key("chunk_games").value(chunk_games);
-  json.key("opening_plies").value(options.opening_plies);
-  json.key("check_every").value(options.check_every).key("sprt");
-  if (options.sprt) {
-    const SprtSettings& s = *options.sprt;
-    json.array(std::vector<double>{s.a0, s.a1, s.alpha, s.beta});
-  } else {
-    json.null();
-  }
-  json.end_object();
-  return json.text();
-}
-
-void save_checkpoint(const std::string& path, const std::string& identity,
-                     const std::vector<SavedRuleSet>& rule_sets) {
-  std::string text =
-      std::string(kMagic) + "\n" + identity + "\n" + std::to_string(rule_sets.size()) + "\n";
-  for (const SavedRuleSet& saved : rule_sets) {
-    char seconds[48];
-    std::snprintf(seconds, sizeof seconds, "%a", saved.seconds);
-    text +=
-        std::to_string(saved.chunks_done) + " " + seconds + "\n" + saved.tally.serialize() + "\n";
-  }
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
-  write_file_atomically(path, text);
-}
-
-std::vector<SavedRuleSet> load_checkpoint(const std::string& path, const std::string& identity) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot be read");
-  const auto fail = [&](const std::string& problem) {
-    throw std::invalid_argument(path + ": " + problem);
-  };
+std::vector<SavedRuleSet> load_text_checkpoint(std::istream& in, const std::string& identity,
+                                               const std::function<void(std::string)>& fail) {
   std::string line;
-  if (!std::getline(in, line) || line != kMagic)
-    fail(std::string("not a balance run's progress (it does not start with ") + kMagic + ")");
   if (!std::getline(in, line)) fail("it ends before the run's options");
   if (line != identity)
     fail("it holds a run with other options:\n  " + line + "\nnot\n  " + identity +
@@ -91,6 +51,109 @@ std::vector<SavedRuleSet> load_checkpoint(const std::string& path, const std::st
   }
   if (std::getline(in, line) && !line.empty()) fail("text follows the last rule set");
   return rule_sets;
+}
+
+// The options of `identity` whose values the saved run's differ in.
+std::string differing_options(const JsonValue& saved, const JsonValue& identity) {
+  std::string names;
+  for (const auto& [key, value] : identity.as_object()) {
+    const JsonValue* other = saved.find(key);
+    if (!other || !(*other == value)) names += (names.empty() ? "" : ", ") + key;
+  }
+  return names.empty() ? "its options' names" : names;
+}
+
+// Throws std::invalid_argument naming the problem (not the file).
+std::vector<SavedRuleSet> load_json_checkpoint(const std::string& text,
+                                               const std::string& identity) {
+  std::vector<SavedRuleSet> rule_sets;
+  const JsonValue json = parse_json(text);
+  const JsonValue* format = json.find("format");
+  if (!format || format->kind() != JsonValue::Kind::kString || format->as_string() != kFormat)
+    throw std::invalid_argument(
+        std::string("not a balance run's progress (its \"format\" is not \"") + kFormat + "\")");
+  const int64_t version = json.at("version").as_int();
+  if (version != kVersion)
+    throw std::invalid_argument("version " + std::to_string(version) +
+                                " of the format; this build reads 1 and " +
+                                std::to_string(kVersion));
+  const JsonValue expected = parse_json(identity);
+  if (!(json.at("run") == expected))
+    throw std::invalid_argument(
+        "it holds a run with other options (" + differing_options(json.at("run"), expected) +
+        ") than\n  " + identity + "\nRun those options again, or delete the file to start afresh");
+  for (const JsonValue& entry : json.at("rule_sets").as_array()) {
+    SavedRuleSet saved;
+    saved.chunks_done = entry.at("chunks_done").as_int(0);
+    saved.seconds = entry.at("seconds").as_double();
+    if (!(saved.seconds >= 0)) entry.at("seconds").fail("not a number of seconds");
+    saved.tally = RuleSetTally::from_json(entry.at("tally"));
+    rule_sets.push_back(std::move(saved));
+  }
+  return rule_sets;
+}
+
+}  // namespace
+
+std::string checkpoint_identity(const BalanceOptions& options,
+                                const std::vector<std::string>& agent_specs, int64_t chunk_games) {
+  JsonWriter json;
+  json.begin_object().key("game").value(options.game).key("agents").array(agent_specs);
+  json.key("sweeps").begin_array();
+  for (const Sweep& sweep : options.sweeps)
+    json.begin_object().key("key").value(sweep.key).key("values").array(sweep.values).end_object();
+  json.end_array();
+  json.key("games").value(options.games).key("seed").value(static_cast<int64_t>(options.seed));
+  json.key("batch").value(options.batch).key("chunk_games").value(chunk_games);
+  json.key("opening_plies").value(options.opening_plies);
+  json.key("check_every").value(options.check_every).key("sprt");
+  if (options.sprt) {
+    const SprtSettings& s = *options.sprt;
+    json.array(std::vector<double>{s.a0, s.a1, s.alpha, s.beta});
+  } else {
+    json.null();
+  }
+  json.end_object();
+  return json.text();
+}
+
+void save_checkpoint(const std::string& path, const std::string& identity,
+                     const std::vector<SavedRuleSet>& rule_sets) {
+  JsonWriter json;
+  json.begin_object().key("format").value(kFormat).key("version").value(kVersion);
+  json.key("run").raw(identity).key("rule_sets").begin_array();
+  for (const SavedRuleSet& saved : rule_sets) {
+    json.begin_object().key("chunks_done").value(saved.chunks_done);
+    json.key("seconds").exact(saved.seconds).key("tally");
+    saved.tally.write_json(json);
+    json.end_object();
+  }
+  json.end_array().end_object();
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+  write_file_atomically(path, json.text() + "\n");
+}
+
+std::vector<SavedRuleSet> load_checkpoint(const std::string& path, const std::string& identity) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path + ": cannot be read");
+  const std::function<void(std::string)> fail = [&](const std::string& problem) {
+    throw std::invalid_argument(path + ": " + problem);
+  };
+  std::stringstream text;
+  text << in.rdbuf();
+  if (looks_like_json(text.view())) {
+    try {
+      return load_json_checkpoint(text.str(), identity);
+    } catch (const std::invalid_argument& error) {
+      fail(error.what());
+    }
+  }
+  std::string line;
+  if (!std::getline(text, line) || line != kTextMagic)
+    fail(std::string("not a balance run's progress (neither JSON nor a text that starts with ") +
+         kTextMagic + ")");
+  return load_text_checkpoint(text, identity, fail);
 }
 
 }  // namespace knightgym

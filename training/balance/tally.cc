@@ -9,36 +9,16 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "util/json_reader.h"
+
 namespace knightgym {
 namespace {
 
-constexpr std::string_view kMagic = "knightgym-tally-1";
-
-// Whitespace-separated tokens: integers in decimal, doubles as C99 hexadecimal floats,
-// which read back to the same bits.
-class TokenWriter {
- public:
-  explicit TokenWriter(std::string_view magic) : text_(magic) {}
-  void integer(int64_t value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, " %" PRId64, value);
-    text_ += buffer;
-  }
-  void real(double value) {
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, " %a", value);
-    text_ += buffer;
-  }
-  void sums(const MomentSums& sums) {
-    integer(sums.count);
-    real(sums.sum);
-    real(sums.squares);
-  }
-  std::string text() && { return std::move(text_); }
-
- private:
-  std::string text_;
-};
+// The format before JSON, still read: whitespace-separated tokens after this word,
+// integers in decimal and doubles as C99 hexadecimal floats.
+constexpr std::string_view kTokensMagic = "knightgym-tally-1";
+// Bounds that keep a malformed text from asking for much memory.
+constexpr int64_t kMostPlayers = 64, kMostAgents = 1024, kLongestGame = int64_t{1} << 24;
 
 class TokenReader {
  public:
@@ -213,38 +193,40 @@ void RuleSetTally::merge(const RuleSetTally& later) {
   for (size_t i = 0; i < pentanomial.size(); ++i) pentanomial[i] += later.pentanomial[i];
 }
 
-std::string RuleSetTally::serialize() const {
-  TokenWriter out(kMagic);
-  for (const int64_t value : {int64_t{players}, int64_t{block_games}, games, blocks, decisive,
-                              natural_draws, truncated, truncated_draws})
-    out.integer(value);
-  for (const Seat& seat : seats) {
-    out.integer(seat.wins), out.integer(seat.draws), out.integer(seat.losses);
-    out.real(seat.return_sum);
-    for (const int64_t count : seat.ranks) out.integer(count);
-  }
-  out.sums(game_advantage);
-  out.sums(block_advantage);
-  // The histogram sparsely: the number of lengths seen, then (length, games) pairs.
-  out.integer(std::count_if(lengths.begin(), lengths.end(), [](int64_t n) { return n > 0; }));
-  for (size_t d = 0; d < lengths.size(); ++d)
-    if (lengths[d] > 0) out.integer(static_cast<int64_t>(d)), out.integer(lengths[d]);
-  for (const Agent& agent : agents) {
-    out.integer(agent.games), out.integer(agent.wins);
-    out.integer(agent.draws), out.integer(agent.losses);
-    out.sums(agent.block_score);
-  }
-  for (const double value : points) out.real(value);
-  for (const int64_t count : pentanomial) out.integer(count);
-  return std::move(out).text();
+namespace {
+
+void write_sums(JsonWriter& json, std::string_view key, const MomentSums& sums) {
+  json.key(key).begin_object().key("count").value(sums.count);
+  json.key("sum").exact(sums.sum).key("squares").exact(sums.squares).end_object();
 }
 
-RuleSetTally RuleSetTally::parse(std::string_view text) {
+const std::vector<JsonValue>& items(const JsonValue& array, size_t count) {
+  const std::vector<JsonValue>& values = array.as_array();
+  if (values.size() != count)
+    array.fail("expected " + std::to_string(count) + " items, found " +
+               std::to_string(values.size()));
+  return values;
+}
+
+double finite(const JsonValue& number) {
+  const double value = number.as_double();
+  if (!std::isfinite(value)) number.fail("not a finite number");
+  return value;
+}
+
+MomentSums sums_of(const JsonValue& json) {
+  MomentSums sums;
+  sums.count = json.at("count").as_int(0);
+  sums.sum = finite(json.at("sum"));
+  sums.squares = finite(json.at("squares"));
+  if (sums.squares < 0) json.at("squares").fail("a negative sum of squares");
+  return sums;
+}
+
+RuleSetTally parse_tokens(std::string_view text) {
   TokenReader in(text);
-  if (in.word("the header") != kMagic)
-    TokenReader::fail(std::string("it does not start with ") + std::string(kMagic));
-  // Bounds that keep a malformed text from asking for much memory.
-  constexpr int64_t kMostPlayers = 64, kMostAgents = 1024, kLongestGame = int64_t{1} << 24;
+  if (in.word("the header") != kTokensMagic)
+    TokenReader::fail("neither JSON nor a text that starts with " + std::string(kTokensMagic));
   const int num_players = static_cast<int>(in.integer("players", 1, kMostPlayers));
   const int num_agents = static_cast<int>(in.integer("agents", 1, kMostAgents));
   RuleSetTally tally(num_players, num_agents);
@@ -254,7 +236,7 @@ RuleSetTally RuleSetTally::parse(std::string_view text) {
   tally.natural_draws = in.integer("natural draws");
   tally.truncated = in.integer("truncated games");
   tally.truncated_draws = in.integer("truncated draws");
-  for (Seat& seat : tally.seats) {
+  for (RuleSetTally::Seat& seat : tally.seats) {
     seat.wins = in.integer("wins"), seat.draws = in.integer("draws");
     seat.losses = in.integer("losses");
     seat.return_sum = in.real("a return sum");
@@ -270,39 +252,139 @@ RuleSetTally RuleSetTally::parse(std::string_view text) {
     tally.lengths.resize(length + 1, 0);
     tally.lengths[length] = in.integer("a length's games", 1);
   }
-  for (Agent& agent : tally.agents) {
+  for (RuleSetTally::Agent& agent : tally.agents) {
     agent.games = in.integer("an agent's games"), agent.wins = in.integer("an agent's wins");
     agent.draws = in.integer("an agent's draws");
     agent.losses = in.integer("an agent's losses");
     agent.block_score = in.sums("an agent's scores");
   }
-  for (double& value : tally.points) {
-    value = in.real("points");
-    if (value < 0) TokenReader::fail("negative points");
-  }
+  for (double& value : tally.points) value = in.real("points");
   for (int64_t& count : tally.pentanomial) count = in.integer("a pentanomial count");
   in.finish();
+  return tally;
+}
 
-  // The counts must agree with each other.
+// What of a tally read from a file disagrees with the rest of it, or nullptr.
+const char* inconsistency(const RuleSetTally& tally) {
   int64_t counted = 0;
   for (const int64_t count : tally.lengths) counted += count;
-  const auto check = [](bool holds, const char* what) {
-    if (!holds) TokenReader::fail(what);
-  };
-  check(tally.games == tally.blocks * num_agents, "games is not blocks times agents");
-  check(counted == tally.games, "the length histogram does not count every game");
-  check(tally.game_advantage.count == tally.games, "the games' advantage counts other games");
-  check(tally.block_advantage.count == tally.blocks, "the blocks' advantage counts other blocks");
-  check(tally.decisive + tally.natural_draws + tally.truncated == tally.games,
-        "decisive games, draws and truncations do not add up to the games");
-  check(tally.truncated_draws <= tally.truncated, "more truncated draws than truncated games");
-  for (const Seat& seat : tally.seats) {
+  if (tally.games != tally.blocks * tally.block_games) return "games is not blocks times agents";
+  if (counted != tally.games) return "the length histogram does not count every game";
+  if (tally.game_advantage.count != tally.games) return "the games' advantage counts other games";
+  if (tally.block_advantage.count != tally.blocks)
+    return "the blocks' advantage counts other blocks";
+  if (tally.decisive + tally.natural_draws + tally.truncated != tally.games)
+    return "decisive games, draws and truncations do not add up to the games";
+  if (tally.truncated_draws > tally.truncated) return "more truncated draws than truncated games";
+  for (const RuleSetTally::Seat& seat : tally.seats) {
     int64_t ranked = 0;
     for (const int64_t count : seat.ranks) ranked += count;
-    check(seat.wins + seat.draws + seat.losses == tally.games && ranked == tally.games,
-          "a seat's results do not add up to the games");
+    if (seat.wins + seat.draws + seat.losses != tally.games || ranked != tally.games)
+      return "a seat's results do not add up to the games";
   }
+  for (const double value : tally.points)
+    if (value < 0) return "negative points";
+  return nullptr;
+}
+
+}  // namespace
+
+void RuleSetTally::write_json(JsonWriter& json) const {
+  json.begin_object().key("players").value(players).key("block_games").value(block_games);
+  json.key("games").value(games).key("blocks").value(blocks);
+  json.key("decisive").value(decisive).key("natural_draws").value(natural_draws);
+  json.key("truncated").value(truncated).key("truncated_draws").value(truncated_draws);
+  json.key("seats").begin_array();
+  for (const Seat& seat : seats) {
+    json.begin_object().key("wins").value(seat.wins).key("draws").value(seat.draws);
+    json.key("losses").value(seat.losses).key("return_sum").exact(seat.return_sum);
+    json.key("ranks").array(seat.ranks).end_object();
+  }
+  json.end_array();
+  write_sums(json, "game_advantage", game_advantage);
+  write_sums(json, "block_advantage", block_advantage);
+  // The histogram sparsely: [length, games] for each length seen.
+  json.key("lengths").begin_array();
+  for (size_t d = 0; d < lengths.size(); ++d)
+    if (lengths[d] > 0)
+      json.begin_array().value(static_cast<int64_t>(d)).value(lengths[d]).end_array();
+  json.end_array().key("agents").begin_array();
+  for (const Agent& agent : agents) {
+    json.begin_object().key("games").value(agent.games).key("wins").value(agent.wins);
+    json.key("draws").value(agent.draws).key("losses").value(agent.losses);
+    write_sums(json, "block_score", agent.block_score);
+    json.end_object();
+  }
+  json.end_array().key("points").begin_array();
+  for (const double value : points) json.exact(value);
+  json.end_array();
+  json.key("pentanomial").array(std::vector<int64_t>(pentanomial.begin(), pentanomial.end()));
+  json.end_object();
+}
+
+RuleSetTally RuleSetTally::from_json(const JsonValue& json) {
+  const int num_players = static_cast<int>(json.at("players").as_int(1, kMostPlayers));
+  const int num_agents = static_cast<int>(json.at("block_games").as_int(1, kMostAgents));
+  RuleSetTally tally(num_players, num_agents);
+  const auto count = [&](const JsonValue& holder, std::string_view key) {
+    return holder.at(key).as_int(0);
+  };
+  tally.games = count(json, "games");
+  tally.blocks = count(json, "blocks");
+  tally.decisive = count(json, "decisive");
+  tally.natural_draws = count(json, "natural_draws");
+  tally.truncated = count(json, "truncated");
+  tally.truncated_draws = count(json, "truncated_draws");
+  const std::vector<JsonValue>& seats = items(json.at("seats"), num_players);
+  for (int s = 0; s < num_players; ++s) {
+    Seat& seat = tally.seats[s];
+    seat.wins = count(seats[s], "wins"), seat.draws = count(seats[s], "draws");
+    seat.losses = count(seats[s], "losses");
+    seat.return_sum = finite(seats[s].at("return_sum"));
+    const std::vector<JsonValue>& ranks = items(seats[s].at("ranks"), num_players);
+    for (int r = 0; r < num_players; ++r) seat.ranks[r] = ranks[r].as_int(0);
+  }
+  tally.game_advantage = sums_of(json.at("game_advantage"));
+  tally.block_advantage = sums_of(json.at("block_advantage"));
+  for (const JsonValue& pair : json.at("lengths").as_array()) {
+    const std::vector<JsonValue>& length_games = items(pair, 2);
+    const int64_t length = length_games[0].as_int(0, kLongestGame);
+    if (static_cast<size_t>(length) < tally.lengths.size()) pair.fail("lengths out of order");
+    tally.lengths.resize(length + 1, 0);
+    tally.lengths[length] = length_games[1].as_int(1);
+  }
+  const std::vector<JsonValue>& agents = items(json.at("agents"), num_agents);
+  for (int a = 0; a < num_agents; ++a) {
+    Agent& agent = tally.agents[a];
+    agent.games = count(agents[a], "games"), agent.wins = count(agents[a], "wins");
+    agent.draws = count(agents[a], "draws"), agent.losses = count(agents[a], "losses");
+    agent.block_score = sums_of(agents[a].at("block_score"));
+  }
+  const std::vector<JsonValue>& points = items(json.at("points"), tally.points.size());
+  for (size_t i = 0; i < points.size(); ++i) tally.points[i] = finite(points[i]);
+  const std::vector<JsonValue>& pentanomial = items(json.at("pentanomial"), 5);
+  for (size_t i = 0; i < 5; ++i) tally.pentanomial[i] = pentanomial[i].as_int(0);
+  if (const char* problem = inconsistency(tally)) json.fail(problem);
   return tally;
+}
+
+std::string RuleSetTally::serialize() const {
+  JsonWriter json;
+  write_json(json);
+  return json.text();
+}
+
+RuleSetTally RuleSetTally::parse(std::string_view text) {
+  if (!looks_like_json(text)) {
+    RuleSetTally tally = parse_tokens(text);
+    if (const char* problem = inconsistency(tally)) TokenReader::fail(problem);
+    return tally;
+  }
+  try {
+    return from_json(parse_json(text));
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(std::string("a balance tally: ") + error.what());
+  }
 }
 
 }  // namespace knightgym

@@ -5,8 +5,8 @@
 // A balance run tallies each chunk of games on its own and folds the chunks' tallies in
 // chunk order. Floating-point sums are then added in one order however the chunks were
 // shared out (threads, Ray tasks on other machines), so the figures agree to the last
-// bit. serialize() writes the doubles as hexadecimal floats, so a tally crosses a process
-// or a machine exactly.
+// bit. A tally is written as JSON whose doubles read back to the same bits, so it crosses
+// a process or a machine exactly.
 #pragma once
 
 #include <array>
@@ -18,6 +18,8 @@
 
 #include "training/arena/arena.h"
 #include "training/balance/statistics.h"
+#include "util/json_reader.h"
+#include "util/json_writer.h"
 
 namespace knightgym {
 
@@ -60,8 +62,12 @@ struct RuleSetTally {
   // Adds the tally of later games of the same rule set and agents.
   void merge(const RuleSetTally& later);
 
+  void write_json(JsonWriter& json) const;
+  // Throws std::invalid_argument naming where the JSON is malformed or inconsistent.
+  static RuleSetTally from_json(const JsonValue& json);
+  // One line of JSON, and back; parse() also reads the whitespace-separated format
+  // before JSON (knightgym-tally-1). Throws std::invalid_argument naming the problem.
   std::string serialize() const;
-  // Throws std::invalid_argument naming what is malformed.
   static RuleSetTally parse(std::string_view text);
 
   bool operator==(const RuleSetTally&) const = default;

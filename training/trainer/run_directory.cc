@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "util/atomic_file.h"
+#include "util/json_reader.h"
+#include "util/json_writer.h"
 #include "util/text.h"
 
 namespace knightgym {
@@ -75,14 +77,29 @@ void RunDirectory::prune(int keep) const {
       if (is_atomic_temporary(entry.path().filename().string())) fs::remove(entry.path());
 }
 
-void RunDirectory::write_config(const std::string& game_spec, const std::string& settings) const {
-  write_file_atomically(file("config.txt"), "game=" + game_spec + "\n" + settings);
+void RunDirectory::write_config(const std::string& game_spec,
+                                const std::string& settings_json) const {
+  JsonWriter json;
+  json.begin_object().key("game").value(game_spec).key("settings").raw(settings_json);
+  write_file_atomically(file("config.json"), json.end_object().text() + "\n");
+}
+
+bool RunDirectory::holds_run(const std::string& dir) {
+  return fs::exists(dir + "/config.json") || fs::exists(dir + "/config.txt");
 }
 
 std::pair<std::string, std::string> RunDirectory::read_config() const {
+  if (const std::string path = file("config.json"); fs::is_regular_file(path)) {
+    try {
+      const JsonValue json = parse_json(read_file(path).value_or(""));
+      return {json.at("game").as_string(), json.at("settings").text()};
+    } catch (const std::invalid_argument& error) {
+      throw std::invalid_argument("'" + path + "': " + error.what());
+    }
+  }
   const std::string path = file("config.txt");
   if (!fs::is_regular_file(path))
-    throw std::invalid_argument("nothing to resume in '" + dir_ + "': no config.txt");
+    throw std::invalid_argument("nothing to resume in '" + dir_ + "': no config.json");
   const std::string text = read_file(path).value_or("");
   const size_t end = text.find('\n');
   if (text.rfind("game=", 0) != 0 || end == std::string::npos)

@@ -1,11 +1,12 @@
 // The files of a training run, all under one directory:
-//   config.txt                     the game and every setting; --resume reads it back
+//   config.json                    the game and every setting; --resume reads it back
 //   checkpoints/step-NNNNNNNNN.ckpt the last `keep` checkpoints (learner.h), each with
 //   checkpoints/step-NNNNNNNNN.replay the newest games of its replay window (kept_replay
 //                                  decisions, a teacher shard: teacher_shard.h)
 //   model.pt                       the latest network as TorchScript
 //   best.pt                        the best network so far, by evaluation against the last
 //   metrics.csv                    one row per period: losses, speeds, scores
+//   summary.json                   when a session ends: totals, last evaluation (run_summary.h)
 //   snapshots/seconds-NNNNNNN.pt   with snapshot_seconds: the network after N seconds
 // Every file but metrics.csv is written atomically; metrics.csv is cut back to the rows
 // of the checkpoint a run resumes from, so a killed run leaves no half row behind.
@@ -38,10 +39,14 @@ class RunDirectory {
   // Deletes all but the newest `keep` checkpoints and temporaries left by killed writes.
   void prune(int keep) const;
 
-  // config.txt: "game=<spec>" then the settings' lines.
-  void write_config(const std::string& game_spec, const std::string& settings) const;
-  // Throws std::invalid_argument if there is no config.txt (nothing to resume).
+  // config.json: {"game": spec, "settings": settings_json}.
+  void write_config(const std::string& game_spec, const std::string& settings_json) const;
+  // The game and the settings (as read_train_config reads them) of config.json, or of the
+  // config.txt of earlier versions ("game=<spec>", then key=value lines). Throws
+  // std::invalid_argument if there is neither (nothing to resume) or it is malformed.
   std::pair<std::string, std::string> read_config() const;
+  // Whether `dir` holds a run (a config.json or config.txt).
+  static bool holds_run(const std::string& dir);
 
  private:
   std::string dir_;

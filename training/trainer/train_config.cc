@@ -6,6 +6,8 @@
 
 #include "agents/agent_kinds.h"
 #include "training/trainer/streams.h"
+#include "util/json_reader.h"
+#include "util/json_writer.h"
 #include "util/text.h"
 
 namespace knightgym {
@@ -23,7 +25,41 @@ TrainConfig defaults_of(const TrainingDefaults& game) {
   return c;
 }
 
-Spec parse_settings(std::string_view settings) {
+// A JSON object of settings: strings, numbers and booleans as they are, a list (of
+// baselines) joined with commas.
+Spec parse_json_settings(std::string_view settings) {
+  Spec spec{"train", {}};
+  try {
+    const JsonValue json = parse_json(settings);
+    for (const auto& [key, value] : json.as_object()) {
+      std::string text;
+      switch (value.kind()) {
+        case JsonValue::Kind::kString:
+          text = value.as_string();
+          break;
+        case JsonValue::Kind::kNumber:
+          text = value.number_text();
+          break;
+        case JsonValue::Kind::kBool:
+          text = value.as_bool() ? "true" : "false";
+          break;
+        case JsonValue::Kind::kArray:
+          for (const JsonValue& item : value.as_array())
+            text += (text.empty() ? "" : ",") + item.as_string();
+          break;
+        default:
+          value.fail("expected a string, number, boolean or list of strings");
+      }
+      spec.params.emplace_back(key, std::move(text));
+    }
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(std::string("training settings: ") + error.what());
+  }
+  return spec;
+}
+
+// "key=value" lines, blank lines and # comments.
+Spec parse_settings_lines(std::string_view settings) {
   Spec spec{"train", {}};
   std::unordered_set<std::string> keys;  // to find a key given twice in linear time
   std::istringstream lines{std::string(settings)};
@@ -161,12 +197,28 @@ void read(ParamReader& r, TrainConfig& c) {
 
 TrainConfig read_train_config(const TrainingDefaults& defaults, std::string_view settings) {
   TrainConfig config = defaults_of(defaults);
-  ParamReader reader(parse_settings(settings));
+  ParamReader reader(looks_like_json(settings) ? parse_json_settings(settings)
+                                               : parse_settings_lines(settings));
   read(reader, config);
   reader.finish();
-  for (const ParamInfo& info : reader.infos()) config.spec += info.name + "=" + info.value + "\n";
   config.params = reader.infos();
+  config.spec = settings_json(config.params);
   return config;
+}
+
+std::string settings_json(const std::vector<ParamInfo>& settings) {
+  JsonWriter json;
+  json.begin_object();
+  for (const ParamInfo& setting : settings) {
+    json.key(setting.name);
+    if (setting.type == "bool")
+      json.value(setting.value == "true");
+    else if (setting.type == "int" || setting.type == "float")
+      json.raw(setting.value);  // canonical numbers, as the reader wrote them
+    else
+      json.value(setting.value);
+  }
+  return json.end_object().text();
 }
 
 }  // namespace knightgym

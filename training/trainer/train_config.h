@@ -1,7 +1,8 @@
-// The settings of a training run, read like a game's parameters (key=value, each declared
-// with its default and doc, unknown keys rejected), over the defaults the game declares
-// for a 2-core CPU (env/core/training_defaults.h). `knightgym train --config FILE` reads one
-// key=value per line.
+// The settings of a training run, read like a game's parameters (each declared with its
+// default and doc, unknown keys rejected), over the defaults the game declares for a
+// 2-core CPU (env/core/training_defaults.h). `knightgym train --config FILE` reads a JSON
+// object of them ({"sims": 64, "baselines": ["mcts:sims=200", "random"]}) or, as before
+// JSON, one key=value per line; a run's config.json holds them all.
 #pragma once
 
 #include <string>
@@ -56,12 +57,15 @@ struct TrainConfig {
   int log_seconds = 10;         // metrics row period
   uint64_t seed = 0;
   int threads = 0;                // LibTorch intra-op threads (0: its default)
-  std::string spec;               // canonical: every setting spelled out, one per line
+  std::string spec;               // canonical: every setting, a JSON object (settings_json)
   std::vector<ParamInfo> params;  // every setting with its value, default and doc
 };
 
-// A game's defaults overridden by `settings`, "key=value" lines (blank lines and #
-// comments ignored). Throws std::invalid_argument naming the problem.
+// A game's defaults overridden by `settings`: a JSON object, or "key=value" lines (blank
+// lines and # comments ignored). Throws std::invalid_argument naming the problem.
 TrainConfig read_train_config(const TrainingDefaults& defaults, std::string_view settings);
+
+// Every setting as a JSON object, each typed as declared (what read_train_config reads).
+std::string settings_json(const std::vector<ParamInfo>& settings);
 
 }  // namespace knightgym

@@ -30,9 +30,11 @@
 #include "training/teacher/teacher_set.h"
 #include "training/trainer/game_source.h"
 #include "training/trainer/run_directory.h"
+#include "training/trainer/run_summary.h"
 #include "training/trainer/streams.h"
 #include "training/trainer/symmetry.h"
 #include "training/trainer/train_config.h"
+#include "util/atomic_file.h"
 #include "util/progress.h"
 
 namespace knightgym {
@@ -42,11 +44,6 @@ namespace knightgym {
 struct TrainLimits {
   double minutes = 0;
   int64_t steps = 0;
-};
-
-struct Evaluation {
-  std::string opponent;  // "best" or a baseline's spec
-  AgentScore score;      // the trained agent's
 };
 
 template <Game G>
@@ -208,6 +205,8 @@ class Trainer {
     // Training time: the last evaluation's not.
     log_row(period, counters_.milliseconds / 1000.0, *source);
     checkpoint();
+    write_file_atomically(dir_.file("summary.json"),
+                          run_summary_json(game_spec_, counters_, evaluation_, !stopped));
     progress_.update(stopped ? fraction() : 1.0, elapsed(), status());
     progress_.finish_line();
     return !stopped;

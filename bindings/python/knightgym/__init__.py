@@ -89,7 +89,7 @@ for _name in ["agents", "teacher", *_knightgym.game_extras]:
 # An installed package carries its own copy of the shipped networks (setup.py); a build
 # tree's module reads the source tree's models/ (agents/pretrained.h).
 _models = os.path.join(os.path.dirname(__file__), "models")
-if os.path.isfile(os.path.join(_models, "manifest.txt")):
+if any(os.path.isfile(os.path.join(_models, name)) for name in ("manifest.json", "manifest.txt")):
     agents.set_models_directory(_models)
 
 # Gymnasium's ids (knightgym/Tailten-v0, ...), registered where Gymnasium is installed,

@@ -17,6 +17,8 @@ import matplotlib
 matplotlib.use("Agg")  # files only: no display needed
 import matplotlib.pyplot as plt  # noqa: E402
 
+from knightgym.training import run_config  # noqa: E402
+
 
 def _cell(text):
     """A metrics cell: None if empty, a list of floats for one per actor
@@ -97,9 +99,7 @@ def write_report(run_dir, report_path, matches=(), example=None):
     ``example``, a game records file (knightgym play --record), the final position of its
     first game is drawn beside the report (example_final.svg) and shown."""
     metrics = read_metrics(os.path.join(run_dir, "metrics.csv"))
-    with open(os.path.join(run_dir, "config.txt")) as f:
-        config = f.read()
-    game = config.splitlines()[0][len("game=") :]
+    game, settings = run_config(run_dir)
     png = os.path.join(os.path.dirname(os.path.abspath(report_path)), "training.png")
     plot_training(metrics, png, game)
 
@@ -153,7 +153,7 @@ def write_report(run_dir, report_path, matches=(), example=None):
         lines.append("")
     if example:
         lines += _example_game(example, os.path.dirname(os.path.abspath(report_path)))
-    lines += ["## Settings", "", "```", config.rstrip(), "```", ""]
+    lines += ["## Settings", "", "```json", json.dumps(settings, indent=1), "```", ""]
     text = "\n".join(lines)
     with open(report_path, "w") as f:
         f.write(text)

@@ -17,20 +17,72 @@ import signal
 import sys
 import threading
 
-__all__ = ["train"]
+__all__ = ["markdown", "run_config", "train"]
+
+# A run directory's settings: config.json, or config.txt before JSON.
+_CONFIG_FILES = ("config.json", "config.txt")
 
 
-def _settings_text(settings, config):
-    lines = []
+def _settings_of(text, where):
+    """The settings of a JSON object or of key=value lines (blank lines, # comments)."""
+    if text.lstrip().startswith("{"):
+        try:
+            settings = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{where}: {error}") from None
+        if not isinstance(settings, dict):
+            raise ValueError(f"{where}: expected a JSON object of settings")
+        return settings
+    settings = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if "=" not in line:
+            raise ValueError(f"{where}, line {number} ('{line[:60]}'): expected key=value")
+        key, value = (part.strip() for part in line.split("=", 1))
+        if key in settings:
+            raise ValueError(f"training settings: '{key}' twice")
+        settings[key] = value
+    return settings
+
+
+def run_config(out):
+    """The game (its canonical spec) and the settings ({name: value}) of the run in `out`,
+    from its config.json or the config.txt of earlier versions. Raises ValueError where
+    there is neither."""
+    out = os.fspath(out)
+    path = os.path.join(out, "config.json")
+    if os.path.exists(path):
+        with open(path) as file:
+            config = json.load(file)
+        return config["game"], config["settings"]
+    path = os.path.join(out, "config.txt")
+    if not os.path.exists(path):
+        raise ValueError(f"no run in '{out}': no config.json")
+    with open(path) as file:
+        game, _, settings = file.read().partition("\n")
+    return game.removeprefix("game="), _settings_of(settings, path)
+
+
+def _settings_json(settings, config):
+    """The settings file's and the call's settings as one JSON object; a key in both is
+    refused, as one given twice in a file is."""
+    merged = {}
+    parts = []
     if config is not None:
         with open(config) as file:
-            lines.append(file.read())
+            parts.append(_settings_of(file.read(), os.fspath(config)))
     if settings:
-        if isinstance(settings, str):
-            lines.append(settings)
-        else:
-            lines.extend(f"{key}={value}" for key, value in settings.items())
-    return "\n".join(lines)
+        parts.append(
+            _settings_of(settings, "settings") if isinstance(settings, str) else dict(settings)
+        )
+    for part in parts:
+        for key, value in part.items():
+            if key in merged:
+                raise ValueError(f"training settings: '{key}' twice")
+            merged[key] = value
+    return json.dumps(merged)
 
 
 def train(
@@ -50,9 +102,10 @@ def train(
     """Trains `game` (a spec) into the run directory `out` until `minutes` of training or
     `steps` optimizer steps (whichever comes first; give at least one).
 
-    settings: a dict of training settings or "key=value" lines, over the game's defaults
-    (`knightgym train GAME --print-config` lists them all); config: a settings file. A
-    resumed run (resume=True) takes its own settings from out/config.txt.
+    settings: a dict of training settings, or their JSON object or "key=value" lines, over
+    the game's defaults (`knightgym train GAME --print-config` lists them all); config: a
+    settings file (the same). A resumed run (resume=True) takes its own settings from
+    out/config.json.
     device: where the learner runs ("cpu", "cuda", "cuda:N").
     ray_address: None to play self-play here, or a Ray cluster's address ("HOST:PORT",
     "auto", "ray://HOST:PORT") to play it on `actors` actors there (None: one per CPU of
@@ -67,13 +120,14 @@ def train(
     if minutes <= 0 and steps <= 0:
         raise ValueError("give minutes or steps (or both): when the run stops")
     out = os.fspath(out)
+    holds_run = any(os.path.exists(os.path.join(out, name)) for name in _CONFIG_FILES)
     if resume and (settings or config):
         raise ValueError(
-            f"resume reads the run's own {out}/config.txt; settings and config are for new runs"
+            f"resume reads the run's own {out}/config.json; settings and config are for new runs"
         )
-    if resume and not os.path.exists(os.path.join(out, "config.txt")):
-        raise ValueError(f"nothing to resume in '{out}': no config.txt")
-    if not resume and os.path.exists(os.path.join(out, "config.txt")):
+    if resume and not holds_run:
+        raise ValueError(f"nothing to resume in '{out}': no config.json")
+    if not resume and holds_run:
         raise ValueError(
             f"'{out}' already holds a run: resume=True continues it, or choose another out"
         )
@@ -83,7 +137,7 @@ def train(
         not isinstance(actors, int) or isinstance(actors, bool) or actors < 1
     ):
         raise ValueError(f"actors must be a positive number, got {actors!r}")
-    text = _settings_text(settings, config)
+    text = _settings_json(settings, config)
     stop = threading.Event()
     channel = None
     if ray_address is not None:  # connected before anything is written
@@ -134,29 +188,48 @@ def _run(training, stop, minutes, steps, channel):
     return result[0]
 
 
-def _print_summary(result, out):
-    c = result["counters"]
-    print(
-        f"{c['steps']} steps, {c['games']} self-play games, {c['decisions']} decisions, "
-        f"{c['chunks']} chunks, {c['seconds'] / 60:.1f} min"
-    )
-    if result["evaluation"]:
-        print("\n| opponent | games | wins | draws | losses | score (95%) |")
-        print("|---|---|---|---|---|---|")
-        for e in result["evaluation"]:
-            print(
-                f"| {e['opponent']} | {e['games']} | {e['wins']} | {e['draws']} | "
-                f"{e['losses']} | {100 * e['score']:.1f}% +- {100 * e['half_width']:.1f}% |"
-            )
-    print(f"\nmodel: {out}/model.pt (best: {out}/best.pt), metrics: {out}/metrics.csv")
+def markdown(summary):
+    """A run's summary (OUT/summary.json, which a run writes when it returns; a dict or the
+    file's path) as Markdown: its totals, its last evaluation, and where its files are."""
+    if not isinstance(summary, dict):
+        out = os.path.dirname(os.fspath(summary)) or "."
+        with open(summary) as file:
+            summary = dict(json.load(file), out=out)
+    c = summary["counters"]
+    lines = [
+        f"{summary['game']}: {c['steps']} steps, {c['games']} self-play games, "
+        f"{c['decisions']} decisions, {c['chunks']} chunks, {c['seconds'] / 60:.1f} min"
+    ]
+    if summary["evaluation"]:
+        lines += [
+            "",
+            "| opponent | games | wins | draws | losses | score (95%) |",
+            "|---|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {e['opponent']} | {e['games']} | {e['wins']} | {e['draws']} | {e['losses']} | "
+            f"{100 * e['score']:.1f}% +- {100 * e['half_width']:.1f}% |"
+            for e in summary["evaluation"]
+        ]
+    out = summary.get("out", ".")
+    lines += ["", f"model: {out}/model.pt (best: {out}/best.pt), metrics: {out}/metrics.csv"]
+    return "\n".join(lines) + "\n"
 
 
 def _main(argv):
     """`python -m knightgym.training run OPTIONS_JSON`: what `knightgym train --ray` runs,
     the whole run from the JSON of train()'s keyword arguments (and game and out).
-    SIGINT and SIGTERM stop it with a checkpoint, exiting with 128 + the signal."""
+    SIGINT and SIGTERM stop it with a checkpoint, exiting with 128 + the signal.
+    `python -m knightgym.training report OUT/summary.json`: a run's summary as Markdown."""
+    if len(argv) == 2 and argv[0] == "report":
+        print(markdown(argv[1]), end="")
+        return 0
     if len(argv) != 2 or argv[0] != "run":
-        print("usage: python -m knightgym.training run OPTIONS_JSON", file=sys.stderr)
+        print(
+            "usage: python -m knightgym.training run OPTIONS_JSON\n"
+            "       python -m knightgym.training report OUT/summary.json",
+            file=sys.stderr,
+        )
         return 2
     options = json.loads(argv[1])
     received = []
@@ -168,7 +241,7 @@ def _main(argv):
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     try:
-        result = train(**options)
+        train(**options)
     except (ValueError, ConnectionError, RuntimeError) as error:
         print(f"knightgym train: {error}", file=sys.stderr)
         return 1
@@ -178,7 +251,7 @@ def _main(argv):
             f"stopped by signal {signum}: checkpoint written; --resume continues", file=sys.stderr
         )
         return 128 + signum
-    _print_summary(result, options["out"])
+    print(markdown(os.path.join(options["out"], "summary.json")), end="")
     return 0
 
 

@@ -101,7 +101,8 @@ TEST_CASE("az:model=pretrained plays the network shipped for the game and refuse
   const std::string dir = testing::temporary_dir("pretrained_networks");
   const auto net = TorchEvaluator::create(game->info(), game->spec(), {1, 8}, 5, "cpu");
   net->save(dir + "/kf.pt");
-  std::ofstream(dir + "/manifest.txt") << "[kf]\nfile = kf.pt\ngame = " << game->spec() << "\n";
+  std::ofstream(dir + "/manifest.json")
+      << R"({"networks": {"kf": {"file": "kf.pt", "game": ")" << game->spec() << "\"}}}";
   unsetenv("KNIGHTGYM_MODELS");
   set_models_directory(dir);
   const auto state = game->new_initial_state(3);

@@ -1,7 +1,8 @@
 // The manifest of shipped networks (agents/pretrained.h): entries read in order with
-// every key, malformed manifests refused naming the file and line, a game resolved to its
-// file, and a variant no network covers refused with the list of what is shipped. The
-// project's own models/manifest.txt is read too: every entry's file exists, is at most
+// every key, from manifest.json or an earlier version's manifest.txt, malformed manifests
+// refused naming the file and where, a game resolved to its file, and a variant no network
+// covers refused with the list of what is shipped. The project's own models/manifest.json
+// is read too: every entry's file exists, is at most
 // 5 MB, and names a game by its canonical spec. No LibTorch: these hold in every build.
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -20,10 +21,13 @@ namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
 using testing::temporary_dir;
 
-// A models directory with `manifest` as its manifest.txt and empty files a.pt and b.pt.
-std::string models_with(const std::string& name, const std::string& manifest) {
+// A models directory with `manifest` as its manifest.json (or `file`) and empty files
+// a.pt and b.pt.
+std::string models_with(const std::string& name, const std::string& manifest,
+                        const std::string& file = "manifest.json") {
   const std::string dir = temporary_dir(name);
-  std::ofstream(dir + "/manifest.txt") << manifest;
+  fs::remove(dir + "/manifest.json");
+  std::ofstream(dir + "/" + file) << manifest;
   std::ofstream(dir + "/a.pt") << "";
   std::ofstream(dir + "/b.pt") << "";
   return dir;
@@ -38,7 +42,24 @@ struct ModelsDirectory {
   ~ModelsDirectory() { set_models_directory(""); }
 };
 
-const char* kTwoModels =
+const char* kTwoModels = R"json({
+  "about": "shipped networks",
+  "networks": {
+    "first": {
+      "file": "a.pt",
+      "game": "tailten(first_player=0,ringforts=30,max_turns=200)",
+      "minutes": 24.0,
+      "strength": "93.8% against mcts:sims=200"
+    },
+    "second": {
+      "game": "knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,layout=random)",
+      "file": "b.pt"
+    }
+  }
+})json";
+
+// The same as an earlier version wrote it.
+const char* kTwoModelsText =
     "# shipped networks\n"
     "\n"
     "[first]\n"
@@ -53,6 +74,13 @@ const char* kTwoModels =
 TEST_CASE("pretrained: a manifest's entries come back in order with every key", "[pretrained]") {
   const std::string dir = models_with("manifest_good", kTwoModels);
   const auto models = read_manifest(dir);
+  const std::string text_dir = models_with("manifest_good_text", kTwoModelsText, "manifest.txt");
+  const auto from_text = read_manifest(text_dir);
+  REQUIRE(from_text.size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    CHECK(from_text[i].name == models[i].name);
+    CHECK(from_text[i].fields == models[i].fields);
+  }
   REQUIRE(models.size() == 2);
   CHECK(models[0].name == "first");
   CHECK(models[0].file == "a.pt");
@@ -88,9 +116,24 @@ TEST_CASE("pretrained: a game resolves to its file; other variants are refused w
   unsetenv("KNIGHTGYM_MODELS");
 }
 
-TEST_CASE("pretrained: malformed manifests are refused naming the file and line", "[pretrained]") {
+TEST_CASE("pretrained: malformed manifests are refused naming the file and where", "[pretrained]") {
+  const auto refused_json = [](const std::string& manifest, const std::string& why) {
+    const std::string dir = models_with("manifest_bad_json", manifest);
+    REQUIRE_THROWS_WITH(read_manifest(dir), Contains(dir + "/manifest.json: ") && Contains(why));
+  };
+  refused_json("{\"networks\": {\"a\": {\"file\": \"a.pt\"", "JSON, line 1");
+  refused_json("{\"nets\": {}}", "the document: has no 'networks'");
+  refused_json("{\"networks\": {\"a\": {\"file\": [\"a.pt\"]}}}",
+               "networks.a.file: expected a string or a number");
+  refused_json("{\"networks\": {\"a\": {\"file\": \"a.pt\", \"file\": \"b.pt\"}}}",
+               "the key 'file' appears twice");
+  refused_json("{\"networks\": {\"a\": {\"file\": \"a.pt\"}}}", "[a] has no 'game'");
+  refused_json(
+      "{\"networks\": {\"a\": {\"file\": \"a.pt\", \"game\": \"g\"}, "
+      "\"b\": {\"file\": \"b.pt\", \"game\": \"g\"}}}",
+      "[a] and [b] are both for g");
   const auto refused = [](const std::string& manifest, const std::string& why) {
-    const std::string dir = models_with("manifest_bad", manifest);
+    const std::string dir = models_with("manifest_bad", manifest, "manifest.txt");
     REQUIRE_THROWS_WITH(read_manifest(dir), Contains(dir + "/manifest.txt") && Contains(why));
   };
   refused("file = a.pt\n", "line 1: key = value before the first [name]");

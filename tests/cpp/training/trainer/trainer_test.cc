@@ -36,6 +36,7 @@ using Catch::Matchers::Contains;
 using testing::lines_of;
 using testing::read_bytes;
 using testing::temporary_dir;
+using testing::write_bytes;
 
 // What the policy's loss can still fall on a teacher's decisions: its cross-entropy above
 // the teacher's entropy.
@@ -74,9 +75,27 @@ TEST_CASE("train settings: per-game defaults, overrides, and errors that name th
   CHECK(c.search.sims == 8);
   CHECK_FALSE(c.search.gumbel);
   CHECK(c.baselines == std::vector<std::string>{"random", "mcts:sims=10,c=2"});
-  CHECK_THAT(c.spec, Contains("sims=8\n"));
+  CHECK_THAT(c.spec, Contains("\"sims\": 8, \"search\": \"puct\""));
+  CHECK_THAT(c.spec, Contains("\"augment\": true"));
   CHECK(read_train_config(training_defaults<Tailten>(), c.spec).spec ==
         c.spec);  // the spec reads back
+  // The same settings as a JSON object; a list of baselines.
+  const TrainConfig from_json = read_train_config(
+      training_defaults<Tailten>(),
+      " {\"sims\": 8, \"search\": \"puct\", \"baselines\": [\"random\", \"mcts:sims=10,c=2\"]}");
+  CHECK(from_json.search.sims == 8);
+  CHECK_FALSE(from_json.search.gumbel);
+  CHECK(from_json.baselines == c.baselines);
+  CHECK(read_train_config(training_defaults<Tailten>(), "{\"augment\": false}").augment == false);
+  REQUIRE_THROWS_WITH(
+      read_train_config(training_defaults<Tailten>(), "{\"sims\": 8, \"sims\": 9}"),
+      Contains("training settings: JSON, line 1") && Contains("'sims' appears twice"));
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "{\"sims\": {\"n\": 8}}"),
+                      Contains("sims: expected a string, number, boolean or list of strings"));
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "{\"simz\": 3}"),
+                      Contains("unknown parameter 'simz'"));
+  REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "{\"lr\": -1}"),
+                      Contains("lr"));
 
   REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "simz=3"),
                       Contains("unknown parameter 'simz'"));
@@ -279,8 +298,21 @@ TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoi
     CHECK(trainer.last_evaluation()[1].opponent == "random");
     CHECK(trainer.last_evaluation()[1].score.games == 4);
   }
-  for (const char* file : {"config.txt", "model.pt", "best.pt", "metrics.csv"})
+  for (const char* file : {"config.json", "model.pt", "best.pt", "metrics.csv"})
     REQUIRE(fs::is_regular_file(dir + "/" + file));
+  CHECK(RunDirectory(dir).read_config() ==
+        std::pair<std::string, std::string>(spec, tiny_config().spec));
+  {  // A run of an earlier version, whose config.txt held key=value lines, reads the same.
+    const std::string old_run = temporary_dir("trainer_config_txt");
+    std::string lines = "game=" + spec + "\n";
+    for (const ParamInfo& setting : tiny_config().params)
+      lines += setting.name + "=" + setting.value + "\n";
+    write_bytes(old_run + "/config.txt", lines);
+    CHECK(RunDirectory::holds_run(old_run));
+    const auto [old_spec, old_settings] = RunDirectory(old_run).read_config();
+    CHECK(old_spec == spec);
+    CHECK(read_train_config(training_defaults<Tailten>(), old_settings).spec == tiny_config().spec);
+  }
   RunDirectory run(dir);
   REQUIRE(run.checkpoints().size() <= 2);
   REQUIRE(run.checkpoints().front() == run.checkpoint(20));
@@ -429,11 +461,11 @@ TEST_CASE("trainer: init starts from a network's weights; snapshots follow the t
     REQUIRE_THROWS_WITH(
         Trainer<Tailten>(game, spec, with("init=" + init, net), "cpu", bad, false, stderr),
         Contains(why));
-    CHECK_FALSE(fs::exists(bad + "/config.txt"));
+    CHECK_FALSE(RunDirectory::holds_run(bad));
   };
   const std::string net = "blocks=1\nchannels=8\n";
   refused(first + "/none.pt", net, "init '" + first + "/none.pt': no such file");
-  refused(first + "/config.txt", net, "not a TorchScript module");
+  refused(first + "/config.json", net, "not a TorchScript module");
   refused(first + "/model.pt", "blocks=1\nchannels=16\n",
           "has no tensor 'stem_w' of this network's shape (1 blocks x 16 channels)");
   refused(first + "/model.pt", "blocks=0\nchannels=8\n", "is a larger network than 0 blocks x 8");
@@ -499,7 +531,7 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
   REQUIRE_THROWS_WITH(
       Trainer<Tailten>(game, spec, config("teacher=" + refused), "cpu", refused, false, stderr),
       Contains("holds no teacher shards"));
-  CHECK_FALSE(fs::exists(refused + "/config.txt"));
+  CHECK_FALSE(RunDirectory::holds_run(refused));
   REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "teacher=" + shards),
                       Contains("teacher and teacher_steps go together"));
 }
@@ -573,7 +605,7 @@ TEST_CASE("trainer: a run goes on from its kept state in a fresh directory", "[t
   const std::string kept = temporary_dir("trainer_kept");
   fs::create_directories(kept + "/checkpoints");
   for (const std::string& file :
-       {std::string("config.txt"), std::string("best.pt"),
+       {std::string("config.json"), std::string("best.pt"),
         "checkpoints/" + fs::path(newest).filename().string(),
         "checkpoints/" + fs::path(RunDirectory::replay_sample(newest)).filename().string()})
     fs::copy_file(dir + "/" + file, kept + "/" + file);

@@ -1,0 +1,68 @@
+"""The results of `knightgym play` (its --json file) as Markdown.
+
+    python -m knightgym.play report RESULT.json
+
+Each agent's score over its seats with the 95% interval, first places where more than
+two play, draws, truncations and game lengths, and the agents' full specs.
+"""
+
+import json
+import sys
+
+__all__ = ["markdown"]
+
+
+def markdown(result):
+    """A play result (a dict, or the path of its JSON file) as Markdown."""
+    if not isinstance(result, dict):
+        with open(result) as file:
+            result = json.load(file)
+    agents = result["agents"]
+    lines = [
+        f"`{result['game']}`, {result['games']} games, seed {result['seed']}",
+        "",
+        "| agent | games | wins | draws | losses | score (95%) |",
+        "|---|--:|--:|--:|--:|--:|",
+    ]
+    lines += [
+        f"| `{a['name']}` | {a['games']} | {a['wins']} | {a['draws']} | {a['losses']} | "
+        f"{100 * a['score']:.1f}% ± {100 * a['half_width']:.1f}% |"
+        for a in agents
+    ]
+    if result["players"] > 2:
+        lines += [
+            "",
+            "| agent | first places (a seat with the highest return, shared or not) | "
+            "share (Wilson 95%) |",
+            "|---|--:|--:|",
+        ]
+        lines += [
+            f"| `{a['name']}` | {a['firsts']} of {a['games']} | "
+            f"{100 * a['firsts'] / max(1, a['games']):.1f}% "
+            f"({100 * a['firsts_low']:.1f}% to {100 * a['firsts_high']:.1f}%) |"
+            for a in agents
+        ]
+    lines += [
+        "",
+        f"drawn games {result['draws']} (truncated {result['truncated']}), "
+        f"{result['mean_length']:.1f} decisions per game",
+        "",
+        "agents in full:",
+        "",
+    ]
+    lines += [f"- `{a['spec']}`" for a in agents]
+    if result["records"]:
+        lines += ["", f"the games' moves: {result['records']}"]
+    return "\n".join(lines) + "\n"
+
+
+def _main(argv):
+    if len(argv) != 2 or argv[0] != "report":
+        print("usage: python -m knightgym.play report RESULT.json", file=sys.stderr)
+        return 2
+    print(markdown(argv[1]), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

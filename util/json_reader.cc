@@ -1,0 +1,369 @@
+#include "util/json_reader.h"
+
+#include <charconv>
+#include <stdexcept>
+
+#include "util/json_writer.h"
+#include "util/text.h"
+
+namespace knightgym {
+namespace {
+
+const char* kind_name(JsonValue::Kind kind) {
+  switch (kind) {
+    case JsonValue::Kind::kNull:
+      return "null";
+    case JsonValue::Kind::kBool:
+      return "a boolean";
+    case JsonValue::Kind::kNumber:
+      return "a number";
+    case JsonValue::Kind::kString:
+      return "a string";
+    case JsonValue::Kind::kArray:
+      return "an array";
+    case JsonValue::Kind::kObject:
+      return "an object";
+  }
+  return "?";
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+void append_utf8(std::string& out, uint32_t code) {
+  if (code < 0x80) {
+    out += static_cast<char>(code);
+  } else if (code < 0x800) {
+    out += static_cast<char>(0xC0 | (code >> 6));
+    out += static_cast<char>(0x80 | (code & 0x3F));
+  } else if (code < 0x10000) {
+    out += static_cast<char>(0xE0 | (code >> 12));
+    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (code >> 18));
+    out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code & 0x3F));
+  }
+}
+
+}  // namespace
+
+// Recursive descent over the text, one value at a time.
+class JsonParser {
+ public:
+  explicit JsonParser(std::string_view text) : text_(text) {}
+
+  JsonValue document() {
+    JsonValue value = parse_value("", 0);
+    skip_space();
+    if (at_ < text_.size()) fail("text after the document");
+    return value;
+  }
+
+ private:
+  static constexpr int kDeepest = 128;
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i < at_ && i < text_.size(); ++i) {
+      column = text_[i] == '\n' ? 1 : column + 1;
+      line += text_[i] == '\n';
+    }
+    throw std::invalid_argument("JSON, line " + std::to_string(line) + ", column " +
+                                std::to_string(column) + ": " + problem);
+  }
+
+  void skip_space() {
+    while (at_ < text_.size() && is_space(text_[at_])) ++at_;
+  }
+  bool next_is(char c) {
+    skip_space();
+    return at_ < text_.size() && text_[at_] == c;
+  }
+  bool take(char c) {
+    if (!next_is(c)) return false;
+    ++at_;
+    return true;
+  }
+  void expect(char c, const char* what) {
+    if (!take(c)) fail(std::string("expected ") + what);
+  }
+  bool take_word(std::string_view word) {
+    if (text_.substr(at_, word.size()) != word) return false;
+    at_ += word.size();
+    return true;
+  }
+
+  JsonValue parse_value(const std::string& where, int depth) {
+    if (depth > kDeepest) fail("nested deeper than " + std::to_string(kDeepest));
+    skip_space();
+    if (at_ >= text_.size()) fail("the text ends where a value should be");
+    JsonValue value;
+    value.where_ = where;
+    const char c = text_[at_];
+    if (c == '{') {
+      value.kind_ = JsonValue::Kind::kObject;
+      parse_object(value, depth);
+    } else if (c == '[') {
+      value.kind_ = JsonValue::Kind::kArray;
+      parse_array(value, depth);
+    } else if (c == '"') {
+      value.kind_ = JsonValue::Kind::kString;
+      value.text_ = parse_string();
+    } else if (c == '-' || is_digit(c)) {
+      value.kind_ = JsonValue::Kind::kNumber;
+      value.text_ = parse_number();
+    } else if (take_word("true") || take_word("false")) {
+      value.kind_ = JsonValue::Kind::kBool;
+      value.flag_ = c == 't';
+    } else if (!take_word("null")) {
+      fail("unexpected '" + excerpt(text_.substr(at_), 12) + "'");
+    }
+    return value;
+  }
+
+  void parse_object(JsonValue& object, int depth) {
+    ++at_;
+    if (take('}')) return;
+    do {
+      if (!next_is('"')) fail("expected a key in quotes");
+      std::string key = parse_string();
+      if (object.find(key)) fail("the key '" + excerpt(key) + "' appears twice");
+      expect(':', "':' after a key");
+      const std::string where = object.where_.empty() ? key : object.where_ + "." + key;
+      JsonValue member = parse_value(where, depth + 1);
+      object.members_.emplace_back(std::move(key), std::move(member));
+    } while (take(','));
+    expect('}', "',' or '}' in an object");
+  }
+
+  void parse_array(JsonValue& array, int depth) {
+    ++at_;
+    if (take(']')) return;
+    do {
+      const std::string where = array.where_ + "[" + std::to_string(array.items_.size()) + "]";
+      array.items_.push_back(parse_value(where, depth + 1));
+    } while (take(','));
+    expect(']', "',' or ']' in an array");
+  }
+
+  std::string parse_number() {
+    const size_t start = at_;
+    const auto digits = [&] {
+      const size_t first = at_;
+      while (at_ < text_.size() && is_digit(text_[at_])) ++at_;
+      if (at_ == first) fail("a number without digits");
+    };
+    if (text_[at_] == '-') ++at_;
+    if (at_ < text_.size() && text_[at_] == '0') {
+      ++at_;
+    } else {
+      digits();
+    }
+    if (at_ < text_.size() && text_[at_] == '.') ++at_, digits();
+    if (at_ < text_.size() && (text_[at_] == 'e' || text_[at_] == 'E')) {
+      ++at_;
+      if (at_ < text_.size() && (text_[at_] == '+' || text_[at_] == '-')) ++at_;
+      digits();
+    }
+    return std::string(text_.substr(start, at_ - start));
+  }
+
+  uint32_t hex4() {
+    if (at_ + 4 > text_.size()) fail("a \\u escape cut short");
+    uint32_t code = 0;
+    const auto [end, error] = std::from_chars(text_.data() + at_, text_.data() + at_ + 4, code, 16);
+    if (error != std::errc() || end != text_.data() + at_ + 4) fail("a bad \\u escape");
+    at_ += 4;
+    return code;
+  }
+
+  std::string parse_string() {
+    ++at_;
+    std::string out;
+    while (true) {
+      if (at_ >= text_.size()) fail("a string without its closing quote");
+      const char c = text_[at_];
+      if (static_cast<unsigned char>(c) < 0x20) fail("a control character inside a string");
+      ++at_;
+      if (c == '"') return out;
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (at_ >= text_.size()) fail("a string without its closing quote");
+      switch (const char e = text_[at_++]) {
+        case '"':
+        case '\\':
+        case '/':
+          out += e;
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          uint32_t code = hex4();
+          if (code >= 0xD800 && code < 0xDC00) {  // a surrogate pair: one character
+            if (!take_word("\\u")) fail("half of a surrogate pair");
+            const uint32_t low = hex4();
+            if (low < 0xDC00 || low >= 0xE000) fail("half of a surrogate pair");
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+          } else if (code >= 0xDC00 && code < 0xE000) {
+            fail("half of a surrogate pair");
+          }
+          append_utf8(out, code);
+          break;
+        }
+        default:
+          fail(std::string("an unknown escape '\\") + e + "'");
+      }
+    }
+  }
+
+  std::string_view text_;
+  size_t at_ = 0;
+};
+
+void JsonValue::fail(const std::string& problem) const {
+  throw std::invalid_argument((where_.empty() ? "the document" : where_) + ": " + problem);
+}
+
+namespace {
+
+void expect_kind(const JsonValue& value, JsonValue::Kind kind) {
+  if (value.kind() != kind)
+    value.fail(std::string("expected ") + kind_name(kind) + ", found " + kind_name(value.kind()));
+}
+
+}  // namespace
+
+bool JsonValue::as_bool() const {
+  expect_kind(*this, Kind::kBool);
+  return flag_;
+}
+
+int64_t JsonValue::as_int(int64_t low, int64_t high) const {
+  expect_kind(*this, Kind::kNumber);
+  int64_t number = 0;
+  const auto [end, error] = std::from_chars(text_.data(), text_.data() + text_.size(), number);
+  if (error != std::errc() || end != text_.data() + text_.size() || number < low || number > high)
+    fail(text_ + " is not an integer in [" + std::to_string(low) + ", " + std::to_string(high) +
+         "]");
+  return number;
+}
+
+uint64_t JsonValue::as_uint64() const {
+  expect_kind(*this, Kind::kNumber);
+  uint64_t number = 0;
+  const auto [end, error] = std::from_chars(text_.data(), text_.data() + text_.size(), number);
+  if (error != std::errc() || end != text_.data() + text_.size())
+    fail(text_ + " is not an integer in [0, 2^64)");
+  return number;
+}
+
+double JsonValue::as_double() const {
+  expect_kind(*this, Kind::kNumber);
+  double number = 0;
+  const auto [end, error] = std::from_chars(text_.data(), text_.data() + text_.size(), number);
+  if (error != std::errc() || end != text_.data() + text_.size())
+    fail(text_ + " is out of a double's range");
+  return number;
+}
+
+const std::string& JsonValue::number_text() const {
+  expect_kind(*this, Kind::kNumber);
+  return text_;
+}
+
+const std::string& JsonValue::as_string() const {
+  expect_kind(*this, Kind::kString);
+  return text_;
+}
+
+const std::vector<JsonValue>& JsonValue::as_array() const {
+  expect_kind(*this, Kind::kArray);
+  return items_;
+}
+
+const std::vector<JsonValue::Member>& JsonValue::as_object() const {
+  expect_kind(*this, Kind::kObject);
+  return members_;
+}
+
+const JsonValue* JsonValue::find(std::string_view key) const {
+  for (const Member& member : members_)
+    if (member.first == key) return &member.second;
+  return nullptr;
+}
+
+const JsonValue& JsonValue::at(std::string_view key) const {
+  expect_kind(*this, Kind::kObject);
+  const JsonValue* member = find(key);
+  if (!member) fail("has no '" + std::string(key) + "'");
+  return *member;
+}
+
+bool JsonValue::operator==(const JsonValue& other) const {
+  return kind_ == other.kind_ && flag_ == other.flag_ && text_ == other.text_ &&
+         items_ == other.items_ && members_ == other.members_;
+}
+
+namespace {
+
+void write_value(JsonWriter& json, const JsonValue& value) {
+  switch (value.kind()) {
+    case JsonValue::Kind::kNull:
+      json.null();
+      break;
+    case JsonValue::Kind::kBool:
+      json.value(value.as_bool());
+      break;
+    case JsonValue::Kind::kNumber:
+      json.raw(value.number_text());
+      break;
+    case JsonValue::Kind::kString:
+      json.value(value.as_string());
+      break;
+    case JsonValue::Kind::kArray:
+      json.begin_array();
+      for (const JsonValue& item : value.as_array()) write_value(json, item);
+      json.end_array();
+      break;
+    case JsonValue::Kind::kObject:
+      json.begin_object();
+      for (const auto& [key, member] : value.as_object()) write_value(json.key(key), member);
+      json.end_object();
+      break;
+  }
+}
+
+}  // namespace
+
+std::string JsonValue::text() const {
+  JsonWriter json;
+  write_value(json, *this);
+  return json.text();
+}
+
+JsonValue parse_json(std::string_view text) { return JsonParser(text).document(); }
+
+bool looks_like_json(std::string_view text) {
+  const std::string_view content = trim(text);
+  return !content.empty() && content.front() == '{';
+}
+
+}  // namespace knightgym

@@ -1,0 +1,74 @@
+// JSON read back into values: how the project's own files (training settings, a balance
+// run's progress and tallies, the manifest of shipped networks) are read. JsonWriter
+// (json_writer.h) writes them; together they are the one module for the project's
+// structured files.
+//
+// Numbers keep the text they were written as, so an integer of all 64 bits and a double
+// written with JsonWriter::exact read back to the same value. A value knows where it
+// stands in its document ("rule_sets[2].tally.games"), and every accessor that finds
+// something else than it asks for throws std::invalid_argument naming that place.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace knightgym {
+
+class JsonValue {
+ public:
+  enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject };
+  using Member = std::pair<std::string, JsonValue>;
+
+  Kind kind() const { return kind_; }
+  bool is_null() const { return kind_ == Kind::kNull; }
+  // Where the value stands: "" for the document, then keys and [indices].
+  const std::string& where() const { return where_; }
+
+  bool as_bool() const;
+  // An integer in [low, high] written without fraction or exponent.
+  int64_t as_int(int64_t low = INT64_MIN, int64_t high = INT64_MAX) const;
+  uint64_t as_uint64() const;
+  double as_double() const;
+  // A number's text as written ("27.6", "1e-3").
+  const std::string& number_text() const;
+  const std::string& as_string() const;
+  const std::vector<JsonValue>& as_array() const;
+  // The members in the document's order (keys are unique).
+  const std::vector<Member>& as_object() const;
+
+  // An object's member, or nullptr where there is none (or this is not an object).
+  const JsonValue* find(std::string_view key) const;
+  // An object's member; throws naming the key where there is none.
+  const JsonValue& at(std::string_view key) const;
+
+  // The value as one line of JSON (numbers as written).
+  std::string text() const;
+
+  // The same JSON: kinds, numbers' texts, strings and members in order (not where()).
+  bool operator==(const JsonValue& other) const;
+
+  // Throws std::invalid_argument, naming where the value is, with `problem`.
+  [[noreturn]] void fail(const std::string& problem) const;
+
+ private:
+  friend class JsonParser;
+  Kind kind_ = Kind::kNull;
+  bool flag_ = false;
+  std::string text_;  // a number's literal or a string's characters
+  std::vector<JsonValue> items_;
+  std::vector<Member> members_;
+  std::string where_;
+};
+
+// A whole document (RFC 8259; nesting at most 128 deep). Throws std::invalid_argument
+// naming the line, column and problem.
+JsonValue parse_json(std::string_view text);
+
+// Whether `text` holds a JSON document rather than an older plain-text format: its first
+// character other than white space opens an object.
+bool looks_like_json(std::string_view text);
+
+}  // namespace knightgym
