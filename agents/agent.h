@@ -18,8 +18,10 @@ namespace knightgym {
 
 // Bounds on one decision's search, on top of the agent's own parameters; agents that do
 // not search ignore them. A zero or null field leaves that bound off.
+// `sims` is the simulation budget's one name, here as in specs (mcts:sims=400), training
+// settings (sims, eval_sims, fast_sims), the searches and Python (act(state, sims=...)).
 struct SearchLimits {
-  int64_t simulations = 0;  // replaces the agent's `sims`
+  int64_t sims = 0;  // replaces the agent's `sims` for one decision
   std::chrono::steady_clock::time_point deadline{};
   // Set by another thread: finish now (every search consults it through timed_out(), and
   // a stopped search still returns a legal action).
@@ -35,9 +37,9 @@ struct SearchLimits {
 
 // What a search reports after a decision (UCI's "info" line).
 struct SearchReport {
-  int64_t simulations = 0;
-  float value = 0;  // the mover's expected return at the root, in [-1, 1]
-  int depth = 0;    // length of the most visited line
+  int64_t sims = 0;  // simulations run (an engine's nodes)
+  float value = 0;   // the mover's expected return at the root, in [-1, 1]
+  int depth = 0;     // length of the most visited line
   // Each root action with its share of the root's children's visits (what a viewer
   // shows); empty for agents that do not search.
   std::vector<std::pair<Action, float>> visit_shares;

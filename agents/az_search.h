@@ -53,12 +53,12 @@ class AzSearch {
   AzSearch(const G& game, const AzConfig& config)
       : game_(game), config_(config), info_(game.info()) {}
 
-  // A new search from `root` (not over) with `simulations` (0: the configured number).
-  void start(const State& root, uint64_t seed, int64_t simulations = 0) {
+  // A new search from `root` (not over) with `sims` simulations (0: the configured number).
+  void start(const State& root, uint64_t seed, int64_t sims = 0) {
     root_ = root;
     rng_.reseed(seed);
     tie_seed_ = rng_.next();
-    target_ = simulations > 0 ? simulations : config_.sims;
+    sims_ = sims > 0 ? sims : config_.sims;
     started_ = completed_ = 0;
     tree_.reset(static_cast<int8_t>(game_.current_player(root)));
     root_evaluated_ = false;
@@ -67,7 +67,7 @@ class AzSearch {
 
   bool done() const { return done_; }
   // Ends the search after the evaluations in flight (time limits).
-  void stop() { target_ = std::min(target_, started_); }
+  void stop() { sims_ = std::min(sims_, started_); }
 
   // Writes up to min(capacity, leaves) leaf requests: observations (observation_shape
   // floats each) and masks (num_actions bytes each). Returns how many; 0 once done.
@@ -82,7 +82,7 @@ class AzSearch {
     }
     const int limit = std::min(capacity, config_.leaves);
     int rows = 0;
-    while (rows < limit && started_ < target_) {
+    while (rows < limit && started_ < sims_) {
       State state = root_;
       const size_t path_begin = paths_.size();
       paths_.push_back(0);
@@ -118,7 +118,7 @@ class AzSearch {
         rollout_returns(game_, state, config_.rollouts, rng_, pending_.back().rollout);
       ++rows;
     }
-    if (rows == 0 && completed_ >= target_) done_ = true;
+    if (rows == 0 && completed_ >= sims_) done_ = true;
     return rows;
   }
 
@@ -149,7 +149,7 @@ class AzSearch {
       }
     }
     pending_.clear();
-    if (root_evaluated_ && completed_ >= target_) done_ = true;
+    if (root_evaluated_ && completed_ >= sims_) done_ = true;
   }
 
   // The action to play: PUCT's most visited (ties: the higher mean); Gumbel's best
@@ -361,7 +361,7 @@ class AzSearch {
     for (int i = 0; i < n; ++i)
       gumbel_[i] = config_.gumbel_scale * static_cast<float>(standard_gumbel(rng_));
     schedule_ = gumbel::considered_visits(std::min(config_.considered, n),
-                                          static_cast<int>(std::max<int64_t>(target_, 1)));
+                                          static_cast<int>(std::max<int64_t>(sims_, 1)));
   }
 
   void backup_root(const float* values) {
@@ -386,7 +386,7 @@ class AzSearch {
   Rng rng_;
   uint64_t tie_seed_ = 0;
   Tree tree_;
-  int64_t target_ = 0, started_ = 0, completed_ = 0;
+  int64_t sims_ = 0, started_ = 0, completed_ = 0;
   bool root_evaluated_ = false, done_ = false;
   std::vector<Pending> pending_;
   std::vector<int32_t> paths_;  // the paths of this batch's simulations, root first

@@ -11,25 +11,25 @@ namespace knightgym::gumbel {
 // Sequential Halving as a sequence: the visit count the root action of simulation k must
 // have. With m considered actions: each round gives every remaining action
 // max(1, n / (ceil(log2 m) * remaining)) visits, then keeps the better half (at least 2).
-inline std::vector<int> considered_visits(int max_considered, int num_simulations) {
+inline std::vector<int> considered_visits(int max_considered, int sims) {
   std::vector<int> sequence;
-  sequence.reserve(num_simulations);
+  sequence.reserve(sims);
   if (max_considered <= 1) {
-    for (int k = 0; k < num_simulations; ++k) sequence.push_back(k);
+    for (int k = 0; k < sims; ++k) sequence.push_back(k);
     return sequence;
   }
   const int log2max = static_cast<int>(std::ceil(std::log2(max_considered)));
   std::vector<int> visits(max_considered, 0);
   int considered = max_considered;
-  while (static_cast<int>(sequence.size()) < num_simulations) {
-    const int extra = std::max(1, num_simulations / (log2max * considered));
+  while (static_cast<int>(sequence.size()) < sims) {
+    const int extra = std::max(1, sims / (log2max * considered));
     for (int e = 0; e < extra; ++e) {
       sequence.insert(sequence.end(), visits.begin(), visits.begin() + considered);
       for (int i = 0; i < considered; ++i) ++visits[i];
     }
     considered = std::max(2, considered / 2);
   }
-  sequence.resize(num_simulations);
+  sequence.resize(sims);
   return sequence;
 }
 

@@ -35,7 +35,7 @@ class MctsAgent final : public Agent<G> {
       : game_(game), config_(config), num_players_(game.info().num_players), rng_(seed) {}
 
   Action act(const State& root, const SearchLimits& limits = {}) override {
-    const int64_t sims = limits.simulations > 0 ? limits.simulations : config_.sims;
+    const int64_t sims = limits.sims > 0 ? limits.sims : config_.sims;
     tree_.reset(static_cast<int8_t>(game_.current_player(root)));
     int64_t done = 0;
     while (done < sims && !tree_[0].solved) {
@@ -43,7 +43,7 @@ class MctsAgent final : public Agent<G> {
       simulate(root);
       ++done;
     }
-    report_.simulations = done;
+    report_.sims = done;
     report_.value = root_value();
     report_.depth = principal_line_length();
     tree_.root_visit_shares(report_.visit_shares);

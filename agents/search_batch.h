@@ -20,9 +20,9 @@ class SearchBatch {
       : game_(game), config_(config), evaluator_(evaluator), info_(game.info()) {}
 
   // Runs one search per root, search i seeded with seeds[i], to the end or to the limits;
-  // with `simulations`, search i runs simulations[i] (self-play's playout cap).
+  // with `sims`, search i runs sims[i] simulations (self-play's playout cap).
   void run(std::span<const State> roots, const uint64_t* seeds, const SearchLimits& limits = {},
-           const int* simulations = nullptr) {
+           const int* sims = nullptr) {
     const int n = static_cast<int>(roots.size());
     while (static_cast<int>(searches_.size()) < n) searches_.emplace_back(game_, config_);
     const int capacity = n * std::max(config_.leaves, 1);
@@ -32,7 +32,7 @@ class SearchBatch {
     values_.resize(static_cast<size_t>(capacity) * info_.num_players);
     rows_.resize(n);
     for (int i = 0; i < n; ++i)
-      searches_[i].start(roots[i], seeds[i], simulations ? simulations[i] : limits.simulations);
+      searches_[i].start(roots[i], seeds[i], sims ? sims[i] : limits.sims);
 
     bool stopped = false;
     while (true) {

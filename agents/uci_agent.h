@@ -83,7 +83,7 @@ class UciAgent final : public Agent<G> {
       report_.visit_shares.emplace_back(action_of(answer.best_move), 1.0f);
       return;
     }
-    report_.simulations = std::max<int64_t>(answer.nodes, 1);
+    report_.sims = std::max<int64_t>(answer.nodes, 1);
     report_.value = answer.lines[0].score.value();
     // Lines of an unfinished iteration may be out of order: weigh from the best of them.
     double best = answer.lines[0].score.ordering();

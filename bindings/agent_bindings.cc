@@ -47,10 +47,17 @@ class PyAgent {
   PyAgent(std::shared_ptr<const AgentFactory> factory, uint64_t seed)
       : factory_(std::move(factory)), agent_(factory_->make(seed)), seed_(seed) {}
 
-  Action act(const AnyState& state, std::optional<int64_t> simulations,
-             std::optional<double> time_limit) {
-    if (simulations && *simulations < 1)
-      throw py::value_error("simulations must be at least 1, got " + std::to_string(*simulations));
+  Action act(const AnyState& state, std::optional<int64_t> sims, std::optional<double> time_limit,
+             std::optional<int64_t> simulations) {
+    if (simulations) {  // the name before one name for the budget: sims
+      if (sims) throw py::value_error("give sims, not also its old name simulations");
+      if (PyErr_WarnEx(PyExc_DeprecationWarning,
+                       "act(simulations=N) is now act(sims=N); simulations= will go", 1) < 0)
+        throw py::error_already_set();
+      sims = simulations;
+    }
+    if (sims && *sims < 1)
+      throw py::value_error("sims must be at least 1, got " + std::to_string(*sims));
     if (time_limit && !(*time_limit > 0))
       throw py::value_error("time_limit must be a positive number of seconds, got " +
                             std::to_string(*time_limit));
@@ -59,7 +66,7 @@ class PyAgent {
     py::gil_scoped_release release;
     SearchLimits limits;
     limits.stop = &stop_;
-    limits.simulations = simulations.value_or(0);
+    limits.sims = sims.value_or(0);
     if (time_limit) {
       // Capped at 10^9 s (31 years) so that the deadline cannot overflow the clock.
       const std::chrono::duration<double> seconds(std::min(*time_limit, 1e9));
@@ -92,7 +99,8 @@ class PyAgent {
       report = agent_->last_report();
     }
     py::dict out;
-    out["simulations"] = report.simulations;
+    out["sims"] = report.sims;
+    out["simulations"] = report.sims;  // its old name, kept for a release
     out["value"] = report.value;
     out["depth"] = report.depth;
     py::dict shares;
@@ -149,9 +157,10 @@ void init_agents(py::module_& m) {
       "search over a network). make(\"mcts:sims=400\", game, seed).act(state) -> action.");
 
   py::class_<PyAgent>(agents, "Agent")
-      .def("act", &PyAgent::act, py::arg("state").none(false), py::arg("simulations") = py::none(),
-           py::arg("time_limit") = py::none(),
-           "The action for `state`. `simulations` replaces the spec's sims for this decision; "
+      .def("act", &PyAgent::act, py::arg("state").none(false), py::arg("sims") = py::none(),
+           py::arg("time_limit") = py::none(), py::kw_only(), py::arg("simulations") = py::none(),
+           "The action for `state`. `sims` replaces the spec's sims for this decision "
+           "(`simulations`, its old name, is deprecated); "
            "`time_limit` (seconds) stops the search earlier if it runs out, and so does stop() "
            "from another thread. Releases the GIL; calls from several threads run one at a "
            "time. Raises ValueError for a finished state or a state of another game.")
@@ -170,7 +179,9 @@ void init_agents(py::module_& m) {
       .def_property_readonly("kind",
                              [](const PyAgent& a) { return std::string(a.config().kind()); })
       .def_property_readonly("last_report", &PyAgent::last_report,
-                             "{'simulations', 'value' (the mover's expected return at the "
+                             "{'sims' (simulations run; 'simulations' holds the same, "
+                             "under its deprecated name), 'value' (the mover's expected "
+                             "return at the "
                              "root, in [-1, 1]), 'depth' (of the most visited line), "
                              "'visit_shares' ({action: share of the root's visits})} of the "
                              "last decision; zeros and {} for agents that do not search.")

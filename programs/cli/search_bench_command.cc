@@ -95,7 +95,7 @@ int64_t mcts_pass(const G& game, std::span<const typename G::State> positions,
     for (int i = next++; i < count; i = next++) {
       MctsAgent<G> agent(game, config, static_cast<uint64_t>(i));
       agent.act(positions[i]);
-      done += agent.last_report().simulations;
+      done += agent.last_report().sims;
     }
     simulations += done;
   };

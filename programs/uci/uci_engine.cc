@@ -228,7 +228,7 @@ void UciEngine::go(const Tokens& command) {
   // Without nodes, a search bounded otherwise runs until that bound; `go` alone uses the
   // agent's own number of simulations.
   const bool bounded = budget >= 0 || depth > 0 || infinite;
-  limits.simulations = nodes > 0 ? std::min(nodes, kMaxSimulations) : bounded ? kMaxSimulations : 0;
+  limits.sims = nodes > 0 ? std::min(nodes, kMaxSims) : bounded ? kMaxSims : 0;
 
   stop_ = false;
   infinite_ = infinite;
@@ -247,11 +247,11 @@ void UciEngine::search(std::unique_ptr<AnyState> state, SearchLimits limits, boo
       const int64_t ms =
           std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
       info = "info depth " + std::to_string(report.depth) + " nodes " +
-             std::to_string(report.simulations) + " nps " +
-             std::to_string(report.simulations * 1000 / std::max<int64_t>(ms, 1)) + " time " +
+             std::to_string(report.sims) + " nps " +
+             std::to_string(report.sims * 1000 / std::max<int64_t>(ms, 1)) + " time " +
              std::to_string(ms);
       // Agents that do not search report no simulations, and no value worth a score.
-      if (report.simulations > 0) info += " score cp " + std::to_string(centipawns(report.value));
+      if (report.sims > 0) info += " score cp " + std::to_string(centipawns(report.value));
       info += " pv " + best;
     } catch (const std::exception& error) {
       info = "info string search failed: " + std::string(error.what());

@@ -30,7 +30,7 @@ class UciEngine {
   // The cap on a search's simulations, also on `go nodes` and on a search bounded only by
   // time, depth or `stop`: it bounds the tree's memory (MCTS keeps about 2 KB per
   // simulation in a chess variant).
-  static constexpr int64_t kMaxSimulations = 1'000'000;
+  static constexpr int64_t kMaxSims = 1'000'000;
   // Kept back from the clock on every move for the pipes and the GUI, in ms.
   static constexpr int64_t kMoveOverheadMs = 50;
   // Longer times in `go` (about 35 years) are read as this one, so that a deadline in

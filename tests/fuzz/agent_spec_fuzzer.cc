@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const auto state = game->new_initial_state(2);
   SearchLimits limits;
-  limits.simulations = 8;
+  limits.sims = 8;
   const Action action = agent->act(*state, limits);
   const std::vector<Action> legal = state->legal_actions();
   fuzz::require(std::find(legal.begin(), legal.end(), action) != legal.end(), config.spec,

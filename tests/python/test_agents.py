@@ -109,15 +109,27 @@ def test_spec_is_canonical_and_repr_names_agent_and_game():
     assert agents.make("random", "tailten").spec == "random"
 
 
-def test_simulations_replaces_the_spec_for_one_decision(game):
+def test_sims_replaces_the_spec_for_one_decision(game):
     state = game.new_initial_state()
     for spec in ["mcts:sims=20,solve=false", "az:sims=20", "az:sims=20,search=puct"]:
         agent = agents.make(spec, game)
         agent.act(state)
-        assert agent.last_report["simulations"] == 20
-        agent.act(state, simulations=5)
-        assert agent.last_report["simulations"] == 5
+        assert agent.last_report["sims"] == 20
+        agent.act(state, sims=5)
+        assert agent.last_report["sims"] == 5
         assert -1 <= agent.last_report["value"] <= 1 and agent.last_report["depth"] >= 1
+
+
+def test_the_budgets_old_name_still_works_and_warns(game):
+    """One name for the simulation budget, sims: act(simulations=N), its old name, still
+    does the same for a release, with a DeprecationWarning; both at once are refused."""
+    state = game.new_initial_state()
+    agent = agents.make("mcts:sims=20", game)
+    with pytest.warns(DeprecationWarning, match=r"act\(sims=N\)"):
+        agent.act(state, simulations=5)
+    assert agent.last_report["sims"] == 5 and agent.last_report["simulations"] == 5
+    with pytest.raises(ValueError, match="not also its old name"):
+        agent.act(state, sims=4, simulations=5)
 
 
 def test_searches_report_the_visit_shares_of_the_root_actions(game):
@@ -172,14 +184,20 @@ def test_stop_from_another_thread_ends_the_search_with_a_legal_action(spec, game
         assert agent.act(state, time_limit=0.3) in state.legal_actions()
         assert 0.3 <= time.monotonic() - started < 2.3
     else:
-        assert agent.act(state, simulations=4) in state.legal_actions()
-        assert agent.last_report["simulations"] == 4
+        assert agent.act(state, sims=4) in state.legal_actions()
+        assert agent.last_report["sims"] == 4
 
 
 def test_agents_that_do_not_search_report_zeros():
     agent = agents.make("greedy", "tailten")
     agent.act(knightgym.load_game("tailten").new_initial_state())
-    assert agent.last_report == {"simulations": 0, "value": 0.0, "depth": 0, "visit_shares": {}}
+    assert agent.last_report == {
+        "sims": 0,
+        "simulations": 0,
+        "value": 0.0,
+        "depth": 0,
+        "visit_shares": {},
+    }
 
 
 @pytest.mark.needs_networks
@@ -309,8 +327,8 @@ def test_wrong_types_and_limits_raise():
         agent.act_batch([state, None])
     with pytest.raises(TypeError):
         agent.act_batch(state)
-    with pytest.raises(ValueError, match="simulations must be at least 1, got 0"):
-        agent.act(state, simulations=0)
+    with pytest.raises(ValueError, match="sims must be at least 1, got 0"):
+        agent.act(state, sims=0)
     for seconds in (0, -1, float("nan")):
         with pytest.raises(ValueError, match="time_limit"):
             agent.act(state, time_limit=seconds)

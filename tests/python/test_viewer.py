@@ -128,14 +128,14 @@ def test_a_game_against_agents_in_four_seats_plays_to_the_end():
 def test_an_agent_move_shows_its_visit_shares_and_value():
     game = PlayedGame("tailten", "mcts:sims=200", [1], seed=0)
     report = game.view()["report"]
-    assert report["simulations"] == 200 and -1 <= report["value"] <= 1
+    assert report["sims"] == 200 and -1 <= report["value"] <= 1
     assert sum(report["moves"].values()) == pytest.approx(1, abs=1e-3)
     assert report["squares"] == {move: share for move, share in report["moves"].items()}
     assert "search value for the mover" in game.view()["svg"]
     assert 'class="share"' in game.view()["svg"]
     # An agent that does not search says only what it played.
     plain = PlayedGame("tailten", "random", [1], seed=0).view()
-    assert plain["report"] == {"move": plain["moves"][0], "seat": 0, "simulations": 0}
+    assert plain["report"] == {"move": plain["moves"][0], "seat": 0, "sims": 0}
     assert "search value" not in plain["svg"]
 
 

@@ -55,7 +55,7 @@ class SelfPlay {
         games_(slots_for(num_games, game_budget)),
         states_(games_.size()),
         seeds_(games_.size()),
-        simulations_(games_.size(), search.sims),
+        sims_(games_.size(), search.sims),
         plies_(games_.size()),
         full_(games_.size(), 1),
         policy_(info_.num_actions),
@@ -71,9 +71,9 @@ class SelfPlay {
     if (cap_.fast_sims > 0)  // no draws without the cap: the same games as before it
       for (int i = 0; i < live; ++i) {
         full_[i] = static_cast<double>(rng_.next() >> 11) * 0x1.0p-53 < cap_.full_fraction;
-        simulations_[i] = full_[i] ? full_sims_ : cap_.fast_sims;
+        sims_[i] = full_[i] ? full_sims_ : cap_.fast_sims;
       }
-    batch_.run(states_, seeds_.data(), {}, simulations_.data());
+    batch_.run(states_, seeds_.data(), {}, sims_.data());
     int kept = live;
     for (int i = 0; i < live; ++i) {
       const AzSearch<G>& search = batch_.search(i);
@@ -141,7 +141,7 @@ class SelfPlay {
       ++to;
     }
     states_.resize(to), games_.resize(to), plies_.resize(to), seeds_.resize(to);
-    simulations_.resize(to), full_.resize(to);
+    sims_.resize(to), full_.resize(to);
   }
 
   Action sample_from(const std::vector<float>& policy) {
@@ -170,7 +170,7 @@ class SelfPlay {
   std::vector<Trajectory<G>> games_;
   std::vector<State> states_;
   std::vector<uint64_t> seeds_;
-  std::vector<int> simulations_, plies_;
+  std::vector<int> sims_, plies_;
   std::vector<uint8_t> full_;
   std::vector<float> policy_, root_values_;
   int64_t decisions_ = 0, finished_ = 0;

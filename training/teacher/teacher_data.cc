@@ -89,8 +89,7 @@ TeacherGame play_teacher_game(const AnyGame& game, const AgentFactory& teacher, 
     decision.state = state->serialize();
     const Action action = agent.act(*state, limits);
     const SearchReport report = agent.last_report();
-    decision.value =
-        report.simulations > 0 ? report.value : std::numeric_limits<float>::quiet_NaN();
+    decision.value = report.sims > 0 ? report.value : std::numeric_limits<float>::quiet_NaN();
     // A search's visit shares, or the one move of a teacher that reports none (an engine).
     decision.policy = report.visit_shares;
     if (decision.policy.empty()) decision.policy.emplace_back(action, 1.0f);

@@ -40,9 +40,9 @@ Agents (random, greedy, mcts, az, and uci for Knightmate) on any game; searches 
 the GIL::
 
     agent = knightgym.agents.make("mcts:sims=400", game, seed=0)
-    action = agent.act(state, simulations=None, time_limit=None)
+    action = agent.act(state, sims=None, time_limit=None)
     actions = agent.act_batch([state, other])   # int32, equal to act() on each
-    agent.last_report                             # {'simulations': 400, 'value': ..., 'depth': ...}
+    agent.last_report                             # {'sims': 400, 'value': ..., 'depth': ...}
 
 Teacher data: a strong player's games, each decision with its policy and value, for a
 network to learn from before self-play (the trainer's teacher= setting)::

@@ -52,7 +52,7 @@ def markdown(result):
     ]
     lines += [f"- `{a['spec']}`" for a in agents]
     if result["records"]:
-        lines += ["", f"the games' moves: {result['records']}"]
+        lines += ["", f"wrote the {result['games']} games to {result['records']}"]
     return "\n".join(lines) + "\n"
 
 

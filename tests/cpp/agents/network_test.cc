@@ -112,7 +112,7 @@ TEST_CASE("az:model=pretrained plays the network shipped for the game and refuse
   CHECK(shipped.config().spec.find("model=pretrained") != std::string::npos);
   const auto agent = shipped.make(4);
   CHECK(agent->act(*state) == by_path.make(4)->act(*state));
-  CHECK(agent->last_report().simulations == 8);
+  CHECK(agent->last_report().sims == 8);
 
   const auto other = load_game("knight_fight(double_erase=forced)");
   CHECK_THROWS_WITH(

@@ -244,7 +244,7 @@ TEST_CASE("with 2 simulations a search plays a legal action and its policy is on
         REQUIRE(sum == Approx(1.0f));
         const Action action = batch.search(0).best_action();
         REQUIRE(mask[action] == 1);
-        REQUIRE(batch.search(0).report().simulations == 2);
+        REQUIRE(batch.search(0).report().sims == 2);
         game.apply(state, action);
       }
     }

@@ -184,7 +184,7 @@ TEST_CASE("uci agent: with MultiPV it reports the engine's scored moves and its 
   const SearchReport report = engine.agent->last_report();
   REQUIRE(report.visit_shares.size() == 4);
   CHECK(report.visit_shares[0].first == played);  // the best move, played
-  CHECK(report.simulations >= 2000);
+  CHECK(report.sims >= 2000);
   CHECK(report.value > -0.5f);  // the start is about level
   CHECK(report.value < 0.5f);
   float total = 0;

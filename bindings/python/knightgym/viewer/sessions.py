@@ -264,9 +264,9 @@ class PlayedGame:
         self.report = {
             "move": before.action_to_string(action),
             "seat": before.current_player(),
-            "simulations": report["simulations"],
+            "sims": report["sims"],
         }
-        if report["simulations"] > 0:  # a search: its value and visit shares
+        if report["sims"] > 0:  # a search: its value and visit shares
             by_square, by_text = share_squares(before, report["visit_shares"])
             self.report.update(
                 value=round(report["value"], 4),

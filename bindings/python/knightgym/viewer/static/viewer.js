@@ -106,7 +106,7 @@ function showReport(report) {
     return;
   }
   box.append(el("p", `Agent played ${report.move}: value ${report.value.toFixed(3)} for the ` +
-                     `mover after ${report.simulations} simulations`));
+                     `mover after ${report.sims} simulations`));
   const shares = Object.entries(report.moves).sort((a, b) => b[1] - a[1]).slice(0, 8);
   if (!shares.length) return;
   const table = el("table");
