@@ -141,7 +141,14 @@ SEEDS = {
         "az:sims=4,model=uniform",
         "uci:nodes=10",
     ],
-    "train_config": lambda: [path.read_text() for path in studies.recipes()],
+    # The recipes (key=value lines), and settings as a JSON object.
+    "train_config": lambda: (
+        [path.read_text() for path in studies.recipes()]
+        + [
+            '{"sims": 8, "search": "puct", "baselines": ["random", "mcts:sims=10"], '
+            '"augment": false, "lr": 1e-3}'
+        ]
+    ),
     "teacher_shard": teacher_shards,
     "balance": lambda: game_seeds("balance"),
 }

@@ -17,8 +17,10 @@ namespace {
 // The format before JSON, still read: whitespace-separated tokens after this word,
 // integers in decimal and doubles as C99 hexadecimal floats.
 constexpr std::string_view kTokensMagic = "knightgym-tally-1";
-// Bounds that keep a malformed text from asking for much memory.
+// Bounds that keep a malformed text from asking for much memory, and its counts from
+// overflowing where they are added up (a few, or 64 ranks, of kMostCount each).
 constexpr int64_t kMostPlayers = 64, kMostAgents = 1024, kLongestGame = int64_t{1} << 24;
+constexpr int64_t kMostCount = int64_t{1} << 56;
 
 class TokenReader {
  public:
@@ -31,7 +33,7 @@ class TokenReader {
     if (start == at_) fail(std::string("it ends before ") + what);
     return text_.substr(start, at_ - start);
   }
-  int64_t integer(const char* what, int64_t low = 0, int64_t high = INT64_MAX) {
+  int64_t integer(const char* what, int64_t low = 0, int64_t high = kMostCount) {
     const std::string token(word(what));
     char* end = nullptr;
     errno = 0;
@@ -216,7 +218,7 @@ double finite(const JsonValue& number) {
 
 MomentSums sums_of(const JsonValue& json) {
   MomentSums sums;
-  sums.count = json.at("count").as_int(0);
+  sums.count = json.at("count").as_int(0, kMostCount);
   sums.sum = finite(json.at("sum"));
   sums.squares = finite(json.at("squares"));
   if (sums.squares < 0) json.at("squares").fail("a negative sum of squares");
@@ -266,9 +268,11 @@ RuleSetTally parse_tokens(std::string_view text) {
 
 // What of a tally read from a file disagrees with the rest of it, or nullptr.
 const char* inconsistency(const RuleSetTally& tally) {
+  if (tally.games % tally.block_games != 0 || tally.games / tally.block_games != tally.blocks)
+    return "games is not blocks times agents";
   int64_t counted = 0;
-  for (const int64_t count : tally.lengths) counted += count;
-  if (tally.games != tally.blocks * tally.block_games) return "games is not blocks times agents";
+  for (const int64_t count : tally.lengths)
+    if ((counted += count) > tally.games) break;
   if (counted != tally.games) return "the length histogram does not count every game";
   if (tally.game_advantage.count != tally.games) return "the games' advantage counts other games";
   if (tally.block_advantage.count != tally.blocks)
@@ -327,7 +331,7 @@ RuleSetTally RuleSetTally::from_json(const JsonValue& json) {
   const int num_agents = static_cast<int>(json.at("block_games").as_int(1, kMostAgents));
   RuleSetTally tally(num_players, num_agents);
   const auto count = [&](const JsonValue& holder, std::string_view key) {
-    return holder.at(key).as_int(0);
+    return holder.at(key).as_int(0, kMostCount);
   };
   tally.games = count(json, "games");
   tally.blocks = count(json, "blocks");
@@ -342,7 +346,7 @@ RuleSetTally RuleSetTally::from_json(const JsonValue& json) {
     seat.losses = count(seats[s], "losses");
     seat.return_sum = finite(seats[s].at("return_sum"));
     const std::vector<JsonValue>& ranks = items(seats[s].at("ranks"), num_players);
-    for (int r = 0; r < num_players; ++r) seat.ranks[r] = ranks[r].as_int(0);
+    for (int r = 0; r < num_players; ++r) seat.ranks[r] = ranks[r].as_int(0, kMostCount);
   }
   tally.game_advantage = sums_of(json.at("game_advantage"));
   tally.block_advantage = sums_of(json.at("block_advantage"));
@@ -351,7 +355,7 @@ RuleSetTally RuleSetTally::from_json(const JsonValue& json) {
     const int64_t length = length_games[0].as_int(0, kLongestGame);
     if (static_cast<size_t>(length) < tally.lengths.size()) pair.fail("lengths out of order");
     tally.lengths.resize(length + 1, 0);
-    tally.lengths[length] = length_games[1].as_int(1);
+    tally.lengths[length] = length_games[1].as_int(1, kMostCount);
   }
   const std::vector<JsonValue>& agents = items(json.at("agents"), num_agents);
   for (int a = 0; a < num_agents; ++a) {
@@ -363,7 +367,7 @@ RuleSetTally RuleSetTally::from_json(const JsonValue& json) {
   const std::vector<JsonValue>& points = items(json.at("points"), tally.points.size());
   for (size_t i = 0; i < points.size(); ++i) tally.points[i] = finite(points[i]);
   const std::vector<JsonValue>& pentanomial = items(json.at("pentanomial"), 5);
-  for (size_t i = 0; i < 5; ++i) tally.pentanomial[i] = pentanomial[i].as_int(0);
+  for (size_t i = 0; i < 5; ++i) tally.pentanomial[i] = pentanomial[i].as_int(0, kMostCount);
   if (const char* problem = inconsistency(tally)) json.fail(problem);
   return tally;
 }

@@ -135,6 +135,10 @@ TEST_CASE("a tally crosses a process exactly, and a malformed one is refused", "
                     Catch::Contains("seats[0].ranks: expected 2 items, found 3"));
   CHECK_THROWS_WITH(RuleSetTally::parse(replaced(kTokensTally, " 4 0 2 ", " 4 0 2 x")),
                     Catch::Contains("a return sum 'x0x1p+1' is not a finite number"));
+  // Counts too large to add up without overflow are refused by name.
+  CHECK_THROWS_WITH(
+      RuleSetTally::parse(replaced(text, "\"blocks\": 50", "\"blocks\": 9223372036854775807")),
+      Catch::Contains("blocks: 9223372036854775807 is not an integer in [0, 72057594037927936]"));
   // One game more than the blocks hold.
   CHECK_THROWS_WITH(RuleSetTally::parse(replaced(text, "\"games\": 100", "\"games\": 101")),
                     Catch::Contains("blocks times agents"));
