@@ -249,6 +249,13 @@ void expect_kind(const JsonValue& value, JsonValue::Kind kind) {
     value.fail(std::string("expected ") + kind_name(kind) + ", found " + kind_name(value.kind()));
 }
 
+// Whether the whole of a number's text reads as a T.
+template <typename T>
+bool reads_as(const std::string& text, T& number) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
 }  // namespace
 
 bool JsonValue::as_bool() const {
@@ -259,28 +266,16 @@ bool JsonValue::as_bool() const {
 int64_t JsonValue::as_int(int64_t low, int64_t high) const {
   expect_kind(*this, Kind::kNumber);
   int64_t number = 0;
-  const auto [end, error] = std::from_chars(text_.data(), text_.data() + text_.size(), number);
-  if (error != std::errc() || end != text_.data() + text_.size() || number < low || number > high)
+  if (!reads_as(text_, number) || number < low || number > high)
     fail(text_ + " is not an integer in [" + std::to_string(low) + ", " + std::to_string(high) +
          "]");
-  return number;
-}
-
-uint64_t JsonValue::as_uint64() const {
-  expect_kind(*this, Kind::kNumber);
-  uint64_t number = 0;
-  const auto [end, error] = std::from_chars(text_.data(), text_.data() + text_.size(), number);
-  if (error != std::errc() || end != text_.data() + text_.size())
-    fail(text_ + " is not an integer in [0, 2^64)");
   return number;
 }
 
 double JsonValue::as_double() const {
   expect_kind(*this, Kind::kNumber);
   double number = 0;
-  const auto [end, error] = std::from_chars(text_.data(), text_.data() + text_.size(), number);
-  if (error != std::errc() || end != text_.data() + text_.size())
-    fail(text_ + " is out of a double's range");
+  if (!reads_as(text_, number)) fail(text_ + " is out of a double's range");
   return number;
 }
 

@@ -3,8 +3,8 @@
 // (json_writer.h) writes them; together they are the one module for the project's
 // structured files.
 //
-// Numbers keep the text they were written as, so an integer of all 64 bits and a double
-// written with JsonWriter::exact read back to the same value. A value knows where it
+// Numbers keep the text they were written as, so a 64-bit integer and a double written
+// with JsonWriter::exact read back to the same value. A value knows where it
 // stands in its document ("rule_sets[2].tally.games"), and every accessor that finds
 // something else than it asks for throws std::invalid_argument naming that place.
 #pragma once
@@ -30,7 +30,6 @@ class JsonValue {
   bool as_bool() const;
   // An integer in [low, high] written without fraction or exponent.
   int64_t as_int(int64_t low = INT64_MIN, int64_t high = INT64_MAX) const;
-  uint64_t as_uint64() const;
   double as_double() const;
   // A number's text as written ("27.6", "1e-3").
   const std::string& number_text() const;
