@@ -2,7 +2,6 @@
 // intervals, one agent (random by default) at 0 (training/ladder/ladder.h).
 #include <unistd.h>
 
-#include <cmath>
 #include <cstdio>
 #include <string>
 
