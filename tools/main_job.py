@@ -21,8 +21,6 @@ import time
 
 import studies
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
 
 def run(command):
     print("$ " + " ".join(command), flush=True)
@@ -48,7 +46,7 @@ def main():
             parser.error("no game's studies.json says main_job; name one with --game")
         args.game = chosen[0]
     name = args.game.split("(")[0]
-    recipe = args.recipe or os.path.join(ROOT, "env", "games", name, "recipes", f"{name}.txt")
+    recipe = args.recipe or studies.recipe(name)
 
     start = time.monotonic()
     cli = os.path.join(args.build, "knightgym")
