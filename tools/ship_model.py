@@ -7,8 +7,11 @@
 The entry records the game the run trained (its canonical spec), the settings that differ
 from the game's training defaults, and the training time, steps, games and decisions; a
 run taught first (teacher=DIR) names its teacher and what its data took (--teacher) in
-place of DIR, which is not shipped. A run started from the shipped network
-(init=pretrained) continues its entry: the totals add up. Shipping a new network drops
+place of DIR, which is not shipped. The processor time behind the network, its teacher's
+included, and the GPU minutes, where given (--cpu-minutes, --gpu-minutes), and the
+generations of expert iteration behind it (--generations) are recorded too. A run
+started from the shipped network (init=pretrained) continues its entry: the totals add
+up. Shipping a new network drops
 the old strength, which no longer holds; measure it again and give it with --strength.
 Every file is written whole or not at all.
 """
@@ -28,7 +31,8 @@ ABOUT = (
     "canonical spec, and the training setting init=pretrained starts from it. Written by "
     "tools/ship_model.py; the strength is measured as docs/strength.md says."
 )
-MAX_BYTES = 5_000_000
+# Knightmate's 8 x 96 network (issue 45) is 5.8 MB.
+MAX_BYTES = 8_000_000
 
 
 def read_manifest(build):
@@ -90,6 +94,16 @@ def last_metrics(run):
     return rows[-1]
 
 
+def same_setting(a, b):
+    """Equal as written, or as numbers (1e-04 and 0.0001: builds print them apart)."""
+    if a == b:
+        return True
+    try:
+        return a is not None and float(a) == float(b)
+    except ValueError:
+        return False
+
+
 def ship(args, models):
     run = Path(args.run)
     sys.path.insert(0, str(Path(args.build) / "python"))
@@ -107,7 +121,7 @@ def ship(args, models):
     changed = [
         f"{key}={value}"
         for key, value in settings.items()
-        if defaults.get(key) != value and key not in ("init", "teacher")
+        if not same_setting(defaults.get(key), value) and key not in ("init", "teacher")
     ]
     if settings.get("teacher") and not args.teacher:
         sys.exit(f"{run} learned from a teacher: say which and what its data took, --teacher TEXT")
@@ -131,6 +145,18 @@ def ship(args, models):
         for key in totals:
             totals[key] += type(totals[key])(earlier[key])
         sessions += int(earlier.get("sessions", 1))
+    compute = {
+        key: value
+        for key, value in [
+            ("cpu_minutes", args.cpu_minutes),
+            ("gpu_minutes", args.gpu_minutes),
+            ("generations", args.generations),
+        ]
+        if value is not None
+    }
+    if continued:
+        for key in compute:
+            compute[key] += type(compute[key])(earlier.get(key, 0))
     write_atomically(ROOT / "models" / f"{args.name}.pt", model)
     models[args.name] = {
         "file": f"{args.name}.pt",
@@ -142,6 +168,7 @@ def ship(args, models):
         "decisions": str(totals["decisions"]),
         "sessions": str(sessions),
         "trained_on": args.machine,
+        **{key: f"{value:g}" for key, value in compute.items()},
         "strength": "not measured yet",
     }
     teacher = args.teacher if settings.get("teacher") else continued and earlier.get("teacher")
@@ -160,6 +187,11 @@ def main():
         help="the teacher of a run with teacher=DIR and the time "
         "its data took, e.g. 'mcts:sims=1600, 2,400 games, 7.9 minutes'",
     )
+    parser.add_argument(
+        "--cpu-minutes", type=float, help="processor minutes behind it, the teacher's included"
+    )
+    parser.add_argument("--gpu-minutes", type=float, help="GPU minutes behind it")
+    parser.add_argument("--generations", type=int, help="generations of expert iteration")
     parser.add_argument(
         "--build",
         default=str(ROOT / "build"),

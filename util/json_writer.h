@@ -141,7 +141,7 @@ class JsonWriter {
   }
 
   std::string text_;
-  std::vector<bool> first_;
+  std::vector<uint8_t> first_;  // per open bracket: nothing written in it yet
   bool after_key_ = false;
 };
 

@@ -59,8 +59,8 @@ const Command kCommands[] = {
      &knightgym::cli::perft_bench_command},
     {"search-bench",
      "[GAME...] [--sims N] [--az-sims N] [--batch B,B] [--blocks K]\n"
-     "[--channels C] [--threads T] [--seconds S] [--repeat R]",
-     "MCTS simulations/s; AlphaZero search against the network",
+     "[--channels C] [--threads T] [--device cpu|cuda] [--seconds S] [--repeat R]",
+     "MCTS simulations/s; AlphaZero search against the network (on the GPU with --device cuda)",
      {},
      &knightgym::cli::search_bench_command},
     {"play",

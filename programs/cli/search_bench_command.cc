@@ -1,9 +1,10 @@
 // knightgym search-bench [GAME...]: throughput of the searching agents.
 //   - MCTS with random roll-outs (mcts_agent.h): simulations/s at 1 and T threads, T
 //     independent agents on different positions.
-//   - AlphaZero search (search_batch.h, Gumbel) with the default network on CPU: the
-//     network's forward throughput on a batch of B real observations (also as GFLOP/s and
-//     as a fraction of the processor's peak, measured by util/peak_flops.h), the positions/s that
+//   - AlphaZero search (search_batch.h, Gumbel) with the default network on the CPU or,
+//     with --device cuda, on the GPU: the network's forward throughput on a batch of B real
+//     observations (also as GFLOP/s and, on the CPU, as a fraction of the processor's peak,
+//     measured by util/peak_flops.h), the positions/s that
 //     B searches advancing together get evaluated (the two measured in alternation), their
 //     ratio (what search, env and batching leave of the network's speed), and the same
 //     searches over the uniform evaluator (search and env alone).
@@ -49,6 +50,7 @@ constexpr int kForwardWarmup = 3;   // first calls pay LibTorch's one-time set-u
 struct Options {
   int mcts_sims, az_sims, threads, blocks, channels, repeat;
   double seconds;
+  std::string device;
   std::vector<int> batches;
 };
 
@@ -164,7 +166,7 @@ void az_rows(const G& game, const std::string& spec, const Options& options, dou
   const GameInfo info = game.info();
   const int64_t flops = resnet_flops(info, NetConfig{options.blocks, options.channels});
   const auto network = create_network(info, spec, NetConfig{options.blocks, options.channels}, 0,
-                                      "cpu", options.threads);
+                                      options.device, options.threads);
   UniformEvaluator uniform(info);
   AzConfig config;
   config.sims = options.az_sims;
@@ -202,9 +204,12 @@ void az_rows(const G& game, const std::string& spec, const Options& options, dou
     }
     const double forward_rate = median(forward_rates), search_rate = median(network_rates);
     const double gflops = forward_rate * static_cast<double>(flops) / 1e9;
-    std::printf("| %-18s | %5d | %13.0f | %8.1f | %8.1f%% | %12.0f | %13.1f%% | %16.0f |\n",
-                G::kName.data(), batch, forward_rate, gflops, 100 * gflops / peak_gflops,
-                search_rate, 100 * search_rate / forward_rate, median(uniform_rates));
+    char of_peak[16] = "-";  // the processor's peak says nothing of a GPU's
+    if (options.device == "cpu")
+      std::snprintf(of_peak, sizeof of_peak, "%.1f%%", 100 * gflops / peak_gflops);
+    std::printf("| %-18s | %5d | %13.0f | %8.1f | %9s | %12.0f | %13.1f%% | %16.0f |\n",
+                G::kName.data(), batch, forward_rate, gflops, of_peak, search_rate,
+                100 * search_rate / forward_rate, median(uniform_rates));
     std::fflush(stdout);
   }
 }
@@ -239,6 +244,7 @@ int search_bench_command(Args& args) {
   options.threads = static_cast<int>(args.get_int("threads", hardware, 1));
   options.seconds = static_cast<double>(args.get_int("seconds", 2, 1));
   options.repeat = static_cast<int>(args.get_int("repeat", 3, 1));
+  options.device = args.get_string("device", "cpu");
   args.finish();
 
   std::vector<std::string> names = args.positional();
@@ -264,11 +270,11 @@ int search_bench_command(Args& args) {
   const double peak_gflops = peak.flops_per_second / 1e9;
   std::printf(
       "\nAlphaZero search, Gumbel, %d simulations: B searches evaluated together; ResNet %d "
-      "blocks x %d channels on CPU, %d LibTorch threads; positions/s. The forward pass's "
+      "blocks x %d channels on %s, %d LibTorch threads; positions/s. The forward pass's "
       "GFLOP/s (float32, convolutions and dense layers) against the processor's peak, "
       "measured: %.1f GFLOP/s of %s on %d threads\n\n",
-      options.az_sims, options.blocks, options.channels, options.threads, peak_gflops,
-      peak.instructions.c_str(), options.threads);
+      options.az_sims, options.blocks, options.channels, options.device.c_str(), options.threads,
+      peak_gflops, peak.instructions.c_str(), options.threads);
   std::printf("| %-18s | batch | %13s | %8s | %9s | %12s | %14s | %16s |\n", "game", "forward",
               "GFLOP/s", "of peak", "search", "search/forward", "uniform search");
   std::printf(

@@ -5,6 +5,8 @@
 //                                  decisions, a teacher shard: teacher_shard.h)
 //   model.pt                       the latest network as TorchScript
 //   best.pt                        the best network so far, by evaluation against the last
+//   teacher_best.pt                while learning from a teacher with games held out: the
+//                                  network of the lowest held-out policy loss measured
 //   metrics.csv                    one row per period: losses, speeds, scores
 //   summary.json                   when a session ends: totals, last evaluation (run_summary.h)
 //   snapshots/seconds-NNNNNNN.pt   with snapshot_seconds: the network after N seconds

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,9 +70,14 @@ class Trainer {
     if (!restored && !config_.init.empty())
       learner_.load_weights(config_.init == "pretrained" ? pretrained_model_path(game_spec_)
                                                          : config_.init);
-    if (learning_from_teacher())  // a teacher's data is learned from before self-play
+    if (learning_from_teacher()) {  // a teacher's data is learned from before self-play
       teacher_ = std::make_unique<TeacherSet<G>>(game_, config_.teacher, game_spec_,
                                                  config_.teacher_holdout);
+      if (restored && std::filesystem::exists(dir_.file("teacher_best.pt")))
+        best_holdout_loss_ = holdout_agreement(*TorchEvaluator::load(dir_.file("teacher_best.pt"),
+                                                                     info_, game_spec_, device_))
+                                 .policy_loss;
+    }
     if (!resume) dir_.write_config(game_spec_, config_.spec);  // once the weights are there
     // The first "best" is the network the run starts from, for the first evaluation to beat.
     if (!std::filesystem::exists(dir_.file("best.pt"))) learner_.export_model(dir_.file("best.pt"));
@@ -260,6 +266,12 @@ class Trainer {
     return false;
   }
 
+  // The same held-out decisions at every call (measure_agreement's fixed draw).
+  Agreement holdout_agreement(Evaluator& evaluator) {
+    return teacher_->holdout_agreement(game_, evaluator, kHoldoutBatches * config_.batch,
+                                       config_.batch);
+  }
+
   bool learning_from_teacher() const {
     return !config_.teacher.empty() && counters_.steps < config_.teacher_steps;
   }
@@ -411,10 +423,15 @@ class Trainer {
         std::to_string(counters_.generation)};
     // While learning from a teacher: agreement with it on the held-out games.
     if (teacher_ && teacher_->holdout_decisions() > 0) {
-      const Agreement agreement = teacher_->holdout_agreement(
-          game_, *learner_.evaluator(), kHoldoutBatches * config_.batch, config_.batch);
+      const Agreement agreement = holdout_agreement(*learner_.evaluator());
       row.push_back(number(agreement.policy_loss));
       row.push_back(number(agreement.top1));
+      // Past its data's worth, a network learns the training games by heart: the one that
+      // agreed best with the held-out games is kept apart from the latest.
+      if (agreement.policy_loss < best_holdout_loss_) {
+        best_holdout_loss_ = agreement.policy_loss;
+        learner_.export_model(dir_.file("teacher_best.pt"));
+      }
     } else {
       row.insert(row.end(), {"", ""});
     }
@@ -463,6 +480,7 @@ class Trainer {
   bool fresh_evaluation_ = false;
   int64_t last_decisions_ = 0, last_evaluations_ = 0;
   double last_policy_loss_ = 0, last_speed_ = 0;
+  double best_holdout_loss_ = std::numeric_limits<double>::infinity();  // teacher_best.pt's
   std::vector<float> observations_, policies_, values_, scratch_;
   std::vector<uint8_t> masks_, mask_scratch_;
 };

@@ -149,14 +149,14 @@ TEST_CASE("pretrained: malformed manifests are refused naming the file and where
   REQUIRE_THROWS_WITH(read_manifest(temporary_dir("manifest_none")), Contains("no manifest"));
 }
 
-TEST_CASE("pretrained: the shipped manifest names canonical games and files of at most 5 MB",
+TEST_CASE("pretrained: the shipped manifest names canonical games and files of at most 8 MB",
           "[pretrained]") {
   const auto models = read_manifest(KNIGHTGYM_MODELS_DIR);
   REQUIRE_FALSE(models.empty());
   for (const PretrainedModel& model : models) {
     INFO(model.name);
     REQUIRE(fs::is_regular_file(model.path()));
-    CHECK(fs::file_size(model.path()) <= 5'000'000);
+    CHECK(fs::file_size(model.path()) <= 8'000'000);  // tools/ship_model.py's cap
     CHECK(load_game(model.game)->spec() == model.game);
   }
 }

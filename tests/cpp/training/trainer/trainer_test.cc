@@ -12,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -518,6 +519,14 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
   REQUIRE(rows.size() >= 2);
   CHECK_THAT(rows[0], Contains("holdout_policy_loss,holdout_top1"));
   CHECK(split(rows.back(), ',')[13] != "");
+  // teacher_best.pt is the network of the row with the lowest held-out policy loss.
+  double lowest = std::numeric_limits<double>::infinity();
+  for (size_t row = 1; row < rows.size(); ++row)
+    lowest = std::min(lowest, std::stod(std::string(split(rows[row], ',')[13])));
+  TeacherSet<Tailten> held_out(game, shards, spec, 0.25);
+  const auto best = TorchEvaluator::load(dir + "/teacher_best.pt", game.info(), spec, "cpu");
+  CHECK_THAT(held_out.holdout_agreement(game, *best, 64, 32).policy_loss,
+             Catch::Matchers::WithinAbs(lowest, 1e-3));
   check_plays_legally(dir + "/model.pt", any_game);
   // Resumed past teacher_steps, the run goes on by self-play.
   {
@@ -534,6 +543,78 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
   CHECK_FALSE(RunDirectory::holds_run(refused));
   REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "teacher=" + shards),
                       Contains("teacher and teacher_steps go together"));
+}
+
+TEST_CASE(
+    "trainer: a generation: the parent network's search teaches the child that starts "
+    "from its weights",
+    "[trainer][learning]") {
+  const Tailten game;
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
+  const auto any_game = load_game(spec);
+  const std::string parent_run = temporary_dir("generation_parent");
+  const auto config = [&](const std::string& more) {
+    return read_train_config(training_defaults<Tailten>(),
+                             "blocks=1\nchannels=16\ngames=8\nsims=4\nbatch=32\nmin_replay=64\n"
+                             "eval_seconds=0\neval_games=0\nlog_seconds=1\nlr=0.003\n" +
+                                 more);
+  };
+  std::atomic<bool> stop{false};
+  {
+    Trainer<Tailten> trainer(game, spec, config(""), "cpu", parent_run, false, stderr);
+    REQUIRE(trainer.run({0, 20}, stop));
+  }
+  const std::string parent = parent_run + "/model.pt";
+  // The parent's search teaches: every decision holds its visit shares and root value.
+  const std::string shards = temporary_dir("generation_shards");
+  TeacherOptions teacher;
+  teacher.teacher = "az:model=" + parent + ",sims=16";
+  teacher.games = 8;
+  teacher.shard_games = 4;
+  teacher.threads = 2;
+  teacher.opening_plies = 2;
+  generate_teacher_data(*any_game, teacher, shards, false, nullptr, stop);
+  int64_t decisions = 0, spread = 0;
+  for (const TeacherShard& shard : read_teacher_data(shards, spec)) {
+    CHECK(shard.teacher.starts_with("az:model=" + parent));
+    for (const TeacherGame& played : shard.games)
+      for (const TeacherDecision& decision : played.decisions) {
+        ++decisions;
+        spread += decision.policy.size() > 1;
+        float total = 0;
+        for (const auto& [action, share] : decision.policy) total += share;
+        CHECK_THAT(total, Catch::Matchers::WithinAbs(1.0, 1e-4));
+        CHECK((decision.value >= -1.0f && decision.value <= 1.0f));  // a root value, not NaN
+      }
+  }
+  INFO(spread << " of " << decisions << " decisions visit more than one move");
+  CHECK(spread > decisions / 2);
+  // The child starts from the parent and learns its search's choices.
+  TeacherSet<Tailten> set(game, shards, spec, 0);
+  const auto parent_net = TorchEvaluator::load(parent, game.info(), spec, "cpu");
+  const std::string child_run = temporary_dir("generation_child");
+  {
+    Trainer<Tailten> trainer(
+        game, spec, config("init=" + parent + "\nteacher=" + shards + "\nteacher_steps=200\n"),
+        "cpu", child_run, false, stderr);
+    REQUIRE(trainer.run({0, 200}, stop));
+  }
+  const auto child = TorchEvaluator::load(child_run + "/model.pt", game.info(), spec, "cpu");
+  const double before = loss_above_teacher(game, set, *parent_net);
+  const double after = loss_above_teacher(game, set, *child);
+  INFO("policy loss above the parent's search " << before << " -> " << after);
+  CHECK(after < 0.9 * before);  // 0.171 -> 0.135 when written
+  // Shards of another game or cut short are refused, naming them.
+  REQUIRE_THROWS_WITH(TeacherSet<Tailten>(game, shards,
+                                          "tailten(first_player=1,ringforts=30,"
+                                          "max_turns=200)",
+                                          0),
+                      Contains("not of tailten(first_player=1"));
+  const std::string shard = shards + "/shard-000001.kgt";
+  const std::string bytes = read_bytes(shard);
+  write_bytes(shard, bytes.substr(0, bytes.size() / 2));
+  REQUIRE_THROWS_WITH(TeacherSet<Tailten>(game, shards, spec, 0),
+                      Contains(shard + ": damaged or truncated"));
 }
 
 TEST_CASE(
