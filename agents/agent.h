@@ -56,10 +56,14 @@ class Agent {
 
   // One action per state. Searches override it to advance all the states together and
   // evaluate their leaves in shared batches; the result equals calling act() on each.
-  // `limits` bound every search (a stop or the deadline ends them all).
+  // `limits` bound every search (a stop or the deadline ends them all). With `reports`,
+  // reports[i] is what last_report() gives after act(states[i]).
   virtual void act_batch(std::span<const State> states, Action* out,
-                         const SearchLimits& limits = {}) {
-    for (size_t i = 0; i < states.size(); ++i) out[i] = act(states[i], limits);
+                         const SearchLimits& limits = {}, SearchReport* reports = nullptr) {
+    for (size_t i = 0; i < states.size(); ++i) {
+      out[i] = act(states[i], limits);
+      if (reports) reports[i] = last_report();
+    }
   }
 
   virtual SearchReport last_report() const { return {}; }

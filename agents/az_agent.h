@@ -32,13 +32,15 @@ class AzAgent final : public Agent<G> {
     return batch_.search(0).best_action();
   }
 
-  void act_batch(std::span<const State> states, Action* out,
-                 const SearchLimits& limits = {}) override {
+  void act_batch(std::span<const State> states, Action* out, const SearchLimits& limits = {},
+                 SearchReport* reports = nullptr) override {
     seeds_.resize(states.size());
     for (uint64_t& seed : seeds_) seed = rng_.next();
     batch_.run(states, seeds_.data(), limits);
-    for (size_t i = 0; i < states.size(); ++i)
+    for (size_t i = 0; i < states.size(); ++i) {
       out[i] = batch_.search(static_cast<int>(i)).best_action();
+      if (reports) reports[i] = batch_.search(static_cast<int>(i)).report();
+    }
     if (!states.empty()) report_ = batch_.search(static_cast<int>(states.size()) - 1).report();
   }
 

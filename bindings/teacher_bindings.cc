@@ -67,9 +67,10 @@ void init_teacher(py::module_& m) {
       "generate",
       [](const std::string& game, const std::string& out, const std::string& teacher_spec,
          int64_t games, int threads, uint64_t seed, int opening_plies, int64_t shard_games,
-         bool resume, bool verbose) {
+         int64_t batch, bool resume, bool verbose) {
         const auto loaded = load_game(game);
-        TeacherOptions options{teacher_spec, games, threads, seed, opening_plies, shard_games};
+        TeacherOptions options{teacher_spec,  games,       threads, seed,
+                               opening_plies, shard_games, batch};
         const std::atomic<bool> no_stop{false};
         TeacherRun run;
         {
@@ -81,10 +82,13 @@ void init_teacher(py::module_& m) {
       },
       py::arg("game"), py::arg("out"), py::arg("teacher") = "mcts:sims=800", py::arg("games") = 100,
       py::arg("threads") = 1, py::arg("seed") = 0, py::arg("opening_plies") = 0,
-      py::arg("shard_games") = 64, py::arg("resume") = false, py::arg("verbose") = false,
+      py::arg("shard_games") = 64, py::arg("batch") = 1, py::arg("resume") = false,
+      py::arg("verbose") = false,
       "Plays `games` games of `game` (a spec) with `teacher` (any agent spec) in every seat "
-      "on `threads` threads and writes OUT/shard-*.kgt (resume=True goes on with the run "
-      "there). Returns {games, positions, seconds, positions_per_s, shards}; releases the "
+      "on `threads` threads, `batch` games at once on each (a search deciding for all of "
+      "them together; it must divide shard_games), and writes OUT/shard-*.kgt (resume=True "
+      "goes on with the run there). Returns {games, positions, seconds, positions_per_s, shards}; "
+      "releases the "
       "GIL. Raises ValueError naming a bad option or a directory that holds another run.");
   teacher.def(
       "read_shard",

@@ -13,7 +13,8 @@
 # must have. OUT/generations.csv holds one row per generation: its parent, its CPU seconds,
 # the gate's score and half-width, and whether it was kept; OUT/best.pt is the last kept
 # network. Run again, a stopped loop goes on where it stopped (teacher data, training or
-# gate). TEACH_GAMES, OPENING_PLIES, SHARD_GAMES and THREADS shape the teacher's run.
+# gate). TEACH_GAMES, OPENING_PLIES, SHARD_GAMES, THREADS and BATCH (games searched
+# together on a thread, one network batch per round of simulations) shape the teacher's run.
 #   tools/generations.sh GAME OUT PARENT GENERATIONS MINUTES [RECIPE]
 set -euo pipefail
 shopt -s inherit_errexit
@@ -32,8 +33,9 @@ teacher_sims=${TEACHER_SIMS:-400}
 teacher_steps=${TEACHER_STEPS:-2000}
 teach_games=${TEACH_GAMES:-1000}
 opening_plies=${OPENING_PLIES:-2}
-shard_games=${SHARD_GAMES:-100}
+shard_games=${SHARD_GAMES:-64}
 threads=${THREADS:-1}
+batch=${BATCH:-32}
 gate_games=${GATE_GAMES:-200}
 gate_sims=${GATE_SIMS:-64}
 mkdir -p "$out"
@@ -60,7 +62,8 @@ for ((k = 1; k <= generations; k++)); do
     > "$run.settings"
   # The parent's search on one LibTorch thread per teaching thread.
   { echo "--teacher az:model=$parent,sims=$teacher_sims,threads=1 --games $teach_games"
-    echo "--threads $threads --opening-plies $opening_plies --shard-games $shard_games"
+    echo "--threads $threads --batch $batch --opening-plies $opening_plies"
+    echo "--shard-games $shard_games"
     echo "teacher_steps=$teacher_steps"; } > "$run.teachflags"
   tools/taught_run.sh "$game" "$run" "$minutes" "$run.settings" "$run.teachflags" "$k" \
     > "$run.log" 2>&1

@@ -98,10 +98,10 @@ const Command kCommands[] = {
      {"no-plots", "resume"},
      &knightgym::cli::balance_command},
     {"teach",
-     "GAME --teacher SPEC --games N --out DIR [--threads T] [--seed S]\n"
+     "GAME --teacher SPEC --games N --out DIR [--threads T] [--batch B] [--seed S]\n"
      "[--opening-plies P] [--shard-games K] [--resume]",
      "teacher data: SPEC plays every seat, each decision kept with its policy and value in\n"
-     "DIR/shard-*.kgt; see docs/training.md",
+     "DIR/shard-*.kgt (--batch: B games at once per thread); see docs/training.md",
      {"resume"},
      &knightgym::cli::teach_command},
     {"view",

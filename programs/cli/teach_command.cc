@@ -17,7 +17,7 @@ int teach_command(Args& args) {
   if (args.positional().size() != 1)
     throw std::invalid_argument(
         "usage: knightgym teach GAME --teacher SPEC --games N --out DIR [--threads T] "
-        "[--seed S] [--opening-plies P] [--shard-games K] [--resume]");
+        "[--batch B] [--seed S] [--opening-plies P] [--shard-games K] [--resume]");
   const auto game = load_game(args.positional()[0]);
   TeacherOptions options;
   options.teacher = args.get_string("teacher", options.teacher);
@@ -26,6 +26,7 @@ int teach_command(Args& args) {
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   options.opening_plies = static_cast<int>(args.get_int("opening-plies", 0, 0));
   options.shard_games = args.get_int("shard-games", options.shard_games, 1);
+  options.batch = args.get_int("batch", options.batch, 1);
   const std::string out = args.get_string("out", "");
   const bool resume = args.get_switch("resume");
   args.finish();

@@ -6,7 +6,9 @@
 #include <limits>
 #include <stdexcept>
 
+#include "agents/agent_adapter.h"
 #include "env/core/rng.h"
+#include "env/registry/game_list.h"
 #include "util/atomic_file.h"
 #include "util/ordered_parallel.h"
 #include "util/text.h"
@@ -28,9 +30,11 @@ std::string shard_path(const std::string& dir, int64_t shard) {
 // teach.txt: what makes the games what they are (the number of games aside).
 std::string settings_text(const AnyGame& game, const std::string& teacher,
                           const TeacherOptions& options) {
+  // batch=B only where B > 1, so that the runs from before batches read as they were.
   return "game=" + game.spec() + "\nteacher=" + teacher + "\nseed=" + std::to_string(options.seed) +
          "\nopening_plies=" + std::to_string(options.opening_plies) +
-         "\nshard_games=" + std::to_string(options.shard_games) + "\n";
+         "\nshard_games=" + std::to_string(options.shard_games) + "\n" +
+         (options.batch > 1 ? "batch=" + std::to_string(options.batch) + "\n" : "");
 }
 
 void check(const TeacherOptions& options) {
@@ -44,6 +48,88 @@ void check(const TeacherOptions& options) {
         std::to_string(options.shard_games));
   if (options.opening_plies < 0)
     bad("opening_plies must be at least 0, got " + std::to_string(options.opening_plies));
+  // A resumed run starts on a shard's first game, which must start a batch too.
+  if (options.batch < 1 || options.shard_games % options.batch != 0)
+    bad("batch must be at least 1 and divide shard_games (" + std::to_string(options.shard_games) +
+        "), got " + std::to_string(options.batch));
+}
+
+// The opening's stream of game `index`, the same played alone or together.
+Rng opening_rng(uint64_t seed, int64_t index) {
+  return Rng(derive_seed(seed ^ 0x0be17ull, static_cast<uint64_t>(index)));
+}
+
+uint64_t start_seed(uint64_t seed, int64_t index) {
+  return derive_seed(seed ^ 0x7eac4e7ull, static_cast<uint64_t>(index));
+}
+
+// One decision as a shard holds it: the teacher's visit shares and root value, or the one
+// move of a teacher that reports none (an engine).
+TeacherDecision decision_of(std::string state, Action action, const SearchReport& report) {
+  TeacherDecision decision;
+  decision.state = std::move(state);
+  decision.value = report.sims > 0 ? report.value : std::numeric_limits<float>::quiet_NaN();
+  decision.policy = report.visit_shares;
+  if (decision.policy.empty()) decision.policy.emplace_back(action, 1.0f);
+  return decision;
+}
+
+template <Game G>
+std::vector<TeacherGame> play_together(const G& rules, std::span<Agent<G>* const> seats,
+                                       int64_t first, int64_t count, uint64_t seed,
+                                       int opening_plies, const std::atomic<bool>* stop) {
+  using State = typename G::State;
+  const int players = rules.info().num_players;
+  std::vector<TeacherGame> games(count);
+  std::vector<State> states(count);
+  Action legal[G::kMaxActions];
+  for (int64_t g = 0; g < count; ++g) {
+    games[g].index = first + g;
+    games[g].start_seed = start_seed(seed, first + g);
+    Rng rng(games[g].start_seed);
+    rules.init(states[g], rng);
+    Rng opening = opening_rng(seed, first + g);
+    for (int ply = 0; ply < opening_plies && !rules.terminal(states[g]); ++ply) {
+      const int legal_count = rules.legal_actions(states[g], legal);
+      rules.apply(states[g], legal[opening.below(static_cast<uint32_t>(legal_count))]);
+    }
+  }
+  SearchLimits limits;
+  limits.stop = stop;
+  std::vector<int64_t> waiting;
+  std::vector<State> batch;
+  std::vector<Action> actions;
+  std::vector<SearchReport> reports;
+  for (bool playing = true; playing;) {
+    playing = false;
+    for (int seat = 0; seat < players; ++seat) {
+      if (stop && *stop) return {};
+      waiting.clear();
+      batch.clear();
+      for (int64_t g = 0; g < count; ++g)
+        if (!rules.terminal(states[g]) && rules.current_player(states[g]) == seat) {
+          waiting.push_back(g);
+          batch.push_back(states[g]);
+        }
+      if (waiting.empty()) continue;
+      playing = true;
+      actions.resize(waiting.size());
+      reports.resize(waiting.size());
+      seats[seat]->act_batch(batch, actions.data(), limits, reports.data());
+      for (size_t i = 0; i < waiting.size(); ++i) {
+        State& state = states[waiting[i]];
+        games[waiting[i]].decisions.push_back(
+            decision_of(rules.serialize(state), actions[i], reports[i]));
+        rules.apply(state, actions[i]);
+      }
+    }
+  }
+  for (int64_t g = 0; g < count; ++g) {
+    games[g].returns.resize(players);
+    rules.returns(states[g], games[g].returns.data());
+    games[g].truncated = rules.truncated(states[g]);
+  }
+  return games;
 }
 
 // The first game not yet written whole: shards are whole from the first on, and a
@@ -74,9 +160,9 @@ TeacherGame play_teacher_game(const AnyGame& game, const AgentFactory& teacher, 
         teacher.make(derive_seed(seed, static_cast<uint64_t>(index) * players + seat)));
   TeacherGame out;
   out.index = index;
-  out.start_seed = derive_seed(seed ^ 0x7eac4e7ull, static_cast<uint64_t>(index));
+  out.start_seed = start_seed(seed, index);
   auto state = game.new_initial_state(out.start_seed);
-  Rng opening(derive_seed(seed ^ 0x0be17ull, static_cast<uint64_t>(index)));
+  Rng opening = opening_rng(seed, index);
   for (int ply = 0; ply < opening_plies && !state->is_terminal(); ++ply) {
     const std::vector<Action> legal = state->legal_actions();
     state->apply_action(legal[opening.below(static_cast<uint32_t>(legal.size()))]);
@@ -85,20 +171,38 @@ TeacherGame play_teacher_game(const AnyGame& game, const AgentFactory& teacher, 
   limits.stop = stop;
   while (!state->is_terminal()) {
     AnyAgent& agent = *seated[state->current_player()];
-    TeacherDecision decision;
-    decision.state = state->serialize();
+    std::string text = state->serialize();
     const Action action = agent.act(*state, limits);
-    const SearchReport report = agent.last_report();
-    decision.value = report.sims > 0 ? report.value : std::numeric_limits<float>::quiet_NaN();
-    // A search's visit shares, or the one move of a teacher that reports none (an engine).
-    decision.policy = report.visit_shares;
-    if (decision.policy.empty()) decision.policy.emplace_back(action, 1.0f);
-    out.decisions.push_back(std::move(decision));
+    out.decisions.push_back(decision_of(std::move(text), action, agent.last_report()));
     state->apply_action(action);
   }
   out.returns = state->returns();
   out.truncated = state->is_truncated();
   return out;
+}
+
+std::vector<TeacherGame> play_teacher_games_together(const AnyGame& game,
+                                                     const AgentFactory& teacher, int64_t first,
+                                                     int64_t count, uint64_t seed,
+                                                     int opening_plies,
+                                                     const std::atomic<bool>* stop) {
+  const int players = game.info().num_players;
+  std::vector<std::unique_ptr<AnyAgent>> seated;
+  for (int seat = 0; seat < players; ++seat)
+    seated.push_back(teacher.make(
+        derive_seed(seed ^ 0xba7c4ull, static_cast<uint64_t>(first) * players + seat)));
+  std::vector<TeacherGame> games;
+  const bool known = Games::visit(game, [&](const auto& rules) {
+    using G = std::decay_t<decltype(rules)>;
+    std::vector<Agent<G>*> typed;
+    for (const auto& agent : seated)
+      typed.push_back(&dynamic_cast<AgentAdapter<G>&>(*agent).typed_agent());
+    games = play_together(rules, std::span<Agent<G>* const>(typed), first, count, seed,
+                          opening_plies, stop);
+  });
+  if (!known)
+    throw std::invalid_argument(game.spec() + ": batched teaching needs a game of the list");
+  return games;
 }
 
 TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& options,
@@ -145,31 +249,49 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
                  static_cast<long long>(run.decisions), static_cast<double>(run.decisions) / s);
     std::fflush(log);
   };
+  const auto take = [&](TeacherGame&& played) {
+    if (stop) throw Stopped{};
+    const int64_t index = played.index;
+    run.decisions += static_cast<int64_t>(played.decisions.size());
+    ++run.games;
+    shard.games.push_back(std::move(played));
+    if ((index + 1) % options.shard_games == 0 || index + 1 == options.games) {
+      write_shard(shard_path(dir, index / options.shard_games), shard);
+      shard.games.clear();
+    }
+    if (seconds() - last_report >= 10) {
+      report();
+      last_report = seconds();
+    }
+  };
+  const auto stopped = [&] {
+    if (stop) throw Stopped{};
+  };
+  const int64_t window = 4 * static_cast<int64_t>(options.threads);
   try {
-    ordered_parallel(
-        options.games - first, options.threads, 4 * static_cast<int64_t>(options.threads),
-        [&](int64_t i, const std::atomic<bool>& quit) {
-          return play_teacher_game(game, teacher, first + i, options.seed, options.opening_plies,
-                                   &quit);
-        },
-        [&](TeacherGame&& played) {
-          if (stop) throw Stopped{};
-          const int64_t index = played.index;
-          run.decisions += static_cast<int64_t>(played.decisions.size());
-          ++run.games;
-          shard.games.push_back(std::move(played));
-          if ((index + 1) % options.shard_games == 0 || index + 1 == options.games) {
-            write_shard(shard_path(dir, index / options.shard_games), shard);
-            shard.games.clear();
-          }
-          if (seconds() - last_report >= 10) {
-            report();
-            last_report = seconds();
-          }
-        },
-        [&] {
-          if (stop) throw Stopped{};
-        });
+    if (options.batch > 1) {
+      // `first` starts a shard, hence a batch (check()).
+      const int64_t left = options.games - first;
+      ordered_parallel((left + options.batch - 1) / options.batch, options.threads, window,
+                       [&](int64_t i, const std::atomic<bool>& quit) {
+                         const int64_t chunk = first + i * options.batch;
+                         return play_teacher_games_together(
+                             game, teacher, chunk, std::min(options.batch, options.games - chunk),
+                             options.seed, options.opening_plies, &quit);
+                       },
+                       [&](std::vector<TeacherGame>&& games) {
+                         for (TeacherGame& played : games) take(std::move(played));
+                       },
+                       stopped);
+    } else {
+      ordered_parallel(
+          options.games - first, options.threads, window,
+          [&](int64_t i, const std::atomic<bool>& quit) {
+            return play_teacher_game(game, teacher, first + i, options.seed, options.opening_plies,
+                                     &quit);
+          },
+          take, stopped);
+    }
   } catch (const Stopped&) {
     // The games of the shard under way are played again on --resume.
     run.games -= static_cast<int64_t>(shard.games.size());

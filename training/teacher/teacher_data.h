@@ -6,7 +6,11 @@
 // A run directory holds teach.txt (the game and the settings; --resume reads it back)
 // and shard-NNNNNN.kgt, shard i holding games [i * shard_games, (i + 1) * shard_games),
 // each written whole. Game i is seeded from the seed and i alone, so a run cut short and
-// resumed, or played on more threads, writes the same shards as one unbroken run.
+// resumed, or played on more threads, writes the same shards as one unbroken run. With
+// batch B > 1, games are played B at a time on each thread, the teacher deciding for all
+// of them together (a network's search sends one batch per round of simulations): game i
+// is then seeded from the seed, i and its chunk's first game, [i / B * B, ...), so the
+// shards depend on B (teach.txt records it) but still not on the threads or a resume.
 #pragma once
 
 #include <atomic>
@@ -27,6 +31,7 @@ struct TeacherOptions {
   uint64_t seed = 0;
   int opening_plies = 0;     // uniformly random legal moves before the teacher plays
   int64_t shard_games = 64;  // games per shard
+  int64_t batch = 1;         // games played together on a thread; divides shard_games
 };
 
 struct TeacherRun {
@@ -39,6 +44,16 @@ struct TeacherRun {
 // Game `index` of a series: the teacher in every seat, each seat's agent seeded apart.
 TeacherGame play_teacher_game(const AnyGame& game, const AgentFactory& teacher, int64_t index,
                               uint64_t seed, int opening_plies, const std::atomic<bool>* stop);
+
+// Games [first, first + count) of a series played together: each seat's agent, seeded
+// from the seed, `first` and the seat, decides for every game where its seat is to move
+// with one act_batch. Games start and open as play_teacher_game's; returns nothing once
+// `stop` is set.
+std::vector<TeacherGame> play_teacher_games_together(const AnyGame& game,
+                                                     const AgentFactory& teacher, int64_t first,
+                                                     int64_t count, uint64_t seed,
+                                                     int opening_plies,
+                                                     const std::atomic<bool>* stop);
 
 // Plays and writes the games not yet in `dir` (resume: the run there, whose settings
 // must agree with `options` but for the number of games). Prints progress with

@@ -99,6 +99,61 @@ TEST_CASE("a teacher run resumed, or on more threads, writes the same shards", "
   }
 }
 
+TEST_CASE(
+    "a batched teacher run: the same shards on more threads or resumed, its games as "
+    "played alone",
+    "[teacher]") {
+  const auto game = load_game("knight_fight(max_turns=20)");
+  TeacherOptions options = small_options();
+  options.games = 8;
+  options.shard_games = 4;
+  options.batch = 2;
+  const std::string whole = temporary_dir("teacher_batched_whole");
+  generate(*game, options, whole);
+  CHECK_THAT(read_bytes(whole + "/teach.txt"), Contains("batch=2\n"));
+
+  options.threads = 3;
+  const std::string threaded = temporary_dir("teacher_batched_threaded");
+  generate(*game, options, threaded);
+  const std::string cut = temporary_dir("teacher_batched_cut");
+  options.games = 5;  // its last shard and its last batch are short, and played again
+  CHECK(generate(*game, options, cut).shards == 2);
+  options.games = 8;
+  CHECK(generate(*game, options, cut, true).games == 4);  // games 4 to 7
+  for (const char* shard : {"/shard-000000.kgt", "/shard-000001.kgt"}) {
+    CHECK(read_bytes(whole + shard) == read_bytes(threaded + shard));
+    CHECK(read_bytes(whole + shard) == read_bytes(cut + shard));
+  }
+
+  // A game played together with others starts and opens as alone, and its every decision
+  // is a legal move with the teacher's visit shares.
+  const std::vector<TeacherShard> shards = read_teacher_data(whole, game->spec());
+  const AgentFactory teacher(options.teacher, game);
+  const TeacherGame alone =
+      play_teacher_game(*game, teacher, 5, options.seed, options.opening_plies, nullptr);
+  const TeacherGame& together = shards[1].games[1];
+  REQUIRE(together.index == 5);
+  CHECK(together.start_seed == alone.start_seed);
+  CHECK(together.decisions[0].state == alone.decisions[0].state);
+  for (const TeacherShard& shard : shards)
+    for (const TeacherGame& played : shard.games)
+      for (const TeacherDecision& decision : played.decisions) {
+        const auto state = game->deserialize_state(decision.state);
+        const std::vector<Action> legal = state->legal_actions();
+        REQUIRE_FALSE(decision.policy.empty());
+        for (const auto& [action, share] : decision.policy)
+          CHECK(std::find(legal.begin(), legal.end(), action) != legal.end());
+        CHECK((decision.value >= -1 && decision.value <= 1));
+      }
+
+  // Resumed with another batch, the run is refused; a batch must divide the shards.
+  options.batch = 4;
+  CHECK_THROWS_WITH(generate(*game, options, whole, true), Contains("other settings"));
+  options.batch = 3;
+  CHECK_THROWS_WITH(generate(*game, options, temporary_dir("teacher_batched_bad")),
+                    Contains("batch must be at least 1 and divide shard_games (4), got 3"));
+}
+
 TEST_CASE("teacher runs refuse other settings and a second run in one directory", "[teacher]") {
   const auto game = load_game("tailten(max_turns=10)");
   TeacherOptions options = small_options();
