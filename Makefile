@@ -70,14 +70,15 @@ sanitize: deps
 	cmake --build $(BUILD)-asan -j $(JOBS) --target knightgym_tests
 	KNIGHTGYM_CONFORMANCE_GAMES=30 $(BUILD)-asan/tests/knightgym_tests "~[arena]~[learning]"
 
-# The threaded parts under the thread sanitizer: the vector env, the pool, balance runs
-# and the UCI engine's search thread; none needs LibTorch, so the build goes without it.
+# The threaded parts under the thread sanitizer: the vector env, the pool, balance runs,
+# batched arenas and the UCI engine's search thread; none needs LibTorch, so the build goes
+# without it.
 tsan: deps
 	@$(call CONFIGURE,$(BUILD)-tsan,RelWithDebInfo) -DKNIGHTGYM_TSAN=ON -DKNIGHTGYM_PYTHON=OFF \
 	  -DKNIGHTGYM_TORCH=OFF > /dev/null
 	cmake --build $(BUILD)-tsan -j $(JOBS) --target knightgym_tests
 	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tests \
-	  "[vector_env],[thread_pool],[balance],[util],[uci]"
+	  "[vector_env],[thread_pool],[balance],[util],[uci],[arena_batches]"
 
 # The fuzz targets of tests/fuzz (libFuzzer, with Debian's clang, under the address and
 # undefined-behaviour sanitizers), each run FUZZ_SECONDS after its regression inputs

@@ -64,7 +64,7 @@ struct AzKind {
     NetConfig net;
     uint64_t net_seed = 0;
     std::string device = "cpu";
-    int threads = 0;  // LibTorch intra-op threads; 0 leaves its default
+    int threads = 0;  // LibTorch intra-op threads per playing thread; 0: its default
   };
 
   static void read(ParamReader& r, Config& config) {
@@ -107,7 +107,9 @@ struct AzKind {
         r.get_int("net_seed", 0, 0, 2147483647, "model=resnet: seed of the weights"));
     config.device = r.get_string("device", config.device, "cpu, cuda or cuda:N");
     config.threads =
-        r.get_int("threads", config.threads, 0, 1024, "LibTorch intra-op threads (0: its default)");
+        r.get_int("threads", config.threads, 0, 1024,
+                  "LibTorch intra-op threads per playing thread (0: its default, or 1 where "
+                  "several threads play)");
   }
 
   // The evaluator the agents of one spec share: uniform priors, or a network.

@@ -57,6 +57,20 @@ std::shared_ptr<Evaluator> read_network(std::string_view bytes, const std::strin
   return require_backend().read(bytes, what, info, game_spec, device, threads);
 }
 
+NetworkThreadShare::NetworkThreadShare(int workers) {
+  {
+    std::lock_guard lock(mutex);
+    if (workers > 1) backend_ = backend;
+  }
+  if (!backend_) return;
+  saved_ = backend_->intra_op_threads();
+  backend_->set_intra_op_threads(1);
+}
+
+NetworkThreadShare::~NetworkThreadShare() {
+  if (backend_) backend_->set_intra_op_threads(saved_);
+}
+
 const char* policy_head_name(PolicyHead head) {
   return head == PolicyHead::kConv ? "conv" : "dense";
 }

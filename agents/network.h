@@ -45,7 +45,8 @@ class NetworkBackend {
  public:
   virtual ~NetworkBackend() = default;
   // A fresh ResNet for a game (info and its canonical spec), its weights drawn from seed.
-  // device: "cpu", "cuda" or "cuda:N"; threads > 0 sets LibTorch's intra-op threads.
+  // device: "cpu", "cuda" or "cuda:N"; threads > 0: LibTorch's intra-op threads, on every
+  // thread that evaluates it.
   virtual std::shared_ptr<Evaluator> create(const GameInfo& info, const std::string& game_spec,
                                             const NetConfig& net, uint64_t seed,
                                             const std::string& device, int threads) const = 0;
@@ -59,6 +60,10 @@ class NetworkBackend {
   virtual std::shared_ptr<Evaluator> read(std::string_view bytes, const std::string& what,
                                           const GameInfo& info, const std::string& game_spec,
                                           const std::string& device, int threads) const = 0;
+  // The calling thread's intra-op threads; setting them also sets the default that
+  // threads take on their first use (NetworkThreadShare below).
+  virtual int intra_op_threads() const = 0;
+  virtual void set_intra_op_threads(int threads) const = 0;
 };
 
 // The backend networks come from (it must outlive every use). A program linked with
@@ -80,5 +85,30 @@ std::shared_ptr<Evaluator> load_network(const std::string& path, const GameInfo&
 std::shared_ptr<Evaluator> read_network(std::string_view bytes, const std::string& what,
                                         const GameInfo& info, const std::string& game_spec,
                                         const std::string& device, int threads);
+
+// Intra-op threads (those one forward pass runs on) when T threads play at once, each
+// with its networks. LibTorch on OpenMP keeps the count per thread: a thread takes a
+// process-wide default on its first use, and at::set_num_threads sets the calling
+// thread's count and that default both. Left alone, each of T threads would take the
+// default, every core, for teams of OpenMP threads of its own; beside the idle team of the
+// thread that loaded the networks, such teams outnumber the cores, and OpenMP then sleeps
+// and wakes its threads around every small parallel step: on 2 cores, one worker with 2
+// intra-op threads played 2.4x slower than with 1 (docs/benchmarks.md). While a
+// NetworkThreadShare lives on the thread that starts T > 1 workers, the default is one
+// intra-op thread, which the workers take, so that T workers fit T cores; a network whose
+// spec names `threads` keeps them. After it the default is as before. With T = 1 (games
+// then best stay on the thread that loaded the networks), or no backend loaded, it does
+// nothing.
+class NetworkThreadShare {
+ public:
+  explicit NetworkThreadShare(int workers);
+  ~NetworkThreadShare();
+  NetworkThreadShare(const NetworkThreadShare&) = delete;
+  NetworkThreadShare& operator=(const NetworkThreadShare&) = delete;
+
+ private:
+  const NetworkBackend* backend_ = nullptr;  // null: nothing to restore
+  int saved_ = 0;
+};
 
 }  // namespace knightgym

@@ -20,9 +20,10 @@ struct TorchEvaluator::Impl {
   torch::jit::Module module;
   GameInfo info;
   torch::Device device;
-  std::mutex mutex;
+  std::mutex mutex;  // for the learner's module (over), which trains between calls
   // For networks that only infer: `module` frozen and optimized for inference.
   std::optional<torch::jit::Module> inference;
+  int threads = 0;  // intra-op threads the spec names; 0: the calling thread's
 };
 
 namespace {
@@ -42,6 +43,14 @@ torch::Device parse_device(const std::string& name) {
 
 void set_threads(int threads) {
   if (threads > 0) at::set_num_threads(threads);
+}
+
+// The calling thread's intra-op threads: `threads` where the spec names them, else
+// LibTorch's default, taken here on the thread's first call, before the first forward
+// pass (whose oneDNN convolutions would otherwise run on OpenMP's own default, every
+// core). Set only when they differ, since setting them clears the thread's oneDNN cache.
+void use_threads(int threads) {
+  if (at::get_num_threads() != threads && threads > 0) at::set_num_threads(threads);
 }
 
 std::string shape_text(const torch::Tensor& t) {
@@ -93,8 +102,8 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::create(const GameInfo& info,
     throw std::invalid_argument("a network needs blocks >= 0 and channels >= 1");
   set_threads(threads);
   const torch::Device where = parse_device(device);
-  auto impl =
-      std::unique_ptr<Impl>(new Impl{make_resnet(info, game_spec, net, seed), info, where, {}, {}});
+  auto impl = std::unique_ptr<Impl>(
+      new Impl{make_resnet(info, game_spec, net, seed), info, where, {}, {}, threads});
   impl->module.eval();
   impl->module.to(where);
   impl->inference = optimized(impl->module);
@@ -129,7 +138,7 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::read(std::istream& bytes, const 
       throw std::invalid_argument(what + " was made for " + made_for + ", not " + game_spec);
   }
   module.eval();
-  auto impl = std::unique_ptr<Impl>(new Impl{module, info, where, {}, {}});
+  auto impl = std::unique_ptr<Impl>(new Impl{module, info, where, {}, {}, threads});
   try {
     torch::InferenceMode guard;
     forward(impl->module, info, zero_batch(info, 1).to(where));
@@ -158,7 +167,11 @@ void TorchEvaluator::evaluate(int n, const float* observations, const uint8_t* m
   if (n <= 0) return;
   const GameInfo& info = impl_->info;
   const Shape& s = info.observation_shape;
-  std::lock_guard lock(impl_->mutex);
+  use_threads(impl_->threads);
+  // A frozen network is called from many threads at once (TorchScript runs a module's
+  // forward concurrently); the learner's module, which trains between calls, one at a time.
+  std::unique_lock lock(impl_->mutex, std::defer_lock);
+  if (!impl_->inference) lock.lock();
   torch::InferenceMode guard;
   // LibTorch runs the convolutions of a single small CPU input on a slow generic path
   // instead of oneDNN; a copy of the row as a second one keeps it on the fast path (5x).
@@ -216,6 +229,8 @@ class TorchBackend final : public NetworkBackend {
     std::istringstream stream{std::string(bytes)};
     return TorchEvaluator::read(stream, what, info, game_spec, device, threads);
   }
+  int intra_op_threads() const override { return at::get_num_threads(); }
+  void set_intra_op_threads(int threads) const override { at::set_num_threads(threads); }
 };
 
 }  // namespace

@@ -4,7 +4,9 @@
 // (values relative to the observer, as evaluator.h says). It is either the project's
 // ResNet, made fresh from a seed (agents/resnet.h), or any such module loaded from a file,
 // also one written from Python with torch.jit.save. Illegal actions are masked out
-// before the softmax. Runs on CPU or CUDA; calls from several threads are serialised.
+// before the softmax. Runs on CPU or CUDA. Threads call a network that only infers at
+// once, each on its own intra-op threads (agents/network.h: NetworkThreadShare); calls
+// to the learner's (over) are serialised.
 // LibTorch stays out of this header, so only its own translation units compile it.
 //
 // A network that only infers (create, load) runs a frozen copy optimized for inference
@@ -32,7 +34,8 @@ namespace knightgym {
 class TorchEvaluator final : public Evaluator {
  public:
   // A fresh ResNet for a game (info and its canonical spec), its weights drawn from seed.
-  // device: "cpu", "cuda" or "cuda:N"; threads > 0 sets LibTorch's intra-op threads.
+  // device: "cpu", "cuda" or "cuda:N"; threads > 0: LibTorch's intra-op threads, on
+  // every thread that calls it.
   static std::unique_ptr<TorchEvaluator> create(const GameInfo& info, const std::string& game_spec,
                                                 const NetConfig& net, uint64_t seed,
                                                 const std::string& device, int threads = 0);

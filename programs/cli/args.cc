@@ -1,7 +1,9 @@
 #include "programs/cli/args.h"
 
+#include <algorithm>
 #include <charconv>
 #include <stdexcept>
+#include <thread>
 
 namespace knightgym::cli {
 
@@ -81,6 +83,10 @@ void Args::finish() const {
     }
     if (!known) throw std::invalid_argument("unknown flag --" + flag + "; known:" + list);
   }
+}
+
+int hardware_threads() {
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 }  // namespace knightgym::cli

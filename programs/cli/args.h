@@ -41,4 +41,8 @@ class Args {
   std::vector<std::string> known_;
 };
 
+// The machine's hardware threads (std::thread::hardware_concurrency, at least 1): the
+// default --threads of the commands whose results do not depend on it.
+int hardware_threads();
+
 }  // namespace knightgym::cli

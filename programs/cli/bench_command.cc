@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -89,7 +88,7 @@ double vector_env_loop(const AnyGame& game, int envs, int threads, int64_t steps
 int bench_command(Args& args) {
   if (args.positional().size() != 1)
     throw std::invalid_argument("expected one GAME (knightgym list names them)");
-  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int hardware = hardware_threads();
   const int envs = static_cast<int>(args.get_int("envs", 1024, 1));
   // By default every core, as far as the vector env takes them; a --threads it does not
   // take is refused here, before the first row.

@@ -1,5 +1,6 @@
 // knightgym ladder: agents play each other in pairs and get Bradley-Terry Elo with 95%
-// intervals, one agent (random by default) at 0 (training/ladder/ladder.h).
+// intervals, one agent (random by default) at 0 (training/ladder/ladder.h), on --threads
+// threads (default: every core), with --batch B in chunks of B games played together.
 #include <unistd.h>
 
 #include <cstdio>
@@ -18,17 +19,16 @@ namespace knightgym::cli {
 int ladder_command(Args& args) {
   if (args.positional().size() != 1)
     throw std::invalid_argument(
-        "usage: knightgym ladder GAME --agents SPEC,SPEC[,...] [--schedule roundrobin|gauntlet "
-        "[--challengers K]] [--games N] [--threads T | --batch B] [--seed S] [--anchor SPEC] "
-        "[--json FILE]");
+        "usage: knightgym ladder GAME --agents SPEC,SPEC[,...] (knightgym ladder --help: every "
+        "flag)");
   const auto game = load_game(args.positional()[0]);
   LadderOptions options;
   options.agents = split_agent_specs(args.get_string("agents", ""));
   options.schedule = parse_ladder_schedule(args.get_string("schedule", "roundrobin"));
   options.challengers = static_cast<int>(args.get_int("challengers", 1, 1));
   options.games = args.get_int("games", 100, 1);
-  options.threads = static_cast<int>(args.get_int("threads", 1, 1));
-  options.batch = args.get_int("batch", 0, 0);
+  options.threads = static_cast<int>(args.get_int("threads", hardware_threads(), 1));
+  options.batch = args.get_int("batch", 0, 1);  // 0: not given, each game on its own
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   options.anchor = args.get_string("anchor", "");
   options.prior_draws = args.get_double("prior-draws", 2, 0);

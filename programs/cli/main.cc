@@ -64,15 +64,17 @@ const Command kCommands[] = {
      {},
      &knightgym::cli::search_bench_command},
     {"play",
-     "GAME --agents SPEC,SPEC[,...] [--games N] [--threads T | --batch B] [--seed S]\n"
+     "GAME --agents SPEC,SPEC[,...] [--games N] [--threads T] [--batch B] [--seed S]\n"
      "[--json FILE] [--record FILE]",
-     "seat-rotated games: scores with 95% intervals; --record writes their moves (JSON lines)",
+     "seat-rotated games: scores with 95% intervals; --record writes their moves (JSON lines);\n"
+     "on T threads (default: every core), with --batch in chunks of B games played together",
      {},
      &knightgym::cli::play_command},
     {"ladder",
      "GAME --agents SPEC,SPEC[,...] [--games N] [--schedule roundrobin|gauntlet]\n"
-     "[--anchor SPEC] [--threads T | --batch B] [--seed S] [--json FILE]",
-     "Bradley-Terry Elo of agents, random at 0",
+     "[--challengers K] [--anchor SPEC] [--prior-draws D] [--threads T] [--batch B]\n"
+     "[--seed S] [--json FILE]",
+     "Bradley-Terry Elo of agents, random at 0; threads and batches as play's",
      {},
      &knightgym::cli::ladder_command},
     {"uci",

@@ -1,9 +1,11 @@
 // knightgym play: seat-rotated games between agents, with each agent's score and its 95%
 // interval, draws, truncations and game lengths, as JSON (--json FILE) printed as Markdown
-// by knightgym.play. Games run on threads, one position at a
-// time per agent, or with --batch B, B games at once on one thread, every agent deciding
-// for all its games together (one network batch per round of simulations). --record FILE
-// writes every game's moves as JSON lines (training/arena/game_record_file.h).
+// by knightgym.play. Games run on --threads threads (default: every core), one position
+// at a time per agent, or with --batch B in chunks of B games played together, every
+// agent deciding for all its games of a chunk at once (one network batch per round of
+// simulations), the chunks shared by the threads. Either way the results depend on the
+// seed (and B), not on the threads. --record FILE writes every game's moves as JSON lines
+// (training/arena/game_record_file.h).
 #include <unistd.h>
 #include <cstdio>
 #include <string>
@@ -23,22 +25,21 @@ namespace knightgym::cli {
 
 int play_command(Args& args) {
   if (args.positional().size() != 1)
-    throw std::invalid_argument("usage: knightgym play GAME --agents SPEC,SPEC --games N");
+    throw std::invalid_argument(
+        "usage: knightgym play GAME --agents SPEC,SPEC[,...] (knightgym play --help: every flag)");
   const auto game = load_game(args.positional()[0]);
   const std::string agent_list = args.get_string("agents", "");
   if (agent_list.empty()) throw std::invalid_argument("--agents SPEC[,SPEC...] is required");
   ArenaOptions options;
   options.games = args.get_int("games", 100, 1);
-  options.threads = static_cast<int>(args.get_int("threads", 1, 1));
+  options.threads = static_cast<int>(args.get_int("threads", hardware_threads(), 1));
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
-  const int64_t batch = args.get_int("batch", 0, 0);
+  const int64_t batch = args.get_int("batch", 0, 1);  // 0: not given, each game on its own
   const std::string json = args.get_string("json", "");
   const std::string record_file = args.get_string("record", "");
   if (args.has("record") && record_file.empty())
     throw std::invalid_argument("--record FILE: an empty path");
   args.finish();
-  if (batch > 0 && options.threads > 1)
-    throw std::invalid_argument("--batch plays on one thread: leave out --threads");
 
   const std::vector<std::string> specs = split_agent_specs(agent_list);
   std::vector<std::shared_ptr<const AgentFactory>> agents;

@@ -23,7 +23,6 @@
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "agents/evaluator.h"
@@ -233,7 +232,7 @@ std::vector<int> parse_batches(const std::string& text) {
 }  // namespace
 
 int search_bench_command(Args& args) {
-  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int hardware = hardware_threads();
   const NetConfig net;
   Options options;
   options.mcts_sims = static_cast<int>(args.get_int("sims", 400, 1));

@@ -33,6 +33,13 @@ def test_the_result_depends_on_the_seed_not_the_threads():
     two = knightgym.ladder.run("tailten", agents, games=8, seed=4, schedule="gauntlet", threads=2)
     assert [r["elo"] for r in one["ratings"]] == [r["elo"] for r in two["ratings"]]
     assert len(one["pairs"]) == 2  # the gauntlet: the first agent against each other one
+    batched = [
+        knightgym.ladder.run(
+            "tailten", agents, games=8, seed=4, schedule="gauntlet", threads=t, batch=3
+        )
+        for t in (1, 2)
+    ]
+    assert batched[0]["pairs"] == batched[1]["pairs"]
     assert one["anchor"] == "random"
 
 
@@ -60,7 +67,8 @@ def test_a_gauntlet_of_two_challengers_plays_them_against_everyone():
         (dict(agents=["random", "greedy"], anchor="mcts"), "the anchor 'mcts'"),
         (dict(agents=["random", "greedy"], games=0), "games per pair"),
         (dict(agents=["random", "greedy"], schedule="gauntlet", challengers=2), "challengers must"),
-        (dict(agents=["random", "greedy"], threads=2, batch=4), "leave threads at 1"),
+        (dict(agents=["random", "greedy"], batch=-1), "batch must be 0"),
+        (dict(agents=["random", "greedy"], threads=0, batch=4), "threads must be at least 1"),
     ],
 )
 def test_bad_options_raise_value_error(kwargs, message):

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "agents/network.h"
 #include "env/core/rng.h"
 #include "util/statistics.h"
 
@@ -84,6 +85,7 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
     }
     return records;
   }
+  const NetworkThreadShare share(options.threads);
   std::vector<std::thread> threads;
   for (int t = 0; t < options.threads; ++t) threads.emplace_back(worker);
   const auto over = [&] { return finished >= options.games || failed; };

@@ -27,6 +27,8 @@ struct GameRecord {
   // state and every decision from there, the random opening's included.
   uint64_t start_seed = 0;
   std::vector<Action> actions;
+
+  bool operator==(const GameRecord&) const = default;
 };
 
 struct ArenaOptions {
@@ -60,19 +62,42 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
                                    const ArenaOptions& options,
                                    const std::function<void(int64_t)>& progress = {});
 
-// The same games played `batch` at a time on the calling thread (training/arena/
-// batched_match.h): every agent decides for all its games together with one act_batch,
-// so a network agent sends one batch per round of simulations. The agents' streams are
-// seeded per agent, not per game, so these are other games than play_arena's.
+// The same games played in chunks of `batch` (games [first, first + batch), ...) on
+// options.threads threads (one: the calling thread), each chunk by play_games_together:
+// every agent decides for all its games of the chunk with one act_batch, so a network
+// agent sends one batch per round of simulations. The records come back in game order
+// and depend on the seed and `batch`, not on the threads; the agents' streams are seeded
+// per chunk, not per game, so these are other games than play_arena's. progress as in
+// play_arena. With several threads each runs its networks on one intra-op thread
+// (agents/network.h: NetworkThreadShare).
 std::vector<GameRecord> play_arena_in_batches(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
     const ArenaOptions& options, int64_t batch, const std::function<void(int64_t)>& progress = {});
 
-// Games [first, first + games) of a series played together on the calling thread, as
-// play_arena_in_batches plays each batch, but with agents made for these games alone
-// (seeded from the seed and `first`): a series cut into such batches gives the same
-// games whichever thread or machine plays each batch. `first` and `games` are whole
-// blocks (multiples of the number of agents).
+// Games [first, first + games) of a series, between agents, seeded from `seed`.
+struct Series {
+  std::vector<std::shared_ptr<const AgentFactory>> agents;
+  uint64_t seed = 0;
+  int64_t first = 0, games = 0;
+};
+
+// Several series, each played as play_arena_in_batches plays one, their chunks in one
+// queue for the `threads` threads (so that these share the work even where a series has
+// fewer chunks than there are threads, as a ladder's pairs may). done(s, records) takes
+// series s's records in game order, series after series, and progress(games) the games
+// finished in all, both on the calling thread. An exception from either stops the run
+// (on one thread after the chunk, on several between rounds of decisions) and is
+// rethrown.
+void play_series_in_batches(
+    const AnyGame& game, std::span<const Series> series, int64_t batch, int threads,
+    const std::function<void(size_t series, std::vector<GameRecord> records)>& done,
+    const std::function<void(int64_t)>& progress = {});
+
+// Games [first, first + games) of a series played together on the calling thread (one
+// chunk of play_arena_in_batches), with agents made for these games alone, seeded from
+// the seed and `first`: a series cut into such chunks gives the same games whichever
+// thread or machine plays each chunk. Balance's chunks are whole blocks (multiples of the
+// number of agents), which its tallies need; the games do not.
 std::vector<GameRecord> play_games_together(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
     int64_t first, int64_t games, uint64_t seed, int opening_plies = 0,

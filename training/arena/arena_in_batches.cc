@@ -1,10 +1,16 @@
 #include <algorithm>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "agents/agent_adapter.h"
+#include "agents/network.h"
 #include "env/core/rng.h"
 #include "env/registry/game_list.h"
 #include "training/arena/arena.h"
 #include "training/arena/batched_match.h"
+#include "util/ordered_parallel.h"
 
 namespace knightgym {
 namespace {
@@ -35,28 +41,69 @@ std::vector<std::unique_ptr<AnyAgent>> make_agents(
 std::vector<GameRecord> play_arena_in_batches(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
     const ArenaOptions& options, int64_t batch, const std::function<void(int64_t)>& progress) {
-  if (batch < 1) throw std::invalid_argument("play_arena_in_batches: batch must be at least 1");
+  const Series series{agents, options.seed, options.first, options.games};
   std::vector<GameRecord> records;
-  with_typed_agents(game, make_agents(agents, options.seed), [&](const auto& rules, auto seated) {
-    for (int64_t first = 0; first < options.games; first += batch) {
-      const auto chunk = play_batched(rules, seated, std::min(batch, options.games - first),
-                                      options.seed, options.first + first);
-      records.insert(records.end(), chunk.begin(), chunk.end());
-      if (progress) progress(static_cast<int64_t>(records.size()));
-    }
-  });
+  play_series_in_batches(
+      game, std::span(&series, 1), batch, options.threads,
+      [&](size_t, std::vector<GameRecord> played) { records = std::move(played); }, progress);
   return records;
+}
+
+void play_series_in_batches(
+    const AnyGame& game, std::span<const Series> series, int64_t batch, int threads,
+    const std::function<void(size_t series, std::vector<GameRecord> records)>& done,
+    const std::function<void(int64_t)>& progress) {
+  if (batch < 1)
+    throw std::invalid_argument("batch must be at least 1, got " + std::to_string(batch));
+  if (threads < 1)
+    throw std::invalid_argument("threads must be at least 1, got " + std::to_string(threads));
+  struct Chunk {
+    size_t series;
+    int64_t first, games;
+  };
+  std::vector<Chunk> chunks;  // every series' chunks, in order
+  for (size_t s = 0; s < series.size(); ++s)
+    for (int64_t g = 0; g < series[s].games; g += batch)
+      chunks.push_back({s, series[s].first + g, std::min(batch, series[s].games - g)});
+  const auto play = [&](size_t i, const std::atomic<bool>* stop) {
+    const Chunk& chunk = chunks[i];
+    const Series& s = series[chunk.series];
+    return play_games_together(game, s.agents, chunk.first, chunk.games, s.seed, 0, stop);
+  };
+  size_t consumed = 0;
+  int64_t finished = 0;
+  std::vector<GameRecord> records;  // of the series under way
+  const auto consume = [&](std::vector<GameRecord> played) {
+    finished += static_cast<int64_t>(played.size());
+    records.insert(records.end(), std::make_move_iterator(played.begin()),
+                   std::make_move_iterator(played.end()));
+    const size_t s = chunks[consumed++].series;
+    if (consumed == chunks.size() || chunks[consumed].series != s)
+      done(s, std::exchange(records, {}));
+    if (progress) progress(finished);
+  };
+  if (threads == 1) {  // on the thread that loaded the networks (NetworkThreadShare says why)
+    for (size_t i = 0; i < chunks.size(); ++i) consume(play(i, nullptr));
+    return;
+  }
+  const NetworkThreadShare share(threads);
+  ordered_parallel(
+      static_cast<int64_t>(chunks.size()), threads, 4 * static_cast<int64_t>(threads),
+      [&](int64_t i, const std::atomic<bool>& stop) { return play(static_cast<size_t>(i), &stop); },
+      consume,
+      [&] {
+        if (progress) progress(finished);
+      });
 }
 
 std::vector<GameRecord> play_games_together(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
     int64_t first, int64_t games, uint64_t seed, int opening_plies, const std::atomic<bool>* stop) {
-  const int64_t k = static_cast<int64_t>(agents.size());
-  if (k == 0 || games < 1 || first < 0 || first % k != 0 || games % k != 0)
-    throw std::invalid_argument("play_games_together: need whole blocks of " + std::to_string(k) +
-                                " games, got games " + std::to_string(first) + " to " +
-                                std::to_string(first + games));
-  // Other streams than play_arena_in_batches' (seed + 1, ...) for every `first`.
+  if (agents.empty() || games < 1 || first < 0)
+    throw std::invalid_argument("play_games_together: need agents and games, got " +
+                                std::to_string(agents.size()) + " agents for games " +
+                                std::to_string(first) + " to " + std::to_string(first + games));
+  // The agents' streams, one set per chunk (its `first` game).
   const uint64_t agent_seed = derive_seed(seed ^ 0xba7c4ed5eedull, static_cast<uint64_t>(first));
   std::vector<GameRecord> records;
   with_typed_agents(game, make_agents(agents, agent_seed), [&](const auto& rules, auto seated) {

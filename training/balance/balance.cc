@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "agents/network.h"
 #include "env/core/params.h"
 #include "env/registry/registry.h"
 #include "training/balance/checkpoint.h"
@@ -130,9 +131,11 @@ BalanceResult run_balance(const BalanceOptions& options,
   const auto report = [&] {
     if (progress) progress(status);
   };
-  // The chunks on this process's threads, at most a few per thread ahead of the fold.
+  // The chunks on this process's threads, at most a few per thread ahead of the fold,
+  // each thread's networks on one intra-op thread (agents/network.h).
   const ChunkRunner on_threads = [&](int rule_set, int64_t first, int64_t count,
                                      const std::function<void(const RuleSetTally&)>& consume) {
+    const NetworkThreadShare share(options.threads);
     ordered_parallel(
         count, options.threads, 4 * static_cast<int64_t>(options.threads),
         [&](int64_t i, const std::atomic<bool>& stop) {

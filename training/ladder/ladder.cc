@@ -82,8 +82,9 @@ LadderResult run_ladder(const std::shared_ptr<const AnyGame>& game, const Ladder
   if (n < 2) throw std::invalid_argument("ladder: at least two agents are needed");
   if (options.games < 1) throw std::invalid_argument("ladder: games per pair must be at least 1");
   if (options.threads < 1) throw std::invalid_argument("ladder: threads must be at least 1");
-  if (options.batch > 0 && options.threads > 1)
-    throw std::invalid_argument("ladder: batches play on one thread: leave threads at 1");
+  if (options.batch < 0)
+    throw std::invalid_argument("ladder: batch must be 0 (each game on its own) or more, got " +
+                                std::to_string(options.batch));
   if (options.prior_draws < 0) throw std::invalid_argument("ladder: prior_draws must be >= 0");
   if (options.challengers < 1 || options.challengers >= n)
     throw std::invalid_argument("ladder: challengers must be from 1 to the agents less one (" +
@@ -108,22 +109,37 @@ LadderResult run_ladder(const std::shared_ptr<const AnyGame>& game, const Ladder
   const auto start = SteadyClock::now();
   const auto schedule = ladder_pairs(n, options.schedule, options.challengers);
   const int64_t total = options.games * static_cast<int64_t>(schedule.size());
-  for (size_t p = 0; p < schedule.size(); ++p) {
-    const auto [first, second] = schedule[p];
-    const std::vector<std::shared_ptr<const AgentFactory>> pair = {factories[first],
-                                                                   factories[second]};
-    ArenaOptions arena;
-    arena.games = options.games;
-    arena.threads = options.threads;
-    arena.seed = derive_seed(options.seed, p);  // each pair its own games
-    const int64_t done = options.games * static_cast<int64_t>(p);
-    const auto pair_progress = [&](int64_t finished) {
-      if (progress) progress(done + finished, total);
-    };
-    const std::vector<GameRecord> records =
-        options.batch > 0 ? play_arena_in_batches(*game, pair, arena, options.batch, pair_progress)
-                          : play_arena(*game, pair, arena, pair_progress);
-    result.pairs.push_back({first, second, score_agents(records, 2)[0]});
+  // Each pair its own games, seeded from the seed and its number.
+  const auto pair_seed = [&](size_t p) { return derive_seed(options.seed, p); };
+  const auto pair_agents = [&](size_t p) {
+    return std::vector<std::shared_ptr<const AgentFactory>>{factories[schedule[p].first],
+                                                            factories[schedule[p].second]};
+  };
+  const auto score = [&](size_t p, const std::vector<GameRecord>& records) {
+    result.pairs.push_back({schedule[p].first, schedule[p].second, score_agents(records, 2)[0]});
+  };
+  if (options.batch > 0) {
+    // Every pair's chunks in one queue, so that the threads share them.
+    std::vector<Series> series;
+    for (size_t p = 0; p < schedule.size(); ++p)
+      series.push_back({pair_agents(p), pair_seed(p), 0, options.games});
+    play_series_in_batches(
+        *game, series, options.batch, options.threads,
+        [&](size_t p, std::vector<GameRecord> records) { score(p, records); },
+        [&](int64_t finished) {
+          if (progress) progress(finished, total);
+        });
+  } else {
+    for (size_t p = 0; p < schedule.size(); ++p) {
+      ArenaOptions arena;
+      arena.games = options.games;
+      arena.threads = options.threads;
+      arena.seed = pair_seed(p);
+      const int64_t done = options.games * static_cast<int64_t>(p);
+      score(p, play_arena(*game, pair_agents(p), arena, [&](int64_t finished) {
+              if (progress) progress(done + finished, total);
+            }));
+    }
   }
   result.ratings = fit_ladder(n, result.pairs, result.anchor, options.prior_draws);
   for (int i = 0; i < n; ++i) {

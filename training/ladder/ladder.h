@@ -26,7 +26,9 @@ struct LadderOptions {
                         // play each other
   int64_t games = 100;  // per pair
   int threads = 1;
-  int64_t batch = 0;  // > 0: each pair's games `batch` at a time on one thread
+  // > 0: each pair's games in chunks of `batch` played together, the chunks of every pair
+  // shared by the threads (training/arena/arena.h: play_series_in_batches)
+  int64_t batch = 0;
   uint64_t seed = 0;
   std::string anchor;      // the spec rated 0: default random if listed, else the first
   double prior_draws = 2;  // virtual draws per pair that played (as BayesElo)

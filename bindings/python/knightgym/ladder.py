@@ -44,13 +44,14 @@ def run(
     and score).
 
     game: a spec; agents: a list of specs or one text "random,mcts:sims=100"; games: per
-    pair; batch > 0 plays each pair's games that many at a time on one thread, so that
-    network agents share batches (leave threads at 1); anchor: the spec rated 0 (default
+    pair; threads: threads playing the games; batch > 0 plays each pair's games in chunks
+    of that many played together, so that network agents share batches, the chunks of
+    every pair shared by the threads; anchor: the spec rated 0 (default
     random if listed, else the first agent); prior_draws: virtual draws per pair, which
     keep a clean sweep's rating finite; challengers: in a gauntlet, the first agents,
     each of whom plays every other agent (the rest do not play each other). Bad options
     raise ValueError naming them before any game is played. The result depends on the
-    seed only, not on threads.
+    seed (and batch), not on threads.
     """
     specs = agents if isinstance(agents, str) else [str(a) for a in agents]
     text = _knightgym.run_ladder(

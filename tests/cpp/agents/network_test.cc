@@ -1,12 +1,14 @@
 // The LibTorch networks behind the Evaluator interface (built with KNIGHTGYM_TORCH):
 // masking, shapes, batches equal to rows alone, a saved model loaded back, bad models
-// refused, and network agents batched like the others.
+// refused, network agents batched like the others, and one network evaluated by several
+// threads at once, each on one intra-op thread, giving the games of one thread.
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "agents/any_agent.h"
@@ -15,6 +17,7 @@
 #include "env/registry/registry.h"
 #include "tests/cpp/agents/agent_checks.h"
 #include "tests/cpp/test_files.h"
+#include "training/arena/arena.h"
 
 namespace knightgym {
 namespace {
@@ -119,6 +122,45 @@ TEST_CASE("az:model=pretrained plays the network shipped for the game and refuse
       AgentFactory("az:model=pretrained", other),
       Catch::Contains("no shipped network for " + other->spec()) && Catch::Contains(game->spec()));
   set_models_directory("");
+}
+
+TEST_CASE("a network's batched games are the same on 1 and 2 threads", "[agents]") {
+  const auto game = load_game("knight_fight(max_turns=40)");
+  for (const char* spec : {"az:sims=16,model=resnet,blocks=1,channels=8",
+                           "az:sims=16,model=resnet,blocks=1,channels=8,threads=1"}) {
+    INFO(spec);
+    const std::vector<std::shared_ptr<const AgentFactory>> agents{
+        std::make_shared<AgentFactory>(spec, game),
+        std::make_shared<AgentFactory>("mcts:sims=8", game)};
+    const auto play = [&](int threads) {
+      return play_arena_in_batches(*game, agents, {.games = 8, .threads = threads, .seed = 3}, 2);
+    };
+    CHECK(play(2) == play(1));
+  }
+}
+
+TEST_CASE("workers take one intra-op thread each, and the default comes back", "[agents]") {
+  const NetworkBackend& backend = torch_network_backend();
+  const auto on_a_new_thread = [&] {
+    int threads = 0;
+    std::thread([&] { threads = backend.intra_op_threads(); }).join();
+    return threads;
+  };
+  const int before = backend.intra_op_threads();
+  const int other = 3;  // a default that is not the workers'
+  backend.set_intra_op_threads(other);
+  CHECK(on_a_new_thread() == other);
+  {
+    const NetworkThreadShare share(2);
+    CHECK(on_a_new_thread() == 1);
+  }
+  CHECK(backend.intra_op_threads() == other);
+  CHECK(on_a_new_thread() == other);
+  {
+    const NetworkThreadShare alone(1);  // one worker keeps the default
+    CHECK(on_a_new_thread() == other);
+  }
+  backend.set_intra_op_threads(before);
 }
 
 }  // namespace

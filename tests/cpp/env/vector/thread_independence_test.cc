@@ -9,8 +9,8 @@
 // truncated and current player buffers must be bit-identical (bytes, so -0.0 and 0.0 differ), and
 // so must every environment's serialize(). The arena ([arena], left out of the sanitizer run): for
 // every registered game at its default rules, kArenaGames games of mcts:sims=8 against random on 1
-// and 2 threads must give the same record for every game (seats, returns, truncation, number of
-// decisions).
+// and 2 threads, one by one and in chunks of kBatch played together, must give the same record for
+// every game (seats, returns, truncation, decisions, start and moves).
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <memory>
@@ -28,6 +28,7 @@ constexpr int kEnvs = 5;
 constexpr int kSteps = 40;
 constexpr uint64_t kSeed = 2024;
 constexpr int kArenaGames = 6;
+constexpr int kBatch = 4;  // chunks of 4 and 2 games
 
 template <typename T>
 std::string bytes(const T* data, size_t count) {
@@ -105,16 +106,19 @@ TEST_CASE("every game's arena results are the same on 1 and 2 threads", "[arena]
     const std::vector<std::shared_ptr<const AgentFactory>> agents{
         std::make_shared<AgentFactory>("mcts:sims=8", game),
         std::make_shared<AgentFactory>("random", game)};
-    const std::vector<GameRecord> one = play_arena(*game, agents, {kArenaGames, 1, kSeed});
-    const std::vector<GameRecord> two = play_arena(*game, agents, {kArenaGames, 2, kSeed});
-    REQUIRE(one.size() == static_cast<size_t>(kArenaGames));
-    REQUIRE(two.size() == one.size());
-    for (size_t g = 0; g < one.size(); ++g) {
-      INFO(entry.name << ", game " << g);
-      CHECK(two[g].agent_of_seat == one[g].agent_of_seat);
-      CHECK(two[g].returns == one[g].returns);
-      CHECK(two[g].truncated == one[g].truncated);
-      CHECK(two[g].decisions == one[g].decisions);
+    for (const int64_t batch : {0, kBatch}) {
+      const auto play = [&](int threads) {
+        const ArenaOptions options{kArenaGames, threads, kSeed};
+        return batch ? play_arena_in_batches(*game, agents, options, batch)
+                     : play_arena(*game, agents, options);
+      };
+      const std::vector<GameRecord> one = play(1), two = play(2);
+      REQUIRE(one.size() == static_cast<size_t>(kArenaGames));
+      REQUIRE(two.size() == one.size());
+      for (size_t g = 0; g < one.size(); ++g) {
+        INFO(entry.name << ", batch " << batch << ", game " << g);
+        CHECK(two[g] == one[g]);
+      }
     }
   }
 }

@@ -1,9 +1,12 @@
 // Every search beats the random agent in at least 90% of 100 seat-rotated games of every
 // game (seeded, so the counts are fixed), through the arena that `knightgym play` uses.
 // In the 4-player modes the search plays one seat against three random agents and beats
-// them when it ranks above all three.
+// them when it ranks above all three. Batched series ([arena_batches], small enough for
+// the thread sanitizer) share their chunks between the threads and give each series'
+// records in order, the same on any thread count.
 #include <catch2/catch.hpp>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -94,6 +97,57 @@ TEST_CASE("scores: wins above 0, first places at the highest return, shared or n
   CHECK(scores[0].wins == 3);
   CHECK(scores[0].firsts == 2);
   CHECK(scores[1].firsts == 2);  // the second game's, and the shared one
+}
+
+}  // namespace
+}  // namespace knightgym
+
+namespace knightgym {
+namespace {
+
+TEST_CASE("batched series: chunks on any threads, each series' records in order",
+          "[arena_batches]") {
+  const auto game = load_game("knight_fight(max_turns=40)");
+  const auto agent = [&](const char* spec) { return std::make_shared<AgentFactory>(spec, game); };
+  // Chunks of 2 games: the second series' start at game 3, cutting its blocks.
+  constexpr int64_t kBatch = 2;
+  const std::vector<Series> series = {{{agent("mcts:sims=4"), agent("random")}, 1, 0, 5},
+                                      {{agent("greedy"), agent("mcts:sims=4")}, 2, 3, 3}};
+  std::vector<std::vector<GameRecord>> alone;
+  for (const Series& s : series)
+    alone.push_back(play_arena_in_batches(
+        *game, s.agents, {.games = s.games, .threads = 1, .seed = s.seed, .first = s.first},
+        kBatch));
+  REQUIRE(alone[0].size() == 5);
+  // A chunk is play_games_together's games.
+  CHECK(play_games_together(*game, series[0].agents, 2, 2, 1) ==
+        std::vector<GameRecord>(alone[0].begin() + 2, alone[0].begin() + 4));
+  for (const int threads : {1, 3}) {
+    INFO(threads << " threads");
+    std::vector<size_t> order;
+    int64_t finished = 0;
+    play_series_in_batches(
+        *game, series, kBatch, threads,
+        [&](size_t s, std::vector<GameRecord> records) {
+          order.push_back(s);
+          CHECK(records == alone[s]);
+        },
+        [&](int64_t games) {
+          CHECK(games >= finished);
+          finished = games;
+        });
+    CHECK(order == std::vector<size_t>{0, 1});
+    CHECK(finished == 8);
+  }
+  const auto& agents = series[0].agents;
+  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 4}, 0),
+                    Catch::Contains("batch must be at least 1"));
+  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 4, .threads = 0}, 2),
+                    Catch::Contains("threads must be at least 1"));
+  // An exception from progress stops the run and comes back.
+  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 40, .threads = 2}, 2,
+                                          [](int64_t) { throw std::runtime_error("stop"); }),
+                    "stop");
 }
 
 }  // namespace

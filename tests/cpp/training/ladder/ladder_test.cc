@@ -1,6 +1,7 @@
 // The rating ladder: the Elo fit recovers known ratings and the textbook interval, the
 // anchor and schedules are as documented, bad options are refused before any game, and a
-// small real ladder orders random, greedy and MCTS and does not depend on the threads.
+// small real ladder orders random, greedy and MCTS and does not depend on the threads,
+// with or without batches.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -97,6 +98,12 @@ TEST_CASE("ladder: schedules, anchor and refusals", "[ladder]") {
   options.challengers = 2;
   CHECK_THROWS_WITH(run_ladder(game, options),
                     Contains("challengers must be from 1 to the agents less one (1), got 2"));
+  options.challengers = 1;
+  options.batch = -1;
+  CHECK_THROWS_WITH(run_ladder(game, options), Contains("batch must be 0"));
+  options.batch = 2;
+  options.threads = 0;
+  CHECK_THROWS_WITH(run_ladder(game, options), Contains("threads must be at least 1"));
 }
 
 TEST_CASE("ladder: random, greedy and MCTS in order, the same on any thread count", "[ladder]") {
@@ -115,6 +122,19 @@ TEST_CASE("ladder: random, greedy and MCTS in order, the same on any thread coun
   options.threads = 2;
   const LadderResult two = run_ladder(game, options);
   for (size_t i = 0; i < one.ratings.size(); ++i) CHECK(two.ratings[i].elo == one.ratings[i].elo);
+  // In chunks of 8 games played together, the chunks of every pair shared by the threads.
+  options.batch = 8;
+  const LadderResult batched = run_ladder(game, options);
+  options.threads = 1;
+  const LadderResult batched_one = run_ladder(game, options);
+  REQUIRE(batched.pairs.size() == 3);
+  for (size_t p = 0; p < 3; ++p) {
+    CHECK(batched.pairs[p].first_score.games == 40);
+    CHECK(batched.pairs[p].first_score.wins == batched_one.pairs[p].first_score.wins);
+    CHECK(batched.pairs[p].first_score.draws == batched_one.pairs[p].first_score.draws);
+  }
+  for (size_t i = 0; i < one.ratings.size(); ++i)
+    CHECK(batched.ratings[i].elo == batched_one.ratings[i].elo);
   const std::string json = ladder_json(one);
   CHECK_THAT(json, Contains("\"anchor\": \"random\"") && Contains("\"first_wins\""));
 }
