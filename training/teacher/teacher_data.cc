@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "agents/agent_adapter.h"
+#include "agents/network.h"
 #include "env/core/rng.h"
 #include "env/registry/game_list.h"
 #include "util/atomic_file.h"
@@ -268,6 +269,7 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
     if (stop) throw Stopped{};
   };
   const int64_t window = 4 * static_cast<int64_t>(options.threads);
+  const NetworkThreadShare share(options.threads);  // threads that teach beside each other
   try {
     if (options.batch > 1) {
       // `first` starts a shard, hence a batch (check()).
