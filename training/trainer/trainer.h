@@ -73,10 +73,7 @@ class Trainer {
     if (learning_from_teacher()) {  // a teacher's data is learned from before self-play
       teacher_ = std::make_unique<TeacherSet<G>>(game_, config_.teacher, game_spec_,
                                                  config_.teacher_holdout);
-      if (restored && std::filesystem::exists(dir_.file("teacher_best.pt")))
-        best_holdout_loss_ = holdout_agreement(*TorchEvaluator::load(dir_.file("teacher_best.pt"),
-                                                                     info_, game_spec_, device_))
-                                 .policy_loss;
+      if (restored) restore_holdout_best();
     }
     if (!resume) dir_.write_config(game_spec_, config_.spec);  // once the weights are there
     // The first "best" is the network the run starts from, for the first evaluation to beat.
@@ -264,6 +261,19 @@ class Trainer {
     if (!why.empty()) throw std::invalid_argument("no checkpoint loads; the newest: " + why);
     std::fprintf(log_, "no checkpoint in '%s' yet: starting over\n", dir_.dir().c_str());
     return false;
+  }
+
+  // teacher_best.pt's held-out loss, for a resumed run to beat; a file that does not load
+  // is replaced by the next measurement.
+  void restore_holdout_best() {
+    const std::string path = dir_.file("teacher_best.pt");
+    if (!std::filesystem::exists(path)) return;
+    try {
+      const auto best = TorchEvaluator::load(path, info_, game_spec_, device_);
+      best_holdout_loss_ = holdout_agreement(*best).policy_loss;
+    } catch (const std::invalid_argument& error) {
+      std::fprintf(log_, "skipping %s\n", error.what());
+    }
   }
 
   // The same held-out decisions at every call (measure_agreement's fixed draw).

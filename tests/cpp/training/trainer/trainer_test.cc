@@ -492,12 +492,12 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
   generate_teacher_data(*any_game, teacher, shards, false, nullptr, no_stop);
 
   const std::string dir = temporary_dir("trainer_teacher");
-  const auto config = [&](const std::string& more) {
+  const auto config = [&](const std::string& more, int teacher_steps = 400) {
     return read_train_config(training_defaults<Tailten>(),
                              "blocks=1\nchannels=16\ngames=8\nsims=4\nbatch=32\nmin_replay=64\n"
                              "eval_seconds=0\neval_games=0\nlog_seconds=1\nteacher_holdout=0.25\n"
-                             "teacher_steps=400\nlr=0.003\n" +
-                                 more);
+                             "lr=0.003\nteacher_steps=" +
+                                 std::to_string(teacher_steps) + "\n" + more);
   };
   TeacherSet<Tailten> set(game, shards, spec, 0);
   const auto loss = [&](Evaluator& evaluator) { return loss_above_teacher(game, set, evaluator); };
@@ -528,6 +528,14 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
   CHECK_THAT(held_out.holdout_agreement(game, *best, 64, 32).policy_loss,
              Catch::Matchers::WithinAbs(lowest, 1e-3));
   check_plays_legally(dir + "/model.pt", any_game);
+  // A damaged teacher_best.pt is skipped on resume and replaced by the next measurement.
+  write_bytes(dir + "/teacher_best.pt", "not a network");
+  {
+    Trainer<Tailten> trainer(game, spec, config("teacher=" + shards, 405), "cpu", dir, true,
+                             stderr);
+    REQUIRE(trainer.run({0, 405}, stop));
+  }
+  CHECK_NOTHROW(TorchEvaluator::load(dir + "/teacher_best.pt", game.info(), spec, "cpu"));
   // Resumed past teacher_steps, the run goes on by self-play.
   {
     Trainer<Tailten> trainer(game, spec, config("teacher=" + shards), "cpu", dir, true, stderr);
