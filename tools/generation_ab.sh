@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Continuing self-play against one more generation, at the same processor time: from a
-# kept run (tools/keep_run.py, e.g. kept/NAME), the arm `selfplay` resumes it for MINUTES
+# kept run (knightgym keep, e.g. kept/NAME), the arm `selfplay` resumes it for MINUTES
 # more of wall time, and the arm `generation` is one generation of tools/generations.sh
 # from its network (teacher data from its search, then the child's training, for
 # MINUTES in all), both at once with one thread each, so each gets the same share of the

@@ -13,8 +13,10 @@
 # must have. OUT/generations.csv holds one row per generation: its parent, its CPU seconds,
 # the gate's score and half-width, and whether it was kept; OUT/best.pt is the last kept
 # network. Run again, a stopped loop goes on where it stopped (teacher data, training or
-# gate). TEACH_GAMES, OPENING_PLIES, SHARD_GAMES, THREADS and BATCH (games searched
-# together on a thread, one network batch per round of simulations) shape the teacher's run.
+# gate); GATE_GAMES=0 stops it after a generation's training, its gate left to a later run
+# (on another machine: tools/gpu_generations.sh). TEACH_GAMES, OPENING_PLIES,
+# SHARD_GAMES, THREADS, BATCH (games searched together on a thread, one network batch
+# per round of simulations) and TEACHER_DEVICE (cpu or cuda) shape the teacher's run.
 #   tools/generations.sh GAME OUT PARENT GENERATIONS MINUTES [RECIPE]
 set -euo pipefail
 shopt -s inherit_errexit
@@ -30,6 +32,7 @@ recipe=env/games/$name/recipes/${6:-$name}.txt
 build=${BUILD:-build}
 python=${PYTHON:-/usr/bin/python3}
 teacher_sims=${TEACHER_SIMS:-400}
+teacher_device=${TEACHER_DEVICE:-cpu}
 teacher_steps=${TEACHER_STEPS:-2000}
 teach_games=${TEACH_GAMES:-1000}
 opening_plies=${OPENING_PLIES:-2}
@@ -61,12 +64,17 @@ for ((k = 1; k <= generations; k++)); do
   { grep '^[^#]' "$recipe" | grep -v -e '^teacher' -e '^init='; echo "init=$parent"; } \
     > "$run.settings"
   # The parent's search on one LibTorch thread per teaching thread.
-  { echo "--teacher az:model=$parent,sims=$teacher_sims,threads=1 --games $teach_games"
+  { echo "--teacher az:model=$parent,sims=$teacher_sims,threads=1,device=$teacher_device" \
+      "--games $teach_games"
     echo "--threads $threads --batch $batch --opening-plies $opening_plies"
     echo "--shard-games $shard_games"
     echo "teacher_steps=$teacher_steps"; } > "$run.teachflags"
   tools/taught_run.sh "$game" "$run" "$minutes" "$run.settings" "$run.teachflags" "$k" \
     > "$run.log" 2>&1
+  if ((gate_games == 0)); then
+    echo "generation $k trained; its gate is left to a run with GATE_GAMES > 0"
+    exit 0
+  fi
   [[ -f $run-gate.json ]] ||
     "$build/knightgym" play "$game" \
       --agents "az:model=$run/model.pt,sims=$gate_sims,az:model=$parent,sims=$gate_sims" \

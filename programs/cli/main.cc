@@ -29,11 +29,13 @@ struct Command {
 
 #if KNIGHTGYM_TORCH
 constexpr auto kTrain = &knightgym::cli::train_command;
+constexpr auto kKeep = &knightgym::cli::keep_command;
 #else
 int no_training(Args&) {
   throw std::invalid_argument("this build has no LibTorch (configured with KNIGHTGYM_TORCH=OFF)");
 }
 constexpr auto kTrain = &no_training;
+constexpr auto kKeep = &no_training;
 #endif
 
 const Command kCommands[] = {
@@ -90,6 +92,13 @@ const Command kCommands[] = {
      "self-play on a Ray cluster); see docs/training.md",
      {"resume", "print-config"},
      kTrain},
+    {"keep",
+     "RUN DEST [--compact] [--replay-decisions N]",
+     "a training run's state to go on from elsewhere, a few MB to commit: settings,\n"
+     "networks, metrics and its newest checkpoint (--compact: float16 weights, bfloat16\n"
+     "moments), its replay sample cut to N decisions; see docs/training.md",
+     {"compact"},
+     kKeep},
     {"balance",
      "GAME [--sweep KEY=V1,V2,...]... --agents SPEC[,SPEC] [--games N]\n"
      "[--threads T] [--batch B] [--opening-plies P] [--seed S]\n"

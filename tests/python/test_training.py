@@ -7,7 +7,6 @@ import json
 import pathlib
 import shutil
 import subprocess
-import sys
 
 import knightgym
 import numpy as np
@@ -231,15 +230,22 @@ def test_training_from_python_is_the_command_line_run(run_dir, tmp_path):
     assert not (tmp_path / "other").exists()  # refused before anything was written
 
 
+def replay_decisions(keep_output):
+    """The replay decisions `knightgym keep` says it kept."""
+    return int(keep_output.split(" replay decisions")[0].rsplit(" ", 1)[1])
+
+
 def test_a_kept_run_goes_on_elsewhere_from_its_step(run_dir, tmp_path):
-    """tools/keep_run.py copies what a run needs to go on; a fresh directory holding only
-    that resumes from the checkpoint's step, its replay window refilled."""
-    tool = pathlib.Path(__file__).resolve().parents[2] / "tools" / "keep_run.py"
+    """knightgym keep copies what a run needs to go on; a fresh directory holding only
+    that resumes from the checkpoint's step, its replay window refilled. --compact halves
+    the checkpoint and --replay-decisions cuts the replay sample, and that too goes on."""
     kept = tmp_path / "kept"
     done = subprocess.run(
-        [sys.executable, str(tool), str(run_dir), str(kept)], capture_output=True, text=True
+        [str(CLI), "keep", str(run_dir), str(kept)], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
+    assert "step 12" in done.stdout
+    whole = replay_decisions(done.stdout)
     files = sorted(str(p.relative_to(kept)) for p in kept.rglob("*") if p.is_file())
     assert files == [
         "best.pt",
@@ -258,9 +264,52 @@ def test_a_kept_run_goes_on_elsewhere_from_its_step(run_dir, tmp_path):
     assert again.returncode == 0, again.stderr
     assert "(step 12)" in again.stderr and "replay window refilled" in again.stderr
     assert "14 steps" in again.stdout
-    missing = subprocess.run(
-        [sys.executable, str(tool), str(tmp_path / "none"), str(tmp_path / "dest")],
+
+    compact = tmp_path / "compact"
+    cut = whole // 2
+    done = subprocess.run(
+        [str(CLI), "keep", str(run_dir), str(compact), "--compact", "--replay-decisions", str(cut)],
         capture_output=True,
         text=True,
     )
-    assert missing.returncode == 1 and not (tmp_path / "dest").exists()
+    assert done.returncode == 0, done.stderr
+    checkpoint = "checkpoints/step-000000012"
+    full_bytes = (run_dir / f"{checkpoint}.ckpt").stat().st_size
+    assert (compact / f"{checkpoint}.ckpt").stat().st_size < 0.6 * full_bytes
+    decisions = replay_decisions(done.stdout)
+    assert 0 < decisions <= cut
+    again = subprocess.run(
+        [str(CLI), "train", GAME, "--out", str(compact), "--steps", "14", "--resume"],
+        capture_output=True,
+        text=True,
+    )
+    assert again.returncode == 0, again.stderr
+    assert "(step 12)" in again.stderr
+    assert f"refilled with {decisions} decisions" in again.stderr
+
+
+def test_keep_refuses_what_is_not_a_run_and_leaves_dest_as_it_was(run_dir, tmp_path):
+    missing = subprocess.run(
+        [str(CLI), "keep", str(tmp_path / "none"), str(tmp_path / "dest")],
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 1 and "holds no training run" in missing.stderr
+    assert not (tmp_path / "dest").exists()
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "mine.txt").write_text("mine")
+    refused = subprocess.run(
+        [str(CLI), "keep", str(run_dir), str(other)], capture_output=True, text=True
+    )
+    assert refused.returncode == 1 and "holds no run: it is not replaced" in refused.stderr
+    assert [p.name for p in other.iterdir()] == ["mine.txt"]
+    broken = tmp_path / "broken"
+    shutil.copytree(run_dir, broken)
+    for checkpoint in (broken / "checkpoints").glob("*.ckpt"):
+        checkpoint.write_bytes(b"damaged")
+    refused = subprocess.run(
+        [str(CLI), "keep", str(broken), str(tmp_path / "dest")], capture_output=True, text=True
+    )
+    assert refused.returncode == 1 and "no checkpoint that loads" in refused.stderr
+    assert not (tmp_path / "dest").exists() and not (tmp_path / "dest.keeping").exists()

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
@@ -42,6 +43,20 @@ constexpr CounterField kCounterFields[] = {
 };
 // A field added to TrainingCounters and not here would be lost on resume.
 static_assert(sizeof(TrainingCounters) == std::size(kCounterFields) * sizeof(int64_t));
+
+// AdamW's per-parameter tensors, each passed through `convert` (undefined ones as they are).
+void convert_moments(torch::optim::AdamWParamState& state,
+                     const std::function<torch::Tensor(const torch::Tensor&)>& convert) {
+  const auto each = [&](const torch::Tensor& t) { return t.defined() ? convert(t) : t; };
+  state.exp_avg(each(state.exp_avg()));
+  state.exp_avg_sq(each(state.exp_avg_sq()));
+  state.max_exp_avg_sq(each(state.max_exp_avg_sq()));
+}
+
+// A floating-point tensor in `type`; any other as it is.
+torch::Tensor stored_as(const torch::Tensor& t, torch::Dtype type) {
+  return t.is_floating_point() ? t.to(type) : t;
+}
 
 }  // namespace
 
@@ -133,16 +148,30 @@ Losses Learner::train(const TrainingBatch& batch) {
   return {policy_loss.item<double>(), value_loss.item<double>(), entropy.item<double>()};
 }
 
-void Learner::save_checkpoint(const std::string& path, const TrainingCounters& counters) const {
+void Learner::save_checkpoint(const std::string& path, const TrainingCounters& counters,
+                              CheckpointPrecision precision) const {
   const Impl& m = *impl_;
+  const bool compact = precision == CheckpointPrecision::kCompact;
   torch::serialize::OutputArchive archive;
   archive.write("format", kCheckpointFormat);
   archive.write("game_spec", m.game_spec);
   archive.write("blocks", int64_t{m.net.blocks});
   archive.write("channels", int64_t{m.net.channels});
-  for (const auto& [name, tensor] : m.state()) archive.write("net." + name, tensor.cpu());
+  for (const auto& [name, tensor] : m.state())
+    archive.write("net." + name, compact ? stored_as(tensor.cpu(), torch::kHalf) : tensor.cpu());
   torch::serialize::OutputArchive optimizer;
-  m.optimizer->save(optimizer);
+  if (compact) {  // a copy of the optimizer whose moments are bfloat16
+    auto rounded = m.make_optimizer();
+    for (const auto& [key, state] : m.optimizer->state()) {
+      auto copy = state->clone();
+      convert_moments(static_cast<torch::optim::AdamWParamState&>(*copy),
+                      [](const torch::Tensor& t) { return stored_as(t, torch::kBFloat16); });
+      rounded->state()[key] = std::move(copy);
+    }
+    rounded->save(optimizer);
+  } else {
+    m.optimizer->save(optimizer);
+  }
   archive.write("optimizer", optimizer);
   for (const CounterField& c : kCounterFields)
     archive.write(std::string("counter.") + c.name, counters.*c.field);
@@ -188,6 +217,8 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
     torch::Tensor value;
     if (!archive.try_read("net." + name, value)) throw fail("has no tensor '" + name + "'");
     if (value.sizes() != tensor.sizes()) throw fail("tensor '" + name + "' has another shape");
+    if (value.is_floating_point() != tensor.is_floating_point())
+      throw fail("tensor '" + name + "' has another type");
     loaded.push_back(value);
   }
   TrainingCounters counters;
@@ -201,6 +232,10 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
   } catch (const c10::Error& error) {
     throw fail(std::string("bad optimizer state (") + error.what_without_backtrace() + ")");
   }
+  // A compact checkpoint's moments (CheckpointPrecision) are trained on as float32.
+  for (const auto& [key, state] : optimizer->state())
+    convert_moments(static_cast<torch::optim::AdamWParamState&>(*state),
+                    [](const torch::Tensor& t) { return stored_as(t, torch::kFloat32); });
 
   torch::NoGradGuard no_grad;
   size_t i = 0;

@@ -56,6 +56,13 @@ struct TrainingCounters {
 // 3 holds them all.
 inline constexpr int64_t kCheckpointFormat = 3;
 
+// How a checkpoint holds its floating-point tensors: as trained (float32), or compact, the
+// weights in float16 and the optimizer's moments in bfloat16 (their range is float32's:
+// squared gradients far below float16's), half the bytes, for a run kept in the
+// repository (training/trainer/kept_run.h). Either reads back as float32; a compact one
+// goes on from the same step with its weights and moments rounded.
+enum class CheckpointPrecision { kFull, kCompact };
+
 class Learner {
  public:
   // A fresh network for the game (info and canonical spec), its weights drawn from seed.
@@ -73,7 +80,8 @@ class Learner {
   int64_t num_parameters() const;
 
   // Writes weights, optimizer state and counters to `path` atomically.
-  void save_checkpoint(const std::string& path, const TrainingCounters& counters) const;
+  void save_checkpoint(const std::string& path, const TrainingCounters& counters,
+                       CheckpointPrecision precision = CheckpointPrecision::kFull) const;
   // Restores a checkpoint; throws std::invalid_argument naming the file and the problem
   // (unreadable, truncated, another format version, game or network shape) and then
   // leaves the learner unchanged.

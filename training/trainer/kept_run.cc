@@ -1,0 +1,89 @@
+#include "training/trainer/kept_run.h"
+
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include "env/registry/registry.h"
+#include "training/teacher/teacher_shard.h"
+#include "training/trainer/run_directory.h"
+#include "training/trainer/train_config.h"
+
+namespace knightgym {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The newest whole games of `shard` holding at most `limit` decisions (limit < 0: all).
+void keep_newest(TeacherShard& shard, int64_t limit) {
+  if (limit < 0) return;
+  auto first = shard.games.end();
+  for (int64_t left = limit;
+       first != shard.games.begin() && static_cast<int64_t>((first - 1)->decisions.size()) <= left;)
+    left -= static_cast<int64_t>((--first)->decisions.size());
+  shard.games.erase(shard.games.begin(), first);
+}
+
+}  // namespace
+
+KeptRun keep_run(const std::string& run, const std::string& dest, const KeepOptions& options) {
+  if (!RunDirectory::holds_run(run))
+    throw std::invalid_argument("'" + run + "' holds no training run (no config.json)");
+  if (fs::exists(dest) && !RunDirectory::holds_run(dest))
+    throw std::invalid_argument("'" + dest + "' exists and holds no run: it is not replaced");
+  std::error_code same;
+  if (fs::exists(dest) && fs::equivalent(run, dest, same))
+    throw std::invalid_argument("'" + dest + "' is the run itself");
+  const RunDirectory from(run);
+  const auto [spec, settings] = from.read_config();
+  const auto game = load_game(spec);
+  const TrainConfig config = read_train_config(game->training_defaults(), settings);
+  Learner learner(game->info(), game->spec(), config.net, 0, config.learner, "cpu");
+
+  std::string checkpoint, skipped;
+  TrainingCounters counters;
+  for (const std::string& path : from.checkpoints()) {
+    try {
+      counters = learner.load_checkpoint(path);
+      checkpoint = path;
+      break;
+    } catch (const std::invalid_argument& error) {
+      skipped += std::string("; ") + error.what();
+    }
+  }
+  if (checkpoint.empty())
+    throw std::invalid_argument("'" + run + "' holds no checkpoint that loads" + skipped);
+  const std::string config_file =
+      fs::exists(from.file("config.json")) ? "config.json" : "config.txt";
+  std::vector<std::string> files = {config_file, "model.pt", "best.pt", "metrics.csv"};
+  for (const std::string& name : files)
+    if (!fs::is_regular_file(from.file(name)))
+      throw std::invalid_argument("'" + run + "' lacks " + name);
+  if (fs::is_regular_file(from.file("teacher_best.pt"))) files.push_back("teacher_best.pt");
+
+  const std::string staging = dest + ".keeping";
+  fs::remove_all(staging);
+  KeptRun kept{counters.steps, 0, 0};
+  try {
+    const RunDirectory to(staging);
+    for (const std::string& name : files) fs::copy_file(from.file(name), to.file(name));
+    const std::string saved = to.checkpoint(counters.steps);
+    learner.save_checkpoint(saved, counters, options.precision);
+    if (fs::exists(RunDirectory::replay_sample(checkpoint))) {
+      TeacherShard replay = read_shard(RunDirectory::replay_sample(checkpoint), game->spec());
+      keep_newest(replay, options.replay_decisions);
+      kept.replay_decisions = replay.decisions();
+      write_shard(RunDirectory::replay_sample(saved), replay);
+    }
+    for (const auto& entry : fs::recursive_directory_iterator(staging))
+      if (entry.is_regular_file()) kept.bytes += static_cast<int64_t>(entry.file_size());
+    fs::remove_all(dest);
+    fs::rename(staging, dest);
+  } catch (...) {
+    fs::remove_all(staging);
+    throw;
+  }
+  return kept;
+}
+
+}  // namespace knightgym
