@@ -41,7 +41,7 @@ wait "$selfplay"
 play() {  # NAME AGENT AGENT
   [[ -f $out/$1.json ]] ||
     "$build/knightgym" play "$game" --agents "$2,$3" --games "$games" \
-      --batch "$(( games < 200 ? games : 200 ))" --seed 1 --json "$out/$1.json" > /dev/null
+      --batch "$(( games < 50 ? games : 50 ))" --seed 1 --json "$out/$1.json" > /dev/null
 }
 net() { echo "az:model=$1,sims=64"; }
 play selfplay-vs-parent "$(net "$out/selfplay/model.pt")" "$(net "$parent")"

@@ -78,7 +78,7 @@ for ((k = 1; k <= generations; k++)); do
   [[ -f $run-gate.json ]] ||
     "$build/knightgym" play "$game" \
       --agents "az:model=$run/model.pt,sims=$gate_sims,az:model=$parent,sims=$gate_sims" \
-      --games "$gate_games" --batch "$(( gate_games < 200 ? gate_games : 200 ))" --seed "$k" \
+      --games "$gate_games" --batch "$(( gate_games < 50 ? gate_games : 50 ))" --seed "$k" \
       --json "$run-gate.json" > /dev/null
   read -r score half_width <<< "$(score_of "$run-gate.json")"
   cpu=$(awk '{ s += $1 + $2 } END { print s }' "$run.cpu")

@@ -33,7 +33,7 @@ net=az:model=pretrained
 
 play() {  # FILE GAME AGENTS GAMES
   [[ -f "$out/$1" ]] && return
-  "$build/knightgym" play "$2" --agents "$3" --games "$4" --batch "$(( $4 < 200 ? $4 : 200 ))" \
+  "$build/knightgym" play "$2" --agents "$3" --games "$4" --batch "$(( $4 < 50 ? $4 : 50 ))" \
     --seed 1 --json "$out/$1" > "$out/${1%.json}.txt"
 }
 gauntlet() {  # FILE GAME CHALLENGERS AGENTS GAMES

@@ -59,5 +59,5 @@ for agent in "${agents[@]}"; do
   run=$(dirname "${agent#az:model=}")
   [[ -f "$run-target.json" ]] ||
     "$build/knightgym" play "$game" --agents "$agent,mcts:sims=800" --games "$target" \
-      --batch "$(( target < 200 ? target : 200 ))" --seed 1 --json "$run-target.json"
+      --batch "$(( target < 50 ? target : 50 ))" --seed 1 --json "$run-target.json"
 done

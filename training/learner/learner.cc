@@ -1,5 +1,6 @@
 #include "training/learner/learner.h"
 
+#include <ATen/Parallel.h>
 #include <torch/optim/adamw.h>
 #include <torch/script.h>
 #include <torch/serialize/input-archive.h>
@@ -70,6 +71,8 @@ struct Learner::Impl {
   std::vector<torch::Tensor> parameters;
   std::unique_ptr<torch::optim::AdamW> optimizer;
   std::shared_ptr<TorchEvaluator> evaluator;
+  torch::jit::Module copy;  // Learner::copy()'s network, once made
+  std::shared_ptr<TorchEvaluator> copy_evaluator;
 
   std::unique_ptr<torch::optim::AdamW> make_optimizer() const {
     return std::make_unique<torch::optim::AdamW>(
@@ -88,7 +91,7 @@ struct Learner::Impl {
 
 Learner::Learner(const GameInfo& info, const std::string& game_spec, const NetConfig& net,
                  uint64_t seed, const LearnerConfig& config, const std::string& device)
-    : impl_(new Impl{info, game_spec, net, config, torch::kCPU, {}, {}, {}, {}}) {
+    : impl_(new Impl{info, game_spec, net, config, torch::kCPU, {}, {}, {}, {}, {}, {}}) {
   if (config.learning_rate <= 0 || config.weight_decay < 0 || config.value_weight < 0)
     throw std::invalid_argument("a learner needs lr > 0, weight_decay >= 0, value_weight >= 0");
   if (net.blocks < 0 || net.channels < 1 || net.policy_channels < 1)
@@ -107,6 +110,29 @@ Learner::Learner(const GameInfo& info, const std::string& game_spec, const NetCo
 Learner::~Learner() = default;
 
 std::shared_ptr<Evaluator> Learner::evaluator() const { return impl_->evaluator; }
+
+std::shared_ptr<Evaluator> Learner::copy() {
+  Impl& m = *impl_;
+  if (!m.copy_evaluator) {
+    m.copy = m.module.deepcopy();
+    m.copy_evaluator = TorchEvaluator::over(m.copy, m.info, m.device.str());
+  }
+  return m.copy_evaluator;
+}
+
+void Learner::sync_copy() {
+  Impl& m = *impl_;
+  if (!m.copy_evaluator) return;
+  torch::NoGradGuard no_grad;
+  const auto from = m.state();
+  size_t i = 0;
+  for (const auto& p : m.copy.named_parameters()) p.value.copy_(from[i++].second);
+  for (const auto& b : m.copy.named_buffers()) b.value.copy_(from[i++].second);
+}
+
+void Learner::set_intra_op_threads(int threads) {
+  if (threads > 0) at::set_num_threads(threads);
+}
 
 int64_t Learner::num_parameters() const {
   int64_t n = 0;

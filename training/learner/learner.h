@@ -73,6 +73,15 @@ class Learner {
 
   // Inference over the network being trained (do not call while train() runs).
   std::shared_ptr<Evaluator> evaluator() const;
+  // A second network for inference on another thread while train() runs (self-play beside
+  // the learner, training/trainer/overlapped_self_play.h), made on the first call, with
+  // the weights of the last sync_copy() (at first, the learner's). sync_copy() must not
+  // run while the copy evaluates.
+  std::shared_ptr<Evaluator> copy();
+  void sync_copy();
+  // LibTorch's intra-op threads on the calling thread, and the default that threads take
+  // on their first use (agents/network.h); 0 leaves them as they are.
+  static void set_intra_op_threads(int threads);
 
   // One optimizer step on the batch; the losses before the step.
   Losses train(const TrainingBatch& batch);

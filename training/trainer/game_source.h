@@ -37,7 +37,8 @@ class GameSource {
   virtual std::vector<double> actor_rates(double seconds) = 0;
 };
 
-// Self-play on this thread with the network being trained: it sees every step at once.
+// Self-play between the learner's steps, on its thread, with the network being trained:
+// it sees every step at once (overlap=false).
 template <Game G>
 class LocalSelfPlay final : public GameSource<G> {
  public:

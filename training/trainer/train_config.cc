@@ -161,6 +161,9 @@ void read(ParamReader& r, TrainConfig& c) {
   c.min_replay = r.get_int("min_replay", c.min_replay, 1, 100000000,
                            "decisions in the buffer before training starts");
   c.ratio = r.get_float("ratio", c.ratio, 1e-3, 1000, "training samples per self-play decision");
+  c.overlap = r.get_bool("overlap", c.overlap,
+                         "self-play on a thread of its own beside the learner, a round behind "
+                         "it (false: between the learner's steps, on one thread)");
   c.augment = r.get_bool("augment", c.augment, "augment batches with the board's symmetries");
   c.eval_seconds = r.get_int("eval_seconds", c.eval_seconds, 0, 100000000,
                              "seconds between evaluations (0: only at the end)");

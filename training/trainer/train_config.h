@@ -28,9 +28,12 @@ struct TrainConfig {
   int teacher_steps = 0;
   double teacher_holdout = 0.05;  // share of the teacher's games held out for measuring
   int games = 64;                 // concurrent self-play games
-  int sample_plies = 30;          // PUCT: decisions sampled from the visits
-  PlayoutCap playout_cap;         // fast searches, not recorded, for a share of the decisions
-  int horizon = 0;                // self-play games scored as truncated after so many decisions
+  // Self-play on a thread of its own beside the learner, a round behind it
+  // (overlapped_self_play.h), or between the learner's steps on one thread.
+  bool overlap = true;
+  int sample_plies = 30;   // PUCT: decisions sampled from the visits
+  PlayoutCap playout_cap;  // fast searches, not recorded, for a share of the decisions
+  int horizon = 0;         // self-play games scored as truncated after so many decisions
   // On a Ray cluster (training/distributed/): games per chunk, the chunks asked of the
   // actors ahead of the learner, and the optimizer steps between weights sent to them.
   int chunk_games = 64;  // read: the game's `games`

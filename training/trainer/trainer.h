@@ -1,7 +1,8 @@
 // AlphaZero-style training of one game: self-play with batched search over the network
-// being trained, a replay buffer, and the learner, interleaved on one thread so that the
-// learner draws `ratio` training samples per self-play decision. Self-play's games come
-// from a GameSource: played on this thread, or by actors on a cluster
+// being trained, a replay buffer, and the learner, which draws `ratio` training samples
+// per self-play decision. Self-play's games come from a GameSource: played on a thread
+// beside the learner's with a copy of the network a round behind (overlap=true,
+// overlapped_self_play.h), between its steps on this thread, or by actors on a cluster
 // (training/distributed/actor_games.h), with everything else the same. With a teacher, the run
 // first learns from a strong player's games (teacher= and teacher_steps=, expert
 // iteration's first half: training/teacher/teacher_set.h), then goes on by self-play.
@@ -30,6 +31,7 @@
 #include "training/selfplay/replay_buffer.h"
 #include "training/teacher/teacher_set.h"
 #include "training/trainer/game_source.h"
+#include "training/trainer/overlapped_self_play.h"
 #include "training/trainer/run_directory.h"
 #include "training/trainer/run_summary.h"
 #include "training/trainer/streams.h"
@@ -66,6 +68,7 @@ class Trainer {
         learner_(info_, game_spec_, config.net, stream_seed(config.seed, Stream::kLearnerInit, 0),
                  config.learner, device_),
         buffer_(config.window) {
+    Learner::set_intra_op_threads(config_.threads);
     const bool restored = resume && restore();
     if (!restored && !config_.init.empty())
       learner_.load_weights(config_.init == "pretrained" ? pretrained_model_path(game_spec_)
@@ -128,7 +131,11 @@ class Trainer {
     };
 
     std::optional<LocalSelfPlay<G>> local;
-    if (!source) source = &local.emplace(game_, config_, *learner_.evaluator(), counters_);
+    std::optional<OverlappedSelfPlay<G>> overlapped;
+    if (!source && config_.overlap)
+      source = &overlapped.emplace(game_, config_, learner_, counters_);
+    else if (!source)
+      source = &local.emplace(game_, config_, *learner_.evaluator(), counters_);
     // Training samples per recorded decision: with playout cap randomization, the expected
     // share of decisions searched in full (the decisions counter holds them all).
     const double recorded_share =

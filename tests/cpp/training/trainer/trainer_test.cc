@@ -276,13 +276,35 @@ TEST_CASE("batched match: seats rotate, games finish, the seed decides", "[train
 
 // ----------------------------------------------------------------------- run in-process
 
-TrainConfig tiny_config(int checkpoint_seconds = 1) {
+TrainConfig tiny_config(int checkpoint_seconds = 1, const std::string& more = "") {
   return read_train_config(
       training_defaults<Tailten>(),
       "blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\nwindow=2000\n"
       "eval_seconds=0\neval_games=4\neval_sims=2\nbaselines=random\nkeep=2\nlog_seconds=1\n"
       "checkpoint_seconds=" +
-          std::to_string(checkpoint_seconds));
+          std::to_string(checkpoint_seconds) + "\n" + more);
+}
+
+// The evaluator's priors and values on the observations of a random Tailten game's first
+// 16 positions.
+std::vector<float> outputs_on_a_game(Evaluator& evaluator) {
+  const Tailten game;
+  const GameInfo info = game.info();
+  const int n = 16, size = info.observation_shape.size();
+  std::vector<float> observations(static_cast<size_t>(n) * size);
+  std::vector<uint8_t> masks(static_cast<size_t>(n) * info.num_actions);
+  Rng rng(5);
+  Tailten::State s;
+  game.init(s, rng);
+  for (int row = 0; row < n && !game.terminal(s); ++row) {
+    game.observe(s, game.current_player(s), &observations[static_cast<size_t>(row) * size]);
+    game.legal_mask(s, &masks[static_cast<size_t>(row) * info.num_actions]);
+    game.apply(s, sample_legal_action(game, s, rng));
+  }
+  std::vector<float> out(static_cast<size_t>(n) * (info.num_actions + info.num_players));
+  evaluator.evaluate(n, observations.data(), masks.data(), out.data(),
+                     out.data() + static_cast<size_t>(n) * info.num_actions);
+  return out;
 }
 
 TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoint", "[trainer]") {
@@ -342,6 +364,43 @@ TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoi
   REQUIRE_THROWS_WITH(Trainer<Tailten>(game, "tailten(first_player=1,ringforts=30,max_turns=200)",
                                        tiny_config(), "cpu", dir, true, stderr),
                       Contains("trains " + spec));
+}
+
+// The last metrics row's value in `column`.
+std::string last_row_value(const std::string& dir, const std::string& column) {
+  const auto rows = lines_of(dir + "/metrics.csv");
+  const std::vector<std::string_view> header = split(rows.front(), ','),
+                                      last = split(rows.back(), ',');
+  const auto at = std::find(header.begin(), header.end(), column);
+  REQUIRE(at != header.end());
+  return std::string(last.at(static_cast<size_t>(at - header.begin())));
+}
+
+TEST_CASE("trainer: self-play beside the learner plays the same games in every run, a round behind",
+          "[trainer]") {
+  const Tailten game;
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
+  const std::atomic<bool> stop{false};
+  // Counters, the network's outputs and the last row's staleness after 150 steps (the
+  // first games end after about 40 decisions; the first 37 steps are trained on them).
+  const auto train = [&](const std::string& name, const std::string& overlap) {
+    const std::string dir = temporary_dir(name);
+    Trainer<Tailten> trainer(game, spec, tiny_config(1, "overlap=" + overlap), "cpu", dir, false,
+                             stderr);
+    REQUIRE(trainer.run({0, 150}, stop));
+    return std::tuple(trainer.counters(), outputs_on_a_game(*trainer.learner().evaluator()),
+                      last_row_value(dir, "staleness"));
+  };
+  const auto [counters_a, outputs_a, staleness_a] = train("trainer_overlap_a", "true");
+  const auto [counters_b, outputs_b, staleness_b] = train("trainer_overlap_b", "true");
+  CHECK(counters_a.decisions == counters_b.decisions);
+  CHECK(counters_a.games == counters_b.games);
+  CHECK(counters_a.evaluations == counters_b.evaluations);
+  CHECK(outputs_a == outputs_b);
+  CHECK(std::stod(staleness_a) > 0);  // the games came from the weights a round before
+  const auto [counters_c, outputs_c, staleness_c] = train("trainer_overlap_off", "false");
+  CHECK(std::stod(staleness_c) == 0);
+  CHECK(outputs_c != outputs_a);
 }
 
 TEST_CASE("trainer: after a resume, metrics.csv holds exactly the rows up to its checkpoint",
