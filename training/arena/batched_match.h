@@ -5,7 +5,7 @@
 // games start from the same position (after `opening_plies` random actions drawn as
 // play_game draws them); the result depends only on the seed. Games are numbered from
 // `first`, so a long series can be played in chunks. Once `stop` is set, it throws
-// std::runtime_error between rounds.
+// std::runtime_error before the next agent decides (batched_rounds.h).
 #pragma once
 
 #include <atomic>
@@ -16,6 +16,7 @@
 
 #include "agents/agent.h"
 #include "training/arena/arena.h"
+#include "training/arena/batched_rounds.h"
 
 namespace knightgym {
 
@@ -45,32 +46,17 @@ std::vector<GameRecord> play_batched(const G& game, std::span<Agent<G>* const> a
       ++records[g].decisions;
     }
   }
-  std::vector<int64_t> waiting;
-  std::vector<State> batch;
-  std::vector<Action> actions;
-  for (bool playing = true; playing;) {
-    if (stop && *stop) throw std::runtime_error("play_batched: stopped");
-    playing = false;
-    for (int agent = 0; agent < k; ++agent) {
-      waiting.clear();
-      batch.clear();
-      for (int64_t g = 0; g < games; ++g) {
-        if (game.terminal(states[g])) continue;
-        if (records[g].agent_of_seat[game.current_player(states[g])] != agent) continue;
-        waiting.push_back(g);
-        batch.push_back(states[g]);
-      }
-      if (waiting.empty()) continue;
-      playing = true;
-      actions.resize(waiting.size());
-      agents[agent]->act_batch(batch, actions.data());
-      for (size_t i = 0; i < waiting.size(); ++i) {
-        game.apply(states[waiting[i]], actions[i]);
-        records[waiting[i]].actions.push_back(actions[i]);
-        ++records[waiting[i]].decisions;
-      }
-    }
-  }
+  const bool finished = play_rounds(
+      game, states, k, [&](int64_t g, int mover) { return records[g].agent_of_seat[mover]; },
+      [&](int agent, std::span<const State> batch, Action* actions) {
+        agents[agent]->act_batch(batch, actions);
+      },
+      [&](int64_t g, size_t, Action action) {
+        records[g].actions.push_back(action);
+        ++records[g].decisions;
+      },
+      stop);
+  if (!finished) throw std::runtime_error("play_batched: stopped");
   for (int64_t g = 0; g < games; ++g) {
     records[g].returns.resize(players);
     game.returns(states[g], records[g].returns.data());

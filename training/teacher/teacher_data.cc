@@ -10,6 +10,7 @@
 #include "agents/network.h"
 #include "env/core/rng.h"
 #include "env/registry/game_list.h"
+#include "training/arena/batched_rounds.h"
 #include "util/atomic_file.h"
 #include "util/ordered_parallel.h"
 #include "util/text.h"
@@ -75,6 +76,8 @@ TeacherDecision decision_of(std::string state, Action action, const SearchReport
   return decision;
 }
 
+// Games first .. first + count - 1, each seat's agent deciding for every game where that
+// seat is to move at once (batched_rounds.h); none if `stop` was set.
 template <Game G>
 std::vector<TeacherGame> play_together(const G& rules, std::span<Agent<G>* const> seats,
                                        int64_t first, int64_t count, uint64_t seed,
@@ -97,34 +100,18 @@ std::vector<TeacherGame> play_together(const G& rules, std::span<Agent<G>* const
   }
   SearchLimits limits;
   limits.stop = stop;
-  std::vector<int64_t> waiting;
-  std::vector<State> batch;
-  std::vector<Action> actions;
   std::vector<SearchReport> reports;
-  for (bool playing = true; playing;) {
-    playing = false;
-    for (int seat = 0; seat < players; ++seat) {
-      if (stop && *stop) return {};
-      waiting.clear();
-      batch.clear();
-      for (int64_t g = 0; g < count; ++g)
-        if (!rules.terminal(states[g]) && rules.current_player(states[g]) == seat) {
-          waiting.push_back(g);
-          batch.push_back(states[g]);
-        }
-      if (waiting.empty()) continue;
-      playing = true;
-      actions.resize(waiting.size());
-      reports.resize(waiting.size());
-      seats[seat]->act_batch(batch, actions.data(), limits, reports.data());
-      for (size_t i = 0; i < waiting.size(); ++i) {
-        State& state = states[waiting[i]];
-        games[waiting[i]].decisions.push_back(
-            decision_of(rules.serialize(state), actions[i], reports[i]));
-        rules.apply(state, actions[i]);
-      }
-    }
-  }
+  const bool finished = play_rounds(
+      rules, states, players, [](int64_t, int mover) { return mover; },
+      [&](int seat, std::span<const State> batch, Action* actions) {
+        reports.resize(batch.size());
+        seats[seat]->act_batch(batch, actions, limits, reports.data());
+      },
+      [&](int64_t g, size_t i, Action action) {
+        games[g].decisions.push_back(decision_of(rules.serialize(states[g]), action, reports[i]));
+      },
+      stop);
+  if (!finished) return {};
   for (int64_t g = 0; g < count; ++g) {
     games[g].returns.resize(players);
     rules.returns(states[g], games[g].returns.data());
