@@ -169,7 +169,7 @@ def test_resume_refuses_checkpoints_of_an_older_format(run_dir, tmp_path):
     assert result.returncode == 1
     assert (
         f"no checkpoint loads; the newest: checkpoint '{checkpoints[-1]}': has format "
-        "version 1, this build reads versions 2 to 3"
+        "version 1, this build reads versions 2 to 4"
     ) in result.stderr
 
 

@@ -7,9 +7,11 @@
 #include <torch/serialize/output-archive.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -17,12 +19,15 @@
 
 #include "agents/resnet.h"
 #include "util/atomic_file.h"
+#include "util/binary_io.h"
 
 namespace knightgym {
 namespace {
 
 // The oldest checkpoint format read: format 2 had every counter but chunks.
 constexpr int64_t kOldestCheckpointFormat = 2;
+// What ends a format-4 checkpoint, before the hash of the bytes before it.
+constexpr char kChecksumMagic[] = "KGCKSUM1";
 
 // Each counter's name in a checkpoint ("counter.NAME"), the one place that names it, and
 // the format that brought it (a checkpoint of an older one reads it as 0).
@@ -201,9 +206,13 @@ void Learner::save_checkpoint(const std::string& path, const TrainingCounters& c
   archive.write("optimizer", optimizer);
   for (const CounterField& c : kCounterFields)
     archive.write(std::string("counter.") + c.name, counters.*c.field);
-  std::ostringstream bytes;
-  archive.save_to(bytes);
-  write_file_atomically(path, bytes.view());
+  std::ostringstream out;
+  archive.save_to(out);
+  std::string bytes = std::move(out).str();
+  const uint64_t hash = fnv1a(bytes);
+  bytes.append(kChecksumMagic);
+  bytes.append(reinterpret_cast<const char*>(&hash), sizeof hash);
+  write_file_atomically(path, bytes);
 }
 
 TrainingCounters Learner::load_checkpoint(const std::string& path) {
@@ -212,9 +221,24 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
     return std::invalid_argument("checkpoint '" + path + "': " + why);
   };
   if (!std::filesystem::is_regular_file(path)) throw fail("no such file");
+  const std::optional<std::string> file = read_file(path);
+  if (!file) throw fail("unreadable");
+  // Format 4's trailer: the magic, then the hash of every byte before it.
+  std::string_view bytes = *file;
+  constexpr size_t kTrailer = std::size(kChecksumMagic) - 1 + sizeof(uint64_t);
+  const bool checked =
+      bytes.size() >= kTrailer &&
+      bytes.substr(bytes.size() - kTrailer, kTrailer - sizeof(uint64_t)) == kChecksumMagic;
+  if (checked) {
+    uint64_t hash;
+    std::memcpy(&hash, bytes.data() + bytes.size() - sizeof hash, sizeof hash);
+    bytes.remove_suffix(kTrailer);
+    if (fnv1a(bytes) != hash) throw fail("damaged (its checksum does not match its bytes)");
+  }
   torch::serialize::InputArchive archive;
   try {
-    archive.load_from(path, m.device);
+    std::istringstream stream{std::string(bytes)};
+    archive.load_from(stream, m.device);
   } catch (const c10::Error& error) {
     throw fail(std::string("unreadable (") + error.what_without_backtrace() + ")");
   }
@@ -229,6 +253,7 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
     throw fail("has format version " + std::to_string(version) + ", this build reads versions " +
                std::to_string(kOldestCheckpointFormat) + " to " +
                std::to_string(kCheckpointFormat));
+  if (version >= 4 && !checked) throw fail("has no checksum (cut short or damaged)");
   const std::string spec = read("game_spec").toStringRef();
   if (spec != m.game_spec) throw fail("is for " + spec + ", not " + m.game_spec);
   const int64_t blocks = read("blocks").toInt(), channels = read("channels").toInt();

@@ -53,8 +53,9 @@ struct TrainingCounters {
 
 // The checkpoint format written. 1 (no "format" key) held any counters by name, and is
 // refused; 2 held exactly TrainingCounters' fields but chunks, and is read with none;
-// 3 holds them all.
-inline constexpr int64_t kCheckpointFormat = 3;
+// 3 holds them all; 4 is 3 followed by "KGCKSUM1" and the FNV-1a hash of the archive's
+// bytes, checked before anything is read (3 and 2, which have none, are read unchecked).
+inline constexpr int64_t kCheckpointFormat = 4;
 
 // How a checkpoint holds its floating-point tensors: as trained (float32), or compact, the
 // weights in float16 and the optimizer's moments in bfloat16 (their range is float32's:
@@ -92,8 +93,8 @@ class Learner {
   void save_checkpoint(const std::string& path, const TrainingCounters& counters,
                        CheckpointPrecision precision = CheckpointPrecision::kFull) const;
   // Restores a checkpoint; throws std::invalid_argument naming the file and the problem
-  // (unreadable, truncated, another format version, game or network shape) and then
-  // leaves the learner unchanged.
+  // (unreadable, truncated, damaged (its checksum), another format version, game or
+  // network shape) and then leaves the learner unchanged.
   TrainingCounters load_checkpoint(const std::string& path);
 
   // Starts from the weights of a TorchScript network of the same game and shape (a

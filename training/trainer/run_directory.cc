@@ -77,6 +77,14 @@ void RunDirectory::prune(int keep) const {
       if (is_atomic_temporary(entry.path().filename().string())) fs::remove(entry.path());
 }
 
+void RunDirectory::set_aside(const std::string& checkpoint) const {
+  for (const std::string& path : {checkpoint, replay_sample(checkpoint)}) {
+    std::error_code error;
+    if (fs::exists(path)) fs::rename(path, path + ".damaged", error);
+    if (error) throw std::runtime_error("cannot set aside '" + path + "': " + error.message());
+  }
+}
+
 void RunDirectory::write_config(const std::string& game_spec,
                                 const std::string& settings_json) const {
   JsonWriter json;

@@ -3,6 +3,7 @@
 //   checkpoints/step-NNNNNNNNN.ckpt the last `keep` checkpoints (learner.h), each with
 //   checkpoints/step-NNNNNNNNN.replay the newest games of its replay window (kept_replay
 //                                  decisions, a teacher shard: teacher_shard.h)
+//   checkpoints/*.damaged          checkpoints that did not load, set aside on resume
 //   model.pt                       the latest network as TorchScript
 //   best.pt                        the best network so far, by evaluation against the last
 //   teacher_best.pt                while learning from a teacher with games held out: the
@@ -40,6 +41,9 @@ class RunDirectory {
   std::string snapshot(int64_t seconds) const;
   // Deletes all but the newest `keep` checkpoints and temporaries left by killed writes.
   void prune(int keep) const;
+  // Renames a checkpoint that does not load, and its replay sample, to NAME.damaged: out
+  // of checkpoints() and prune()'s count, kept for whoever wants to look at it.
+  void set_aside(const std::string& checkpoint) const;
 
   // config.json: {"game": spec, "settings": settings_json}.
   void write_config(const std::string& game_spec, const std::string& settings_json) const;

@@ -253,16 +253,24 @@ class Trainer {
       throw std::invalid_argument("the run in '" + dir_.dir() + "' trains " + spec + ", not " +
                                   game_spec_);
     std::string why;
+    std::vector<std::string> skipped;
     for (const std::string& path : dir_.checkpoints()) {
       try {
         counters_ = learner_.load_checkpoint(path);
         std::fprintf(log_, "resuming from %s (step %lld)\n", path.c_str(),
                      static_cast<long long>(counters_.steps));
+        // Newer checkpoints that do not load are set aside, so that pruning counts only
+        // those that do and never deletes the one the run goes on from.
+        for (const std::string& bad : skipped) {
+          dir_.set_aside(bad);
+          std::fprintf(log_, "set aside as %s.damaged\n", bad.c_str());
+        }
         refill_replay(path);
         return true;
       } catch (const std::invalid_argument& error) {
         std::fprintf(log_, "skipping %s\n", error.what());
         why = error.what();
+        skipped.push_back(path);
       }
     }
     if (!why.empty()) throw std::invalid_argument("no checkpoint loads; the newest: " + why);

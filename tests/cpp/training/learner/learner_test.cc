@@ -184,6 +184,16 @@ TEST_CASE("learner: bad checkpoints are refused by name and change nothing", "[l
   refused(dir + "/truncated.ckpt", "unreadable");
   std::ofstream(dir + "/text.ckpt") << "not a checkpoint";
   refused(dir + "/text.ckpt", "unreadable");
+  // One flipped bit anywhere, even in a tensor's bytes, which the archive does not check.
+  for (const size_t at : {bytes.size() / 2, size_t{100}, bytes.size() - 20}) {
+    std::string flipped = bytes;
+    flipped[at] ^= 0x01;
+    std::ofstream(dir + "/flipped.ckpt", std::ios::binary) << flipped;
+    refused(dir + "/flipped.ckpt", "damaged (its checksum does not match its bytes)");
+  }
+  // Without its checksum (cut there), a format-4 checkpoint is not trusted.
+  std::ofstream(dir + "/unchecked.ckpt", std::ios::binary) << bytes.substr(0, bytes.size() - 16);
+  refused(dir + "/unchecked.ckpt", "has no checksum");
 
   Learner wider(info, kSpec, NetConfig{1, 16}, 1, {}, "cpu");
   wider.save_checkpoint(dir + "/wider.ckpt", {});
@@ -195,7 +205,7 @@ TEST_CASE("learner: bad checkpoints are refused by name and change nothing", "[l
   good.export_model(dir + "/model.pt");
   refused(dir + "/model.pt", "checkpoint '" + dir +
                                  "/model.pt': has format version 1, this build reads versions 2 "
-                                 "to 3");
+                                 "to 4");
 }
 
 TEST_CASE("learner: an exported model is the network, loadable as an evaluator", "[learner]") {

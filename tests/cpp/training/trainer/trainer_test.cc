@@ -769,7 +769,7 @@ TEST_CASE("trainer: a run goes on from its kept state in a fresh directory", "[t
   }
 }
 
-TEST_CASE("trainer: the newest checkpoint that loads wins; half-written files are skipped",
+TEST_CASE("trainer: the newest checkpoint that loads wins; torn or damaged ones are set aside",
           "[trainer]") {
   const Tailten game;
   const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
@@ -783,10 +783,22 @@ TEST_CASE("trainer: the newest checkpoint that loads wins; half-written files ar
   std::ofstream(run.checkpoint(11) + ".tmp4242", std::ios::binary)
       << bytes.substr(0, bytes.size() / 3);
   std::ofstream(run.checkpoint(12), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
-  Trainer<Tailten> resumed(game, spec, tiny_config(), "cpu", dir, true, stderr);
-  CHECK(resumed.counters().steps == 10);
-  REQUIRE(resumed.run({0, 11}, stop));
+  // And a newer one whole but for one flipped bit in the middle (a tensor's bytes).
+  std::string flipped = bytes;
+  flipped[flipped.size() / 2] ^= 0x10;
+  std::ofstream(run.checkpoint(13), std::ios::binary) << flipped;
+  {
+    Trainer<Tailten> resumed(game, spec, tiny_config(), "cpu", dir, true, stderr);
+    CHECK(resumed.counters().steps == 10);
+    // The two that do not load are set aside, out of pruning's count.
+    CHECK(fs::exists(run.checkpoint(13) + ".damaged"));
+    CHECK(fs::exists(run.checkpoint(12) + ".damaged"));
+    REQUIRE(run.checkpoints() == std::vector<std::string>{run.checkpoint(10)});
+    REQUIRE(resumed.run({0, 11}, stop));
+  }
   CHECK_FALSE(fs::exists(run.checkpoint(11) + ".tmp4242"));  // swept away
+  // keep=2: the newest written and the one the run went on from, not the damaged ones.
+  CHECK(run.checkpoints() == std::vector<std::string>{run.checkpoint(11), run.checkpoint(10)});
 }
 
 // ------------------------------------------------------------------- the CLI, killed
