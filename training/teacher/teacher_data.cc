@@ -212,6 +212,13 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
       throw std::invalid_argument("'" + dir +
                                   "' already holds a teacher run: --resume continues it, or "
                                   "choose another --out");
+    // Shards without their teach.txt are another run's: new ones would mix with them.
+    if (fs::is_directory(dir))
+      for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.path().extension() == ".kgt")
+          throw std::invalid_argument("'" + dir + "' holds teacher shards (" +
+                                      entry.path().filename().string() +
+                                      ") but no teach.txt: choose another --out");
     fs::create_directories(dir);
     write_file_atomically(settings_file, settings);
   }

@@ -138,17 +138,27 @@ MetricsLog::MetricsLog(const std::string& path, const std::vector<std::string>& 
     if (line + "\n" != join_csv(older))
       throw std::invalid_argument("'" + path + "' has other columns than this run writes");
     const std::string padding(columns_ - written, ',');
-    // A whole row ends with a newline and has every column.
-    while (std::getline(lines, line) && !lines.eof()) {
+    // A line without its newline is the row a kill cut short: dropped. A row past a
+    // bound is work lost with the kill: dropped with every row after it. Any other line
+    // must be a whole row (every column, the bounded ones integers), or resuming is
+    // refused with its number, nothing changed.
+    for (size_t number = 2; std::getline(lines, line) && !lines.eof(); ++number) {
       const std::vector<std::string_view> cells = split(line, ',');
-      if (cells.size() != written) break;
-      const bool within = std::all_of(bounds.begin(), bounds.end(), [&](const auto& b) {
-        const std::string cell(cells[b.first]);
+      bool whole = cells.size() == written, beyond = false;
+      for (const auto& [column, bound] : bounds) {
+        if (column >= cells.size()) continue;
+        const std::string cell(cells[column]);
         char* end = nullptr;
         const long long value = std::strtoll(cell.c_str(), &end, 10);
-        return !cell.empty() && *end == '\0' && value <= b.second;
-      });
-      if (!within) break;
+        if (cell.empty() || *end != '\0')
+          whole = false;
+        else if (value > bound)
+          beyond = true;
+      }
+      if (beyond) break;
+      if (!whole)
+        throw std::invalid_argument("'" + path + "' line " + std::to_string(number) +
+                                    " is not a row of this run: mend or delete it, then resume");
       kept += line + padding + "\n";
     }
   }

@@ -66,7 +66,8 @@ using MetricsBounds = std::vector<std::pair<std::string, int64_t>>;
 class MetricsLog {
  public:
   // Fresh (no bounds): writes the header, dropping any rows there. Resuming: keeps the
-  // leading rows that are whole and within the bounds, and drops the rest.
+  // rows within the bounds and drops those past them and a last row cut short; a line
+  // that is no whole row is refused (std::invalid_argument naming it), nothing changed.
   MetricsLog(const std::string& path, const std::vector<std::string>& columns,
              const std::optional<MetricsBounds>& resume);
   ~MetricsLog();

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <numeric>
 
@@ -163,6 +164,13 @@ TEST_CASE("teacher runs refuse other settings and a second run in one directory"
   CHECK_THROWS_WITH(generate(*game, options, dir), Contains("already holds a teacher run"));
   options.seed = 8;
   CHECK_THROWS_WITH(generate(*game, options, dir, true), Contains("other settings"));
+  // Without its teach.txt, the shards are another run's: not overwritten nor mixed with.
+  std::filesystem::remove(dir + "/teach.txt");
+  const std::string shard = read_bytes(dir + "/shard-000000.kgt");
+  CHECK_THROWS_WITH(generate(*game, options, dir),
+                    Contains("holds teacher shards (shard-000000.kgt) but no teach.txt"));
+  CHECK(read_bytes(dir + "/shard-000000.kgt") == shard);
+  CHECK_FALSE(std::filesystem::exists(dir + "/teach.txt"));
   CHECK_THROWS_WITH(generate(*game, options, temporary_dir("teacher_none"), true),
                     Contains("no teacher run to resume"));
   options.threads = 0;

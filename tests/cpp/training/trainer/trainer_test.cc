@@ -360,6 +360,15 @@ TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoi
   CHECK(resumed.back().rfind("30,960,", 0) == 0);
   REQUIRE(run.checkpoints().front() == run.checkpoint(30));
 
+  // A line among the rows kept that is no row is named, and nothing changes: the rows
+  // after it are not dropped without a word.
+  std::string damaged;
+  for (size_t i = 0; i < resumed.size(); ++i) damaged += resumed[i] + (i == 1 ? "\n12,x\n" : "\n");
+  write_bytes(dir + "/metrics.csv", damaged);
+  REQUIRE_THROWS_WITH(Trainer<Tailten>(game, spec, tiny_config(), "cpu", dir, true, stderr),
+                      Contains("metrics.csv' line 3 is not a row of this run"));
+  CHECK(read_bytes(dir + "/metrics.csv") == damaged);
+
   // Another game's run is not resumed.
   REQUIRE_THROWS_WITH(Trainer<Tailten>(game, "tailten(first_player=1,ringforts=30,max_turns=200)",
                                        tiny_config(), "cpu", dir, true, stderr),
