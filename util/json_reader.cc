@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "util/json_writer.h"
 #include "util/text.h"
@@ -50,13 +51,18 @@ void append_utf8(std::string& out, uint32_t code) {
 
 }  // namespace
 
+struct JsonValue::Place {
+  std::shared_ptr<const Place> parent;
+  std::string step;
+};
+
 // Recursive descent over the text, one value at a time.
 class JsonParser {
  public:
   explicit JsonParser(std::string_view text) : text_(text) {}
 
   JsonValue document() {
-    JsonValue value = parse_value("", 0);
+    JsonValue value = parse_value(nullptr, "", 0);
     skip_space();
     if (at_ < text_.size()) fail("text after the document");
     return value;
@@ -96,12 +102,15 @@ class JsonParser {
     return true;
   }
 
-  JsonValue parse_value(const std::string& where, int depth) {
+  // A value that is `step` within its container `parent` (null: the document).
+  JsonValue parse_value(std::shared_ptr<const JsonValue::Place> parent, std::string step,
+                        int depth) {
     if (depth > kDeepest) fail("nested deeper than " + std::to_string(kDeepest));
     skip_space();
     if (at_ >= text_.size()) fail("the text ends where a value should be");
     JsonValue value;
-    value.where_ = where;
+    value.parent_ = std::move(parent);
+    value.step_ = std::move(step);
     const char c = text_[at_];
     if (c == '{') {
       value.kind_ = JsonValue::Kind::kObject;
@@ -127,13 +136,15 @@ class JsonParser {
   void parse_object(JsonValue& object, int depth) {
     ++at_;
     if (take('}')) return;
+    const bool top = !object.parent_ && object.step_.empty();
+    const auto here = place_of(object);
+    std::unordered_set<std::string> keys;
     do {
       if (!next_is('"')) fail("expected a key in quotes");
       std::string key = parse_string();
-      if (object.find(key)) fail("the key '" + excerpt(key) + "' appears twice");
+      if (!keys.insert(key).second) fail("the key '" + excerpt(key) + "' appears twice");
       expect(':', "':' after a key");
-      const std::string where = object.where_.empty() ? key : object.where_ + "." + key;
-      JsonValue member = parse_value(where, depth + 1);
+      JsonValue member = parse_value(here, top ? key : std::string(".").append(key), depth + 1);
       object.members_.emplace_back(std::move(key), std::move(member));
     } while (take(','));
     expect('}', "',' or '}' in an object");
@@ -142,9 +153,11 @@ class JsonParser {
   void parse_array(JsonValue& array, int depth) {
     ++at_;
     if (take(']')) return;
+    const auto here = place_of(array);
     do {
-      const std::string where = array.where_ + "[" + std::to_string(array.items_.size()) + "]";
-      array.items_.push_back(parse_value(where, depth + 1));
+      std::string step = "[";
+      step.append(std::to_string(array.items_.size())).append("]");
+      array.items_.push_back(parse_value(here, std::move(step), depth + 1));
     } while (take(','));
     expect(']', "',' or ']' in an array");
   }
@@ -234,12 +247,27 @@ class JsonParser {
     }
   }
 
+  static std::shared_ptr<const JsonValue::Place> place_of(const JsonValue& container) {
+    return std::make_shared<const JsonValue::Place>(
+        JsonValue::Place{container.parent_, container.step_});
+  }
+
   std::string_view text_;
   size_t at_ = 0;
 };
 
+std::string JsonValue::where() const {
+  std::vector<const std::string*> steps{&step_};
+  for (const Place* place = parent_.get(); place; place = place->parent.get())
+    steps.push_back(&place->step);
+  std::string out;
+  for (auto step = steps.rbegin(); step != steps.rend(); ++step) out += **step;
+  return out;
+}
+
 void JsonValue::fail(const std::string& problem) const {
-  throw std::invalid_argument((where_.empty() ? "the document" : where_) + ": " + problem);
+  const std::string place = where();
+  throw std::invalid_argument((place.empty() ? "the document" : place) + ": " + problem);
 }
 
 namespace {

@@ -1,10 +1,16 @@
 // The JSON reader: values and their places, exact numbers, and errors that name where.
-#include <catch2/catch.hpp>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstring>
+#include <fstream>
+#include <functional>
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <string>
 
 #include "util/json_reader.h"
 #include "util/json_writer.h"
@@ -94,4 +100,55 @@ TEST_CASE("equal JSON compares equal wherever it stands", "[json]") {
   CHECK_FALSE(doc.at("run") == parse_json("{\"k\": [1, \"w\"]}"));
   CHECK(looks_like_json("  \n{\"a\": 1}"));
   CHECK_FALSE(looks_like_json("threads=1\n"));
+}
+
+// Runs `work` in a child process held to `extra_bytes` of address space beyond what it
+// starts with and `cpu_seconds` of processor time; whether it ended normally.
+bool within_limits(const std::function<void()>& work, size_t extra_bytes, int cpu_seconds) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    size_t mapped_kb = 0;
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("VmSize:", 0) == 0) mapped_kb = std::stoull(line.substr(7));
+    const rlimit memory{mapped_kb * 1024 + extra_bytes, mapped_kb * 1024 + extra_bytes};
+    const rlimit cpu{static_cast<rlim_t>(cpu_seconds), static_cast<rlim_t>(cpu_seconds)};
+    setrlimit(RLIMIT_AS, &memory);
+    setrlimit(RLIMIT_CPU, &cpu);
+    try {
+      work();
+    } catch (...) {
+      _exit(1);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+TEST_CASE("the JSON reader is linear in time and memory", "[json]") {
+  // 400,000 keys: comparing each with every earlier one would take minutes.
+  std::string many = "{";
+  for (int i = 0; i < 400000; ++i) many += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":1";
+  many += "}";
+  CHECK(within_limits(
+      [&] {
+        if (parse_json(many).as_object().size() != 400000) throw std::logic_error("keys lost");
+      },
+      size_t{1} << 30, 30));
+  CHECK_THROWS_WITH(parse_json(many.substr(0, many.size() - 1) + ",\"k7\":2}"),
+                    Catch::Matchers::Contains("the key 'k7' appears twice"));
+  // A 64 KB key over 40,000 items: a copy of the key in each item's place would be 2.6 GB.
+  const std::string key(65536, 'k');
+  std::string wide = "{\"" + key + "\":[0";
+  for (int i = 1; i < 40000; ++i) wide += ",0";
+  wide += "]}";
+  CHECK(within_limits(
+      [&] {
+        const JsonValue doc = parse_json(wide);
+        if (doc.at(key).as_array()[39999].where() != key + "[39999]")
+          throw std::logic_error("another place");
+      },
+      size_t{256} << 20, 30));
 }
