@@ -1,14 +1,13 @@
 #include "util/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace knightgym {
@@ -29,11 +28,29 @@ bool write_all(int fd, std::string_view bytes) {
 }  // namespace
 
 std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return std::move(bytes).str();
+  // Opened without blocking and checked before reading: a FIFO or a device would wait for
+  // a writer, or never end.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat info {};
+  std::optional<std::string> bytes;
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    bytes.emplace();
+    bytes->reserve(static_cast<size_t>(info.st_size));
+    char buffer[1 << 16];
+    for (;;) {
+      const ssize_t got = ::read(fd, buffer, sizeof buffer);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) {
+        bytes.reset();
+        break;
+      }
+      if (got == 0) break;
+      bytes->append(buffer, static_cast<size_t>(got));
+    }
+  }
+  ::close(fd);
+  return bytes;
 }
 
 void write_file_atomically(const std::string& path, std::string_view bytes) {

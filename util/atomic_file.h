@@ -17,7 +17,8 @@ void write_file_atomically(const std::string& path, std::string_view bytes);
 // True for the temporary files write_file_atomically leaves behind when killed.
 bool is_atomic_temporary(std::string_view filename);
 
-// A whole file's bytes, or nothing if it cannot be read (callers name the problem).
+// A whole regular file's bytes, or nothing if it cannot be read or is no regular file (a
+// FIFO, a device, a folder: never waited on); callers name the problem.
 std::optional<std::string> read_file(const std::string& path);
 
 }  // namespace knightgym

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
@@ -135,13 +134,12 @@ void save_checkpoint(const std::string& path, const std::string& identity,
 }
 
 std::vector<SavedRuleSet> load_checkpoint(const std::string& path, const std::string& identity) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot be read");
+  const std::optional<std::string> bytes = read_file(path);
+  if (!bytes) throw std::invalid_argument(path + ": cannot be read (or is no regular file)");
   const std::function<void(std::string)> fail = [&](const std::string& problem) {
     throw std::invalid_argument(path + ": " + problem);
   };
-  std::stringstream text;
-  text << in.rdbuf();
+  std::stringstream text(*bytes);
   if (looks_like_json(text.view())) {
     try {
       return load_json_checkpoint(text.str(), identity);

@@ -115,7 +115,7 @@ TeacherShard decode_shard(std::string_view bytes, const std::string& where,
 
 TeacherShard read_shard(const std::string& path, const std::string& game_spec) {
   const std::optional<std::string> bytes = read_file(path);
-  if (!bytes) throw std::invalid_argument(path + ": cannot read it");
+  if (!bytes) throw std::invalid_argument(path + ": cannot read it (or it is no regular file)");
   return decode_shard(*bytes, path, game_spec);
 }
 

@@ -1,8 +1,10 @@
 // Teacher data: shards hold what the teacher did at every decision and read back to the
 // same games; a run cut short and resumed, or played on more threads, writes the same
 // bytes as one unbroken run; a truncated, damaged or foreign file is refused by name.
+#include <sys/stat.h>
 #include <algorithm>
 #include <atomic>
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -171,6 +173,16 @@ TEST_CASE("teacher runs refuse other settings and a second run in one directory"
                     Contains("holds teacher shards (shard-000000.kgt) but no teach.txt"));
   CHECK(read_bytes(dir + "/shard-000000.kgt") == shard);
   CHECK_FALSE(std::filesystem::exists(dir + "/teach.txt"));
+  // A shard that is a FIFO is refused at once, not waited on.
+  const std::string fifo_run = temporary_dir("teacher_fifo");
+  options.games = 2;
+  options.shard_games = 1;
+  generate(*game, options, fifo_run);
+  std::filesystem::remove(fifo_run + "/shard-000001.kgt");
+  REQUIRE(mkfifo((fifo_run + "/shard-000001.kgt").c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(generate(*game, options, fifo_run, true),
+                    Contains("shard-000001.kgt: cannot read it (or it is no regular file)"));
+  options.games = 1;
   CHECK_THROWS_WITH(generate(*game, options, temporary_dir("teacher_none"), true),
                     Contains("no teacher run to resume"));
   options.threads = 0;
