@@ -248,6 +248,9 @@ def test_files_open_only_from_the_folders_named_and_outside_reveal_nothing(
     outside = tmp_path / "secret.json"
     outside.write_text('{"spec": "the secret"}\n')
     (folder / "link.jsonl").symlink_to(outside)
+    # A run folder whose records.jsonl leads out of the folders named.
+    (folder / "run").mkdir()
+    (folder / "run" / "records.jsonl").symlink_to(outside)
     answers = set()
     for path in [
         str(outside),
@@ -256,6 +259,7 @@ def test_files_open_only_from_the_folders_named_and_outside_reveal_nothing(
         "/etc",
         str(folder / ".." / "elsewhere.jsonl"),
         str(folder / "link.jsonl"),
+        str(folder / "run"),
     ]:
         status, _, body = request(server, "POST", "/api/open", {"path": path})
         assert status == 403 and "secret" not in body["error"]

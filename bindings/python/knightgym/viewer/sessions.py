@@ -88,13 +88,7 @@ class Library:
         """Adds the games of a records file, or of DIR/records.jsonl for a balance run
         (written with --record). Returns how many were added: 0 for a file already open."""
         path = os.fspath(path)
-        if not self._allowed(path):
-            raise ViewerError(
-                f"cannot open {shortened(path)}: the viewer opens only the "
-                "files, and the files under the folders, that it was started "
-                "with",
-                status=403,
-            )
+        self._check_allowed(path)
         if os.path.isdir(path):
             inner = os.path.join(path, "records.jsonl")
             if not os.path.isfile(inner):
@@ -103,14 +97,17 @@ class Library:
                     "--record N, or knightgym play with --record FILE)"
                 )
             path = inner
+            self._check_allowed(path)  # a link in the folder may lead out of it
         if not os.path.isfile(path):
             raise ViewerError(f"{path}: no such file")
+        # Read where it resolved to: a link switched after the check leads nowhere new.
         real = os.path.realpath(path)
+        self._check_allowed(real)
         with self._lock:
             if real in self._opened:
                 return 0
         try:
-            games = records.read(path)
+            games = records.read(real)
         except (ValueError, OSError) as error:
             raise ViewerError(str(error)) from None
         with self._lock:
@@ -125,6 +122,15 @@ class Library:
             self._opened.add(real)
             self._games.extend((path, game) for game in games)
         return len(games)
+
+    def _check_allowed(self, path):
+        if not self._allowed(path):
+            raise ViewerError(
+                f"cannot open {shortened(path)}: the viewer opens only the "
+                "files, and the files under the folders, that it was started "
+                "with",
+                status=403,
+            )
 
     def _allowed(self, path):
         if self._roots is None:
