@@ -113,6 +113,28 @@ def test_make_rejects_no_envs_or_no_threads(keyword, value):
         knightgym.make("knight_fight", **{keyword: value})
 
 
+@pytest.mark.parametrize(
+    "keywords, error, message",
+    [
+        ({"seed": -1}, ValueError, "seed must be at least 0, got -1"),
+        ({"seed": 2**64}, ValueError, "seed must be at most 18446744073709551615"),
+        ({"num_envs": 2**31}, ValueError, "num_envs must be at most 16777216, got 2147483648"),
+        ({"num_envs": True}, TypeError, "num_envs must be an integer, got bool True"),
+        ({"num_threads": 2.0}, TypeError, "num_threads must be an integer, got float 2.0"),
+        ({"seed": "7"}, TypeError, "seed must be an integer, got str '7'"),
+    ],
+)
+def test_make_names_an_argument_out_of_its_range_or_type(keywords, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        knightgym.make("knight_fight", opponent=None, **keywords)
+    with pytest.raises(error, match=re.escape(message)):
+        knightgym.make("knight_fight", opponent="random", **keywords)
+
+
+def test_make_takes_every_seed_of_64_bits():
+    assert knightgym.make("knight_fight", seed=2**64 - 1).seed == 2**64 - 1
+
+
 @pytest.fixture
 def state():
     state = knightgym.load_game("knight_fight(layout=identity)").new_initial_state()

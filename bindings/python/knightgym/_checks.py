@@ -20,6 +20,19 @@ def shortened(value, most=SHOWN):
     return f"{text[:most]}... ({len(text)} characters)"
 
 
+def checked_integer(name, value, low, high):
+    """``value`` as an int if it is an integer (a Python int or a numpy integer; not a
+    bool) in [low, high]; otherwise TypeError or ValueError naming ``name`` and the value."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {shortened(value)}")
+    value = operator.index(value)
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {shortened(value)}")
+    if value > high:
+        raise ValueError(f"{name} must be at most {high}, got {shortened(value)}")
+    return value
+
+
 def checked_action(action, num_actions):
     """``action`` as an int if it is an integer (a Python int, a numpy integer or a 0-d
     integer array; not a bool) in [0, num_actions). Otherwise TypeError or ValueError

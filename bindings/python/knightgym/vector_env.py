@@ -1,7 +1,12 @@
 """The vector env: N environments of one game stepped in C++ (see docs/api.md)."""
 
 from knightgym import _knightgym
+from knightgym._checks import checked_integer
 from knightgym._specs import spec_value
+
+# The most environments make() takes: 2**24 of the smallest game are already gigabytes of
+# observations. The threads' own limits are the C++ env's (kMaxThreads, num_envs).
+MOST_ENVS = 1 << 24
 
 
 def make_spec(spec, **params):
@@ -165,6 +170,10 @@ def make(
 
     seed=None draws a seed from the operating system's entropy (env.seed tells which), so
     that workers made without a seed play different episodes; pass a seed to replay."""
+    num_envs = checked_integer("num_envs", num_envs, 1, MOST_ENVS)
+    num_threads = checked_integer("num_threads", num_threads, 1, 2**31 - 1)
+    if seed is not None:
+        seed = checked_integer("seed", seed, 0, 2**64 - 1)
     if opponent is not None:
         if num_threads != 1:
             raise ValueError("num_threads: an OpponentEnv steps on one thread")
