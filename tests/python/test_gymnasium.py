@@ -248,3 +248,27 @@ def test_bad_vector_arguments_are_named():
         envs.reset(seed=[1, 2, 3, 4, 5, 6])
     with pytest.raises(ValueError, match="unknown reset options"):
         envs.reset(options={"mask": np.ones(6, dtype=bool)})
+
+
+def test_a_closed_env_refuses_every_use_by_name():
+    """After close(), step (a legal or an illegal action), reset and the masks raise
+    RuntimeError naming the env, rather than failing on what close released or answering
+    an illegal action with an ordinary losing step."""
+    env = kg.KnightgymEnv("knight_fight", opponent="random")
+    obs, _ = env.reset(seed=1)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    env.close()
+    for use in (
+        lambda: env.step(legal),
+        lambda: env.step(illegal),
+        lambda: env.reset(seed=1),
+        lambda: env.action_masks(),
+    ):
+        with pytest.raises(RuntimeError, match="the environment is closed"):
+            use()
+    envs = kg.KnightgymVectorEnv("knight_fight", num_envs=2, opponent="random")
+    envs.reset(seed=1)
+    envs.close()
+    with pytest.raises(RuntimeError, match=r"KnightgymVectorEnv.step: the environment is closed"):
+        envs.step(np.zeros(2, dtype=np.int64))

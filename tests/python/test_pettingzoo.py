@@ -203,3 +203,12 @@ def test_the_env_describes_its_game():
         raw_env("tailten", render_mode="pixels")
     with pytest.raises(ValueError, match="masks must be one of observation, info"):
         raw_env("tailten", masks="obs")
+
+
+def test_a_closed_env_refuses_every_use_by_name():
+    aec = raw_env("knight_fight")
+    aec.reset(seed=1)
+    aec.close()
+    for use in (lambda: aec.step(0), lambda: aec.observe(aec.agent_selection), aec.reset):
+        with pytest.raises(RuntimeError, match=r"raw_env\.\w+: the environment is closed"):
+            use()

@@ -52,6 +52,20 @@ def checked_action(action, num_actions):
     return value
 
 
+def open_only(method):
+    """Raises RuntimeError naming the class and the method once the object's close() has
+    run (it sets ``_closed``): nothing is stepped, reset or read on what close released."""
+
+    @functools.wraps(method)
+    def checked(self, *args, **kwargs):
+        if getattr(self, "_closed", False):
+            name = f"{type(self).__name__}.{method.__name__}"
+            raise RuntimeError(f"{name}: the environment is closed; make a new one")
+        return method(self, *args, **kwargs)
+
+    return checked
+
+
 def serialised(method):
     """Runs ``method`` holding the object's ``_lock`` (a threading.RLock made in its
     __init__): calls from several threads take turns instead of interleaving the state

@@ -40,7 +40,7 @@ from gymnasium.vector.utils import batch_space
 
 import knightgym
 from knightgym import raster
-from knightgym._checks import Locked, checked_action, serialised
+from knightgym._checks import Locked, checked_action, open_only, serialised
 from knightgym.vector_env import OpponentEnv, make_spec
 
 
@@ -155,6 +155,7 @@ class KnightgymEnv(Locked, gymnasium.Env):
         self._over = False
 
     @serialised
+    @open_only
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         self._obs, info = self._env.reset(seed=seed)
@@ -165,6 +166,7 @@ class KnightgymEnv(Locked, gymnasium.Env):
         return _observation(self._obs, self._copy, 0), {"seat": int(info["seat"][0])}
 
     @serialised
+    @open_only
     def step(self, action):
         if self._obs is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
@@ -192,6 +194,7 @@ class KnightgymEnv(Locked, gymnasium.Env):
         return _observation(self._obs, self._copy, 0), float(rewards[0]), self._over, False, info
 
     @serialised
+    @open_only
     def action_masks(self):
         """The legal actions, int8 [A] (1: legal), as sb3-contrib's MaskablePPO and
         Discrete.sample(mask=) take them."""
@@ -202,6 +205,7 @@ class KnightgymEnv(Locked, gymnasium.Env):
         return self._obs["action_mask"][0].view(np.int8).copy()
 
     @serialised
+    @open_only
     def state(self):
         """A copy of the current state, as a knightgym State."""
         return self._env.state(0)
@@ -210,6 +214,7 @@ class KnightgymEnv(Locked, gymnasium.Env):
         return str(self._env.state(0))
 
     @serialised
+    @open_only
     def render(self):
         if self.render_mode == "ansi":
             return self.render_text()
@@ -221,6 +226,7 @@ class KnightgymEnv(Locked, gymnasium.Env):
 
     @serialised
     def close(self):
+        self._closed = True
         self._env = None
         super().close()
 
@@ -289,6 +295,7 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
         self._obs = None
 
     @serialised
+    @open_only
     def reset(self, *, seed=None, options=None):
         if seed is not None and not isinstance(seed, (int, np.integer)):
             raise ValueError(
@@ -304,6 +311,7 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
         return _observation(self._obs, self._copy), self._info(info)
 
     @serialised
+    @open_only
     def step(self, actions):
         self._obs, rewards, terminated, truncated, info = self._env.step(actions)
         out = self._info(info)
@@ -326,6 +334,7 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
         )
 
     @serialised
+    @open_only
     def action_masks(self):
         """The masks of the last observations, int8 [num_envs, A] (1: legal)."""
         if self._obs is None:
@@ -333,6 +342,7 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
         return self._obs["action_mask"].view(np.int8).copy()
 
     @serialised
+    @open_only
     def render(self):
         """Each environment's board: a tuple of texts ("ansi") or of uint8 [H, W, 3]
         images ("rgb_array")."""
@@ -344,6 +354,7 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
 
     @serialised
     def close_extras(self, **kwargs):
+        self._closed = True
         self._env = None
 
     def __setstate__(self, state):

@@ -39,7 +39,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from knightgym import load_game, raster
-from knightgym._checks import Locked, checked_action, serialised
+from knightgym._checks import Locked, checked_action, open_only, serialised
 from knightgym.gymnasium import observation_space
 from knightgym.vector_env import make_spec
 
@@ -97,6 +97,7 @@ class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrappe
         return self.action_spaces[agent]
 
     @serialised
+    @open_only
     def reset(self, seed=None, options=None):
         """A new game whose randomness (Knight Fight's layout) comes from a stream seeded
         by `seed`; without one the stream goes on (or starts from fresh entropy)."""
@@ -113,6 +114,7 @@ class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrappe
         self._update_info_masks()
 
     @serialised
+    @open_only
     def observe(self, agent):
         board = self._state.observation_tensor(self.possible_agents.index(agent))
         if self.masks == "info":
@@ -120,6 +122,7 @@ class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrappe
         return {"observation": board, "action_mask": self._mask(agent)}
 
     @serialised
+    @open_only
     def state(self):
         """The whole board from player_0's side, float32 [C, H, W] (state_space)."""
         return self._state.observation_tensor(0)
@@ -138,6 +141,7 @@ class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrappe
                 self.infos[agent]["action_mask"] = self._mask(agent)
 
     @serialised
+    @open_only
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -162,11 +166,13 @@ class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrappe
             self.render()
 
     @serialised
+    @open_only
     def game_state(self):
         """A copy of the current state, as a knightgym State."""
         return self._state.clone()
 
     @serialised
+    @open_only
     def render(self):
         if self.render_mode == "rgb_array":
             return raster.rgb_array(self._state)
@@ -178,4 +184,5 @@ class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrappe
 
     @serialised
     def close(self):
+        self._closed = True
         self._state = None
