@@ -9,6 +9,7 @@ import json
 import os
 import pathlib
 import subprocess
+import sys
 
 import knightgym
 import knightgym.ladder
@@ -106,3 +107,46 @@ def test_bad_threads_and_batches_are_refused(command, args, message):
     )
     assert done.returncode == 1
     assert message in done.stderr
+
+
+@pytest.mark.parametrize("module", ["play", "ladder", "training", "balance"])
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        ("{not json", "not JSON (Expecting property name"),
+        ("[" * 100000 + "]" * 100000, "nested too deeply for a "),
+        ("{}", "it has no field"),
+        ('{"agents": 7, "game": 1, "games": 1, "seed": 1, "players": 2}', "not a "),
+    ],
+    ids=["not-json", "deep", "empty", "wrong-types"],
+)
+def test_a_report_of_a_file_that_is_no_result_names_the_file(tmp_path, module, content, problem):
+    """`python -m knightgym.MODULE report` on a damaged file says which file and what is
+    wrong with it in one line (exit status 1), not a traceback."""
+    if module == "balance":  # a balance report reads DIR/balance.json
+        (tmp_path / "balance.json").write_text(content)
+        path = tmp_path
+    else:
+        path = tmp_path / "result.json"
+        path.write_text(content)
+    done = subprocess.run(
+        [sys.executable, "-m", f"knightgym.{module}", "report", str(path)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(pathlib.Path(knightgym.__file__).parent.parent)),
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(f"python -m knightgym.{module} report: {path}: ")
+    assert problem in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_a_report_of_a_missing_file_says_so(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "knightgym.play", "report", str(tmp_path / "none.json")],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(pathlib.Path(knightgym.__file__).parent.parent)),
+    )
+    assert done.returncode == 1
+    assert "none.json: No such file or directory" in done.stderr

@@ -22,6 +22,7 @@ import os
 import sys
 
 from knightgym import _knightgym
+from knightgym import _result_files as result_files
 from knightgym._specs import spec_value
 from knightgym.balance_markdown import markdown
 
@@ -134,8 +135,7 @@ def _load(result):
     """A balance result: the dict itself, or read from the folder holding balance.json."""
     if isinstance(result, dict):
         return result
-    with open(os.path.join(os.fspath(result), "balance.json")) as f:
-        return json.load(f)
+    return result_files.load(os.path.join(os.fspath(result), "balance.json"))
 
 
 def report(result, out, plots=True):
@@ -251,11 +251,15 @@ def plot(result, out):
     return paths
 
 
-def _print_report(paths):
+def _report_text(paths):
+    """balance.md's text, then the files written."""
     with open(paths[0]) as f:
-        print(f.read())
-    for path in paths:
-        print(f"wrote {path}")
+        text = f.read()
+    return text + "\n" + "".join(f"wrote {path}\n" for path in paths)
+
+
+def _print_report(paths):
+    print(_report_text(paths), end="")
 
 
 def _main(argv):
@@ -284,8 +288,12 @@ def _main(argv):
         )
         return 2
     directory = argv[1]
-    _print_report(report(directory, directory, plots=len(argv) == 2))
-    return 0
+    return result_files.report(
+        "python -m knightgym.balance report",
+        "a balance result",
+        [directory],
+        lambda d: _report_text(report(d, d, plots=len(argv) == 2)),
+    )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import os
 import re
 
 from knightgym import _knightgym
+from knightgym import _result_files as result_files
 
 __all__ = ["elo_over_time", "markdown", "merge", "plot_elo_over_time", "run"]
 
@@ -160,10 +161,7 @@ def markdown(result):
 
 
 def _load(result):
-    if isinstance(result, dict):
-        return result
-    with open(result) as f:
-        return json.load(f)
+    return result if isinstance(result, dict) else result_files.load(result)
 
 
 def elo_over_time(result):
@@ -237,24 +235,27 @@ def _main(argv):
     python -m knightgym.ladder merge OUT.json FILE.json...: one ladder of them all;
     python -m knightgym.ladder time-plot PNG FILE.json...: Elo against training time."""
     if len(argv) >= 2 and argv[0] == "report":
-        print("\n".join(markdown(path) for path in argv[1:]), end="")
-    elif len(argv) >= 3 and argv[0] == "merge":
+        return result_files.report(
+            "python -m knightgym.ladder report", "a ladder result", argv[1:], markdown, "\n"
+        )
+    if len(argv) >= 3 and argv[0] == "merge":
         text = json.dumps(merge(argv[2:]), indent=1)
         temporary = f"{argv[1]}.tmp{os.getpid()}"
         with open(temporary, "w") as out:
             out.write(text + "\n")
         os.replace(temporary, argv[1])
-    elif len(argv) >= 3 and argv[0] == "time-plot":
+        return 0
+    if len(argv) >= 3 and argv[0] == "time-plot":
         plot_elo_over_time(argv[2:], argv[1])
-    else:
-        raise SystemExit(
-            "usage: python -m knightgym.ladder report LADDER.json...\n"
-            "       python -m knightgym.ladder merge OUT.json LADDER.json...\n"
-            "       python -m knightgym.ladder time-plot PNG LADDER.json..."
-        )
+        return 0
+    raise SystemExit(
+        "usage: python -m knightgym.ladder report LADDER.json...\n"
+        "       python -m knightgym.ladder merge OUT.json LADDER.json...\n"
+        "       python -m knightgym.ladder time-plot PNG LADDER.json..."
+    )
 
 
 if __name__ == "__main__":
     import sys
 
-    _main(sys.argv[1:])
+    sys.exit(_main(sys.argv[1:]))

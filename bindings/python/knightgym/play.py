@@ -6,8 +6,9 @@ Each agent's score over its seats with the 95% interval, first places where more
 two play, draws, truncations and game lengths, and the agents' full specs.
 """
 
-import json
 import sys
+
+from knightgym import _result_files as result_files
 
 __all__ = ["markdown"]
 
@@ -15,8 +16,7 @@ __all__ = ["markdown"]
 def markdown(result):
     """A play result (a dict, or the path of its JSON file) as Markdown."""
     if not isinstance(result, dict):
-        with open(result) as file:
-            result = json.load(file)
+        result = result_files.load(result)
     agents = result["agents"]
     lines = [
         f"`{result['game']}`, {result['games']} games, seed {result['seed']}",
@@ -60,8 +60,9 @@ def _main(argv):
     if len(argv) != 2 or argv[0] != "report":
         print("usage: python -m knightgym.play report RESULT.json", file=sys.stderr)
         return 2
-    print(markdown(argv[1]), end="")
-    return 0
+    return result_files.report(
+        "python -m knightgym.play report", "a play result", argv[1:], markdown
+    )
 
 
 if __name__ == "__main__":

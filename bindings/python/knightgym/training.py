@@ -17,6 +17,8 @@ import signal
 import sys
 import threading
 
+from knightgym import _result_files as result_files
+
 __all__ = ["markdown", "run_config", "train"]
 
 # A run directory's settings: config.json, or config.txt before JSON.
@@ -193,8 +195,7 @@ def markdown(summary):
     file's path) as Markdown: its totals, its last evaluation, and where its files are."""
     if not isinstance(summary, dict):
         out = os.path.dirname(os.fspath(summary)) or "."
-        with open(summary) as file:
-            summary = dict(json.load(file), out=out)
+        summary = dict(result_files.load(summary), out=out)
     c = summary["counters"]
     lines = [
         f"{summary['game']}: {c['steps']} steps, {c['games']} self-play games, "
@@ -222,8 +223,9 @@ def _main(argv):
     SIGINT and SIGTERM stop it with a checkpoint, exiting with 128 + the signal.
     `python -m knightgym.training report OUT/summary.json`: a run's summary as Markdown."""
     if len(argv) == 2 and argv[0] == "report":
-        print(markdown(argv[1]), end="")
-        return 0
+        return result_files.report(
+            "python -m knightgym.training report", "a training summary", argv[1:], markdown
+        )
     if len(argv) != 2 or argv[0] != "run":
         print(
             "usage: python -m knightgym.training run OPTIONS_JSON\n"
