@@ -425,3 +425,36 @@ def test_200_silent_connections_do_not_stop_the_server(server):
         time.sleep(1.5)
     for connection in silent:
         connection.close()
+
+
+def test_300_trickling_connections_do_not_lock_the_user_out(server):
+    """A local process that opens more connections than the server serves at once and
+    sends each a header byte every second: the user's requests are still answered (the
+    connection that waited longest for its request makes room), and a trickle ends at
+    the whole request's deadline however often it sends."""
+    port = server.server_address[1]
+    trickling = []
+    for _ in range(300):
+        connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+        connection.sendall(b"G")
+        trickling.append(connection)
+    stop = threading.Event()
+
+    def trickle():
+        while not stop.wait(1.0):
+            for connection in trickling:
+                with contextlib.suppress(OSError):
+                    connection.sendall(b"E")
+
+    thread = threading.Thread(target=trickle, daemon=True)
+    thread.start()
+    try:
+        for _ in range(3):
+            status, _, body = request(server, "GET", "/api/games", timeout=5)
+            assert status == 200 and body["games"]
+            time.sleep(0.5)
+    finally:
+        stop.set()
+        thread.join()
+        for connection in trickling:
+            connection.close()

@@ -21,7 +21,9 @@ the body's size, the texts in it, the time to send it, the agents and the time o
 moves, the games kept, the connections served at once.
 """
 
+import contextlib
 import http.server
+import io
 import json
 import os
 import select
@@ -48,7 +50,8 @@ MOST_BODY = 64 * 1024  # bytes of a request's body
 MOST_TEXT = 4096  # characters of a spec, an agent spec, a path or a move
 MOST_SEATS = 16
 MOST_CONNECTIONS = 256  # served at once; more are closed unanswered
-SECONDS_TO_SEND = 10  # for a client to send its request, or take the answer
+SECONDS_TO_SEND = 10  # for a client to send its whole request, or take the answer
+SECONDS_TO_EVICT = 2  # for a connection closed to make room to end
 MOST_SEED = 2**63 - 1
 CLIENT_POLL_SECONDS = 0.1
 
@@ -135,6 +138,21 @@ def make_handler(viewer, access):
     class Handler(http.server.BaseHTTPRequestHandler):
         server_version = "knightgym-view"
         timeout = SECONDS_TO_SEND  # on the socket: a client that stops sending is dropped
+        deadline = 0.0  # when the request being read must be in, headers and body
+
+        def setup(self):
+            super().setup()
+            # Every read of the request gets what is left of its deadline, not a fresh
+            # timeout: a byte every few seconds does not keep a connection for ever.
+            self.rfile = io.BufferedReader(_DeadlineReader(self.rfile.detach(), self))
+
+        def handle_one_request(self):
+            self.deadline = time.monotonic() + SECONDS_TO_SEND
+            self.server.waiting(self, True)
+            try:
+                super().handle_one_request()
+            finally:
+                self.server.waiting(self, False)
 
         def log_message(self, format, *args):  # quiet: the terminal shows the address only
             pass
@@ -156,6 +174,7 @@ def make_handler(viewer, access):
                 self._send(204, b"", "text/plain", {"Allow": "GET, POST, OPTIONS"})
 
         def _answer(self, route):
+            self.server.waiting(self, False)  # its request is in: working, not evicted
             url = urllib.parse.urlsplit(self.path)
             headers = {}
             try:
@@ -181,6 +200,7 @@ def make_handler(viewer, access):
             if content_type is None:
                 body, content_type = json.dumps(body).encode(), "application/json"
             try:
+                self.connection.settimeout(SECONDS_TO_SEND)  # to take the answer
                 self.send_response(status)
                 self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(body)))
@@ -306,6 +326,30 @@ def make_handler(viewer, access):
     return Handler
 
 
+class _DeadlineReader(io.RawIOBase):
+    """A connection's reads (``raw``, its socket's file), each allowed what is left of its
+    handler's deadline."""
+
+    def __init__(self, raw, handler):
+        super().__init__()
+        self._raw = raw
+        self._handler = handler
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        left = self._handler.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"the request took more than {SECONDS_TO_SEND} s to send")
+        self._handler.connection.settimeout(left)
+        return self._raw.readinto(buffer)
+
+    def close(self):
+        self._raw.close()
+        super().close()
+
+
 def _hung_up(connection):
     """Whether the client closed its side (what it sent is read already, so a readable
     socket with nothing to read has ended)."""
@@ -371,8 +415,11 @@ def _id(text):
 
 
 class Server(http.server.ThreadingHTTPServer):
-    """A thread per connection, at most MOST_CONNECTIONS at once; the games' searches are
-    cancelled when it closes."""
+    """A thread per connection, at most MOST_CONNECTIONS at once; when all are taken, a new
+    connection closes the one that has waited longest for its request to come in (a
+    client that trickles or idles loses its place to one that sends: whole requests come
+    in a moment, so one local process holding connections open cannot lock the user
+    out). The games' searches are cancelled when it closes."""
 
     daemon_threads = True
     request_queue_size = 128  # connections waiting to be accepted (the default is 5)
@@ -381,6 +428,8 @@ class Server(http.server.ThreadingHTTPServer):
         self.viewer = viewer
         self.access = access
         self._slots = threading.BoundedSemaphore(MOST_CONNECTIONS)
+        self._waiting = {}  # handler -> since when it waits for its request
+        self._waiting_lock = threading.Lock()
         super().__init__(address, make_handler(viewer, access))
         access.bind(self.server_address[1])
 
@@ -389,10 +438,29 @@ class Server(http.server.ThreadingHTTPServer):
         """The address to open, with the token."""
         return self.access.url(self.server_address[0], self.server_address[1])
 
+    def waiting(self, handler, is_waiting):
+        """Marks a connection as waiting for its request (evictable) or not."""
+        with self._waiting_lock:
+            if is_waiting:
+                self._waiting[handler] = time.monotonic()
+            else:
+                self._waiting.pop(handler, None)
+
+    def _evict_longest_waiting(self):
+        with self._waiting_lock:
+            if not self._waiting:
+                return
+            handler = min(self._waiting, key=self._waiting.get)
+            del self._waiting[handler]
+        with contextlib.suppress(OSError):
+            handler.connection.shutdown(socket.SHUT_RDWR)  # its thread ends, its slot frees
+
     def process_request(self, request, client_address):
         if not self._slots.acquire(blocking=False):
-            self.shutdown_request(request)
-            return
+            self._evict_longest_waiting()
+            if not self._slots.acquire(timeout=SECONDS_TO_EVICT):
+                self.shutdown_request(request)
+                return
         try:
             super().process_request(request, client_address)
         except BaseException:
