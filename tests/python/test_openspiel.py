@@ -168,6 +168,13 @@ def test_knight_fight_draws_each_start_from_the_rng_seed_stream():
     assert str(game.new_initial_state()) == str(third)
     again = pyspiel.load_game("knightgym_knight_fight(rng_seed=11)")
     assert str(again.new_initial_state()) == str(first)
+    # Observing a state draws nothing (rl_environment observes every step).
+    observed = pyspiel.load_game("knightgym_knight_fight(rng_seed=11)")
+    start = observed.new_initial_state()
+    for player in (0, 1, 0, 1, 0):
+        assert start.observation_tensor(player) == list(first.observation_tensor(player).ravel())
+        assert start.observation_string(player) == first.observation_string(player)
+    assert str(observed.new_initial_state()) == str(second)
     other = pyspiel.load_game("knightgym_knight_fight(rng_seed=12)")
     assert str(other.new_initial_state()) != str(first)
 
@@ -390,3 +397,12 @@ def test_without_pyspiel_the_import_works_and_using_it_says_why():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.count("needs OpenSpiel's pyspiel: pip install open_spiel") == 2
+
+
+def test_a_knightgym_game_handed_to_openspiels_algorithms_points_to_the_bridge():
+    from open_spiel.python.algorithms import mcts
+
+    game = knightgym.load_game("tailten")
+    with pytest.raises(TypeError, match=r"knightgym\.openspiel\.load_game"):
+        mcts.MCTSBot(game, 2, 10, mcts.RandomRolloutEvaluator())
+    assert game.get_type().reward_model == "TERMINAL"  # as text it is what it was

@@ -159,6 +159,18 @@ class State(pyspiel.State):
     def __str__(self):
         return str(self._state())
 
+    # pyspiel's own observation_tensor and observation_string observe through an observer
+    # made from a new initial state at every call, which would draw a Knight Fight layout
+    # from the game's stream each time (rl_environment calls them every step): the
+    # knightgym state is read directly.
+    def observation_tensor(self, player=None):
+        who = self.current_player() if player is None else player
+        return np.asarray(self._state().observation_tensor(who), np.float32).ravel().tolist()
+
+    def observation_string(self, player=None):
+        who = self.current_player() if player is None else player
+        return self._state().observation_string(who)
+
     def __reduce__(self):
         # pyspiel pickles a state with its game's C++ RNG hook; this goes through the
         # game's own pickling and OpenSpiel's serialize().
