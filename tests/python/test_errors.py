@@ -264,3 +264,14 @@ def test_malformed_state_text_raises_naming_the_problem(state, make_text, why):
     game = state.game()
     with pytest.raises(ValueError, match=f"cannot read state: {why}"):
         game.deserialize_state(make_text(state.serialize()))
+
+
+def test_knightgym_rllib_without_rllibs_dependencies_says_how_to_get_them():
+    try:
+        from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("RLlib is whole here (.venv-torch2)")
+    with pytest.raises(ImportError, match=r"make torch2"):
+        import knightgym.rllib  # noqa: F401

@@ -29,9 +29,18 @@ every action the module takes is legal.
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
-from ray.tune.registry import register_env as _register_env
+
+try:
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
+        ActionMaskingTorchRLModule,
+    )
+    from ray.tune.registry import register_env as _register_env
+except ImportError as error:  # Ray without RLlib's extras (dm-tree, ...), as in .venv
+    raise ImportError(
+        f"knightgym.rllib needs RLlib with its dependencies, which this environment lacks "
+        f"({error}): `make torch2` makes .venv-torch2 with them (docs/api.md, RLlib)"
+    ) from error
 
 import knightgym.gymnasium
 
