@@ -284,3 +284,33 @@ def test_actors_need_a_cluster(tmp_path):
     )
     assert process.returncode == 1 and "--actors N is for runs on a Ray cluster" in process.stderr
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("answer", [None, b"220 an SMTP server, say\r\n"], ids=["silent", "other"])
+def test_something_else_listening_is_no_cluster_and_said_so_at_once(tmp_path, answer):
+    """A port where something other than Ray's head listens (silent, or answering in
+    another protocol) is refused within the connect timeout, not tried for minutes."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    held = []
+
+    def serve():
+        connection, _ = listener.accept()
+        held.append(connection)
+        if answer:
+            connection.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    address = f"127.0.0.1:{listener.getsockname()[1]}"
+    try:
+        with pytest.raises(ConnectionError, match=f"{address} is no Ray cluster"):
+            knightgym.training.train(GAME, tmp_path / "out", steps=10, ray_address=address)
+    finally:
+        thread.join(timeout=10)
+        for connection in held:
+            connection.close()
+        listener.close()
+    assert not (tmp_path / "out").exists()

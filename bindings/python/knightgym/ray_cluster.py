@@ -37,13 +37,40 @@ def check_address(address):
         )
     host, port = match["host"].strip("[]"), int(match["port"])
     try:
-        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
-            pass
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT) as connection:
+            speaks_grpc = _answers_http2(connection)
     except OSError as error:
         raise ConnectionError(
             f"no Ray cluster answers at {address}: {error.strerror or error}. "
             f"Start one with `ray start --head` (see docs/balance.md)"
         ) from None
+    if not speaks_grpc:
+        raise ConnectionError(
+            f"{address} is no Ray cluster: something listens there but does not answer as "
+            f"Ray's head (gRPC) does within {CONNECT_TIMEOUT:g} s"
+        )
+
+
+# What a client sends first on an HTTP/2 connection (RFC 9113, 3.4), gRPC's transport.
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+_EMPTY_SETTINGS = bytes([0, 0, 0, 0x04, 0, 0, 0, 0, 0])  # length 0, SETTINGS, stream 0
+
+
+def _answers_http2(connection):
+    """Whether the server behind `connection` answers the HTTP/2 preface as Ray's head (a
+    gRPC server) does: with a SETTINGS frame, within CONNECT_TIMEOUT in all."""
+    connection.settimeout(CONNECT_TIMEOUT)
+    connection.sendall(_HTTP2_PREFACE + _EMPTY_SETTINGS)
+    header = b""
+    try:
+        while len(header) < 9:
+            chunk = connection.recv(9 - len(header))
+            if not chunk:
+                return False
+            header += chunk
+    except TimeoutError:
+        return False
+    return header[3] == 0x04  # the frame's type: SETTINGS
 
 
 def connect(address):

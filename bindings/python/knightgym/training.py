@@ -249,9 +249,14 @@ def _main(argv):
         return 1
     except KeyboardInterrupt:
         signum = received[0] if received else signal.SIGINT
-        print(
-            f"stopped by signal {signum}: checkpoint written; --resume continues", file=sys.stderr
-        )
+        checkpoints = os.path.join(options["out"], "checkpoints")
+        if os.path.isdir(checkpoints) and any(
+            name.endswith(".ckpt") for name in os.listdir(checkpoints)
+        ):
+            said = "checkpoint written; --resume continues"
+        else:
+            said = "before the run's first checkpoint; nothing to resume"
+        print(f"stopped by signal {signum}: {said}", file=sys.stderr)
         return 128 + signum
     print(markdown(os.path.join(options["out"], "summary.json")), end="")
     return 0
