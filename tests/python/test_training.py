@@ -9,6 +9,7 @@ import shutil
 import subprocess
 
 import knightgym
+import knightgym.report
 import numpy as np
 import pytest
 import torch
@@ -141,6 +142,25 @@ def test_report_plots_the_run_and_lists_matches(run_dir, tmp_path):
     played = json.loads(match.read_text())
     assert played["games"] == 4 and len(played["agents"]) == 2
     assert played["agents"][0]["games"] == 4
+    # The matches go on the scores' plot with their intervals: the run's network at its
+    # last minute, any other (the shipped one it started from) at minute 0.
+    shipped = tmp_path / "shipped.json"
+    shipped.write_text(
+        json.dumps(
+            dict(
+                played,
+                agents=[dict(played["agents"][0], spec="az:model=pretrained")]
+                + played["agents"][1:],
+            )
+        )
+    )
+    points = knightgym.report._match_points(str(run_dir), metrics, [str(match), str(shipped)])
+    last = metrics["seconds"][-1] / 60
+    first_agent = played["agents"][0]
+    assert points == [
+        (last, "match vs random", first_agent["score"], first_agent["half_width"]),
+        (0, "match vs random", first_agent["score"], first_agent["half_width"]),
+    ]
     text = write_report(str(run_dir), str(tmp_path / "report.md"), [str(match)], str(games))
     assert text.startswith("# Training report: tailten(")
     assert "| az (model.pt, 2 sims) | random | 4 |" in text

@@ -17,6 +17,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only: no display needed
 import matplotlib.pyplot as plt  # noqa: E402
 
+from knightgym import _result_files as result_files  # noqa: E402
 from knightgym.training import run_config  # noqa: E402
 
 
@@ -44,8 +45,11 @@ def read_metrics(path):
     return metrics
 
 
-def plot_training(metrics, png_path, title):
-    """Losses, policy entropy and evaluation scores against training minutes."""
+def plot_training(metrics, png_path, title, matches=()):
+    """Losses, policy entropy and evaluation scores against training minutes; ``matches``
+    ((minutes, label, score, half-width), as _match_points gives them) are drawn on the
+    scores with their 95% intervals: the network the run started from at minute 0, the
+    trained one at its last minute."""
     minutes = [s / 60 for s in metrics["seconds"]]
     fig, (losses, scores) = plt.subplots(1, 2, figsize=(11, 4))
     for column, label in (
@@ -65,6 +69,10 @@ def plot_training(metrics, png_path, title):
         points = [(m, v) for m, v in zip(minutes, metrics[column]) if v is not None]
         if points:
             scores.plot(*zip(*points), marker="o", label=column[len("score_vs_") :])
+    for label in dict.fromkeys(label for _, label, _, _ in matches):
+        mine = [(m, s, h) for m, name, s, h in matches if name == label]
+        x, y, half = zip(*mine)
+        scores.errorbar(x, y, yerr=half, marker="s", capsize=4, label=label)
     scores.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
     scores.set_ylim(0, 1)
     scores.set_xlabel("minutes")
@@ -101,7 +109,7 @@ def write_report(run_dir, report_path, matches=(), example=None):
     metrics = read_metrics(os.path.join(run_dir, "metrics.csv"))
     game, settings = run_config(run_dir)
     png = os.path.join(os.path.dirname(os.path.abspath(report_path)), "training.png")
-    plot_training(metrics, png, game)
+    plot_training(metrics, png, game, _match_points(run_dir, metrics, matches))
 
     lines = [f"# Training report: {game}", ""]
     if metrics["step"]:
@@ -142,8 +150,7 @@ def write_report(run_dir, report_path, matches=(), example=None):
             "|---|---|---|---|---|---|---|",
         ]
         for path in matches:
-            with open(path) as f:
-                match = json.load(f)
+            match = result_files.load(path)
             first, second = match["agents"][0], match["agents"][1]
             lines.append(
                 f"| {_agent(first['spec'])} | {_agent(second['spec'])} | "
@@ -158,6 +165,25 @@ def write_report(run_dir, report_path, matches=(), example=None):
     with open(report_path, "w") as f:
         f.write(text)
     return text
+
+
+def _match_points(run_dir, metrics, matches):
+    """(minutes, label, score, half-width) of each match's first agent: at the run's last
+    minute if it plays the run's network, else at 0 (the network the run started from)."""
+    last = metrics["seconds"][-1] / 60 if metrics["seconds"] else 0
+    run = os.path.realpath(run_dir)
+    points = []
+    for path in matches:
+        match = result_files.load(path)
+        first, second = match["agents"][0], match["agents"][1]
+        items = dict(
+            p.split("=", 1) for p in first["spec"].split(":", 1)[-1].split(",") if "=" in p
+        )
+        model = items.get("model", "")
+        trained = os.path.dirname(os.path.realpath(model)) == run if "/" in model else False
+        label = f"match vs {_agent(second['spec'])}"
+        points.append((last if trained else 0, label, first["score"], first["half_width"]))
+    return points
 
 
 def _example_game(records_path, folder):
