@@ -329,6 +329,10 @@ def test_bad_lengths_deep_json_and_huge_seeds_are_refused_not_failed(server):
     for seed in [1e23, 10**23, -1, True, "3"]:
         status, _, body = request(server, "POST", "/api/play", {"spec": "tailten", "seed": seed})
         assert status == 400 and "seed must be" in body["error"], seed
+    status, _, body = request(
+        server, "POST", "/api/play", b'{"spec": "tailten", "seed": ' + b"7" * 5000 + b"}"
+    )
+    assert status == 400 and "a number too long" in body["error"]
 
 
 def test_a_100000_parameter_spec_is_refused_at_once_and_not_echoed(server):

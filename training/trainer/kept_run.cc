@@ -66,6 +66,7 @@ KeptRun keep_run(const std::string& run, const std::string& dest, const KeepOpti
   KeptRun kept{counters.steps, 0, 0};
   try {
     const RunDirectory to(staging);
+    to.create();
     for (const std::string& name : files) fs::copy_file(from.file(name), to.file(name));
     const std::string saved = to.checkpoint(counters.steps);
     learner.save_checkpoint(saved, counters, options.precision);

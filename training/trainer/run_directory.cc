@@ -28,7 +28,9 @@ std::string join_csv(const std::vector<std::string>& cells) {
 
 }  // namespace
 
-RunDirectory::RunDirectory(std::string dir) : dir_(std::move(dir)) {
+RunDirectory::RunDirectory(std::string dir) : dir_(std::move(dir)) {}
+
+void RunDirectory::create() const {
   std::error_code error;
   fs::create_directories(dir_ + "/checkpoints", error);
   if (error)
@@ -52,6 +54,7 @@ std::string RunDirectory::snapshot(int64_t seconds) const {
 
 std::vector<std::string> RunDirectory::checkpoints() const {
   std::vector<std::string> out;
+  if (!fs::is_directory(dir_ + "/checkpoints")) return out;
   for (const auto& entry : fs::directory_iterator(dir_ + "/checkpoints")) {
     const std::string name = entry.path().filename().string();
     if (name.rfind(kPrefix, 0) == 0 && name.size() > 10 &&

@@ -26,8 +26,10 @@ namespace knightgym {
 
 class RunDirectory {
  public:
-  // Creates the directory (and checkpoints/) if needed.
+  // The run in `dir`; nothing is made on disk until create().
   explicit RunDirectory(std::string dir);
+  // Makes the directory and checkpoints/ if needed (once a run is sure to start).
+  void create() const;
 
   const std::string& dir() const { return dir_; }
   std::string file(const std::string& name) const { return dir_ + "/" + name; }

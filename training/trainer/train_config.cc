@@ -199,6 +199,8 @@ void read(ParamReader& r, TrainConfig& c) {
 }  // namespace
 
 TrainConfig read_train_config(const TrainingDefaults& defaults, std::string_view settings) {
+  // A file saved with a byte-order mark (some editors write one) reads as without it.
+  if (settings.starts_with("\xEF\xBB\xBF")) settings.remove_prefix(3);
   TrainConfig config = defaults_of(defaults);
   ParamReader reader(looks_like_json(settings) ? parse_json_settings(settings)
                                                : parse_settings_lines(settings));

@@ -78,6 +78,7 @@ class Trainer {
                                                  config_.teacher_holdout);
       if (restored) restore_holdout_best();
     }
+    dir_.create();  // only now: bad settings or a bad teacher leave nothing behind
     if (!resume) dir_.write_config(game_spec_, config_.spec);  // once the weights are there
     // The first "best" is the network the run starts from, for the first evaluation to beat.
     if (!std::filesystem::exists(dir_.file("best.pt"))) learner_.export_model(dir_.file("best.pt"));

@@ -26,7 +26,9 @@ _CONFIG_FILES = ("config.json", "config.txt")
 
 
 def _settings_of(text, where):
-    """The settings of a JSON object or of key=value lines (blank lines, # comments)."""
+    """The settings of a JSON object or of key=value lines (blank lines, # comments); a
+    byte-order mark before them is dropped, as the C++ reader drops it."""
+    text = text.removeprefix("\ufeff")
     if text.lstrip().startswith("{"):
         try:
             settings = json.loads(text)

@@ -307,6 +307,10 @@ def make_handler(viewer, access):
                 raise ViewerError(
                     "the request is not JSON the viewer reads: nested too deep"
                 ) from None
+            except ValueError:  # Python's own limit: integers of more than 4,300 digits
+                raise ViewerError(
+                    "the request is not JSON the viewer reads: a number too long"
+                ) from None
             if not isinstance(body, dict):
                 raise ViewerError("the request must be a JSON object")
             return body

@@ -64,6 +64,13 @@ TEST_CASE("train settings: per-game defaults, overrides, and errors that name th
   CHECK(kf.net.blocks == 2);
   CHECK(kf.search.sims == 16);
   CHECK(read_train_config(training_defaults<Tailten>(), "").net.blocks == 4);
+  // A byte-order mark before key=value lines or JSON reads as without it.
+  CHECK(read_train_config(training_defaults<Tailten>(),
+                          "\xEF\xBB\xBF"
+                          "blocks=3\n")
+            .net.blocks == 3);
+  CHECK(read_train_config(training_defaults<Tailten>(), "\xEF\xBB\xBF{\"blocks\": 5}").net.blocks ==
+        5);
   CHECK(kf.search.gumbel);
   CHECK(kf.baselines == std::vector<std::string>{"mcts:sims=200"});
   CHECK(read_train_config(training_defaults<Knightmate>(), "").net.channels == 64);
@@ -617,6 +624,15 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
       Trainer<Tailten>(game, spec, config("teacher=" + refused), "cpu", refused, false, stderr),
       Contains("holds no teacher shards"));
   CHECK_FALSE(RunDirectory::holds_run(refused));
+  // ... and makes nothing in a run folder given apart from it.
+  const std::string out = temporary_dir("trainer_teacher_refused_out") + "/run";
+  REQUIRE_THROWS_WITH(
+      Trainer<Tailten>(game, spec, config("teacher=" + refused), "cpu", out, false, stderr),
+      Contains("holds no teacher shards"));
+  CHECK_FALSE(fs::exists(out));
+  REQUIRE_THROWS_WITH(Trainer<Tailten>(game, spec, tiny_config(), "cpu", out, true, stderr),
+                      Contains("no"));
+  CHECK_FALSE(fs::exists(out));
   REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "teacher=" + shards),
                       Contains("teacher and teacher_steps go together"));
 }
