@@ -75,7 +75,7 @@ class Training {
     const TrainConfig config = read_train_config(
         game_->training_defaults(), resume ? RunDirectory(out).read_config().second : settings);
     settings_ = config.spec;
-    Games::visit(*game_, [&](const auto& rules) {
+    Games::visit_listed(*game_, "training", [&](const auto& rules) {
       using G = std::decay_t<decltype(rules)>;
       run_ = std::make_unique<Run<G>>(rules, game_->spec(), config, device, out, resume, log_);
     });
@@ -172,7 +172,7 @@ class Actor {
         int threads)
       : game_(load_game(game_spec)) {
     const TrainConfig config = read_train_config(game_->training_defaults(), settings);
-    Games::visit(*game_, [&](const auto& rules) {
+    Games::visit_listed(*game_, "a self-play actor", [&](const auto& rules) {
       using G = std::decay_t<decltype(rules)>;
       player_ = std::make_unique<Player<G>>(rules, game_->spec(), config, device, threads);
     });

@@ -2,6 +2,9 @@
 // registry, the CLI's benchmarks and the tests all read this list.
 #pragma once
 
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "env/games/double_duel/double_duel.h"
@@ -18,10 +21,20 @@ template <Game... Gs>
 struct GameList {
   static std::vector<GameEntry> entries() { return {game_entry<Gs>()...}; }
 
-  // Calls f(rules) with the typed game behind `game`; false if it is not on the list.
+  // Calls f(rules) with the typed game behind `game`; false if it is not on the list (a
+  // game registered at run time, such as the tests' Nim).
   template <class F>
-  static bool visit(const AnyGame& game, F&& f) {
+  [[nodiscard]] static bool visit(const AnyGame& game, F&& f) {
     return (visit_one<Gs>(game, f) || ...);
+  }
+
+  // The same, for callers that cannot go on without the typed game: throws
+  // std::invalid_argument naming the game and `what` needs it.
+  template <class F>
+  static void visit_listed(const AnyGame& game, std::string_view what, F&& f) {
+    if (!visit(game, f))
+      throw std::invalid_argument(game.spec() + ": " + std::string(what) +
+                                  " needs a game of the list in env/registry/game_list.h");
   }
 
  private:

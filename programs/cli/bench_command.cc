@@ -111,7 +111,8 @@ int bench_command(Args& args) {
   std::printf("| %-44s | %7s | %14s |\n|%s|%s:|%s:|\n", "loop", "threads", "steps/s",
               std::string(46, '-').c_str(), std::string(8, '-').c_str(),
               std::string(15, '-').c_str());
-  Games::visit(*game, [&](const auto& rules) {
+  // A game registered at run time has no typed rules here: it gets the vector env's rows.
+  [[maybe_unused]] const bool typed_rows = Games::visit(*game, [&](const auto& rules) {
     print_row("C++ single state, rules only", 1, repeat,
               [&] { return single_state_loop(rules, steps, false, Draw::kAgent); });
     if constexpr (HasSampler<std::decay_t<decltype(rules)>>)

@@ -263,7 +263,8 @@ int search_bench_command(Args& args) {
   std::printf("| %-18s | threads | %12s |\n|%s|--------:|-------------:|\n", "game", "sims/s",
               std::string(20, '-').c_str());
   for (const auto& game : games)
-    Games::visit(*game, [&](const auto& rules) { mcts_rows(rules, options); });
+    Games::visit_listed(*game, "search-bench",
+                        [&](const auto& rules) { mcts_rows(rules, options); });
 
   const PeakFlops peak = measure_peak_flops(options.threads);
   const double peak_gflops = peak.flops_per_second / 1e9;
@@ -281,8 +282,9 @@ int search_bench_command(Args& args) {
       "--------:|\n",
       std::string(20, '-').c_str());
   for (const auto& game : games)
-    Games::visit(*game,
-                 [&](const auto& rules) { az_rows(rules, game->spec(), options, peak_gflops); });
+    Games::visit_listed(*game, "search-bench", [&](const auto& rules) {
+      az_rows(rules, game->spec(), options, peak_gflops);
+    });
   return 0;
 }
 

@@ -99,7 +99,7 @@ int train_command(Args& args) {
 
   const std::atomic<bool>& stop = stop_on_signals();
   bool finished = false;
-  Games::visit(*game, [&](const auto& rules) {
+  Games::visit_listed(*game, "training", [&](const auto& rules) {
     using G = std::decay_t<decltype(rules)>;
     Trainer<G> trainer(rules, game->spec(), config, device, out, resume, stderr);
     std::fprintf(stderr, "%s: %lld parameters, %s; run in %s\n", game->spec().c_str(),

@@ -83,3 +83,19 @@ def test_every_suite_that_runs_per_spec_passes_on_nim():
         tests = [line for line in collected.splitlines() if f"/{suite}.py::" in line]
         for spec in specs:
             assert any(line.endswith(f"[{spec}]") for line in tests), (suite, spec)
+
+
+def test_what_needs_the_typed_list_names_it_for_a_game_outside():
+    """Games played in batches run on the list's typed code: for Nim they are refused by
+    name, where they once returned no games at all."""
+    code = (
+        "import tempfile, knightgym.balance\n"
+        "try:\n"
+        "    knightgym.balance.evaluate(game='nim', agents=['random'], games=4, batch=2,\n"
+        "                               out=tempfile.mkdtemp(), plots=False)\n"
+        "except ValueError as error:\n"
+        "    print(error)\n"
+    )
+    done = run_in_the_test_game_module("-c", code)
+    assert done.returncode == 0, done.stderr
+    assert "a match played in batches needs a game of the list" in done.stdout

@@ -19,7 +19,7 @@ namespace {
 template <class Play>
 void with_typed_agents(const AnyGame& game, const std::vector<std::unique_ptr<AnyAgent>>& agents,
                        const Play& play) {
-  Games::visit(game, [&](const auto& rules) {
+  Games::visit_listed(game, "a match played in batches", [&](const auto& rules) {
     using G = std::decay_t<decltype(rules)>;
     std::vector<Agent<G>*> typed;
     for (const auto& agent : agents)

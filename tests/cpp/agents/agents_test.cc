@@ -202,7 +202,7 @@ void check_batched_equals_alone(const G& game, Evaluator& evaluator, AzConfig co
 TEST_CASE("a batched search equals the same search alone", "[agents]") {
   for (const char* spec : {"knight_fight", "knightmate", "double_duel", "knights_challenge",
                            "knights_challenge(mode=ffa3)", "tailten"}) {
-    Games::visit(*load_game(spec), [](const auto& game) {
+    REQUIRE(Games::visit(*load_game(spec), [](const auto& game) {
       HashEvaluator evaluator(game.info());
       for (const bool gumbel : {false, true}) {
         for (const int leaves : {1, 4}) {
@@ -215,7 +215,7 @@ TEST_CASE("a batched search equals the same search alone", "[agents]") {
           check_batched_equals_alone(game, evaluator, config);
         }
       }
-    });
+    }));
   }
 }
 

@@ -218,7 +218,7 @@ TEST_CASE("PUCT and Gumbel play the only legal action, with 2 simulations", "[se
 
 TEST_CASE("with 2 simulations a search plays a legal action and its policy is on the mask",
           "[search]") {
-  Games::visit(*load_game("knights_challenge"), [](const auto& game) {
+  REQUIRE(Games::visit(*load_game("knights_challenge"), [](const auto& game) {
     using G = std::decay_t<decltype(game)>;
     auto evaluator = std::make_shared<UniformEvaluator>(game.info());
     Rng rng(2);
@@ -248,7 +248,7 @@ TEST_CASE("with 2 simulations a search plays a legal action and its policy is on
         game.apply(state, action);
       }
     }
-  });
+  }));
 }
 
 TEST_CASE("Sequential Halving's schedule of root visits", "[search]") {
@@ -367,7 +367,7 @@ TEST_CASE("values are read relative to the observer", "[search]") {
 }
 
 TEST_CASE("virtual loss is undone and every simulation is counted once", "[search]") {
-  Games::visit(*load_game("knights_challenge(mode=ffa3)"), [](const auto& game) {
+  REQUIRE(Games::visit(*load_game("knights_challenge(mode=ffa3)"), [](const auto& game) {
     using G = std::decay_t<decltype(game)>;
     UniformEvaluator evaluator(game.info());
     for (const bool gumbel : {false, true}) {
@@ -392,7 +392,7 @@ TEST_CASE("virtual loss is undone and every simulation is counted once", "[searc
         children_visits += tree[tree[0].first_child + c].visits;
       CHECK(children_visits == 64);
     }
-  });
+  }));
 }
 
 }  // namespace
