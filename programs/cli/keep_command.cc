@@ -14,8 +14,7 @@ int keep_command(Args& args) {
     throw std::invalid_argument(
         "usage: knightgym keep RUN DEST [--compact] [--replay-decisions N]");
   KeepOptions options;
-  options.precision =
-      args.get_switch("compact") ? CheckpointPrecision::kCompact : CheckpointPrecision::kFull;
+  options.compact = args.get_switch("compact");
   options.replay_decisions = args.get_int("replay-decisions", -1, 0);
   args.finish();
   const std::string& run = args.positional()[0];

@@ -96,7 +96,7 @@ const Command kCommands[] = {
      "RUN DEST [--compact] [--replay-decisions N]",
      "a training run's state to go on from elsewhere, a few MB to commit: settings,\n"
      "networks, metrics and its newest checkpoint (--compact: float16 weights, bfloat16\n"
-     "moments), its replay sample cut to N decisions; see docs/training.md",
+     "moments, no model.pt), its replay sample cut to N decisions; see docs/training.md",
      {"compact"},
      kKeep},
     {"balance",

@@ -296,6 +296,7 @@ def test_a_kept_run_goes_on_elsewhere_from_its_step(run_dir, tmp_path):
     checkpoint = "checkpoints/step-000000012"
     full_bytes = (run_dir / f"{checkpoint}.ckpt").stat().st_size
     assert (compact / f"{checkpoint}.ckpt").stat().st_size < 0.6 * full_bytes
+    assert not (compact / "model.pt").exists()  # the checkpoint's weights; written again
     decisions = replay_decisions(done.stdout)
     assert 0 < decisions <= cut
     again = subprocess.run(
@@ -306,6 +307,7 @@ def test_a_kept_run_goes_on_elsewhere_from_its_step(run_dir, tmp_path):
     assert again.returncode == 0, again.stderr
     assert "(step 12)" in again.stderr
     assert f"refilled with {decisions} decisions" in again.stderr
+    assert (compact / "model.pt").is_file()
 
 
 def test_keep_refuses_what_is_not_a_run_and_leaves_dest_as_it_was(run_dir, tmp_path):

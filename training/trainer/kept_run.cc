@@ -55,11 +55,16 @@ KeptRun keep_run(const std::string& run, const std::string& dest, const KeepOpti
     throw std::invalid_argument("'" + run + "' holds no checkpoint that loads" + skipped);
   const std::string config_file =
       fs::exists(from.file("config.json")) ? "config.json" : "config.txt";
-  std::vector<std::string> files = {config_file, "model.pt", "best.pt", "metrics.csv"};
+  std::vector<std::string> files = {config_file, "best.pt", "metrics.csv"};
+  if (!options.compact) files.push_back("model.pt");
   for (const std::string& name : files)
     if (!fs::is_regular_file(from.file(name)))
       throw std::invalid_argument("'" + run + "' lacks " + name);
-  if (fs::is_regular_file(from.file("teacher_best.pt"))) files.push_back("teacher_best.pt");
+  // teacher_best.pt matters while the run learns from its teacher; past that, to go on
+  // needs it no more.
+  const bool teaching = counters.steps < config.teacher_steps;
+  if (fs::is_regular_file(from.file("teacher_best.pt")) && (teaching || !options.compact))
+    files.push_back("teacher_best.pt");
 
   const std::string staging = dest + ".keeping";
   fs::remove_all(staging);
@@ -69,7 +74,9 @@ KeptRun keep_run(const std::string& run, const std::string& dest, const KeepOpti
     to.create();
     for (const std::string& name : files) fs::copy_file(from.file(name), to.file(name));
     const std::string saved = to.checkpoint(counters.steps);
-    learner.save_checkpoint(saved, counters, options.precision);
+    learner.save_checkpoint(
+        saved, counters,
+        options.compact ? CheckpointPrecision::kCompact : CheckpointPrecision::kFull);
     if (fs::exists(RunDirectory::replay_sample(checkpoint))) {
       TeacherShard replay = read_shard(RunDirectory::replay_sample(checkpoint), game->spec());
       keep_newest(replay, options.replay_decisions);

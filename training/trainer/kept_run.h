@@ -1,6 +1,7 @@
 // A training run's kept state: what it needs to go on on another machine, a few MB to
 // commit (docs/training.md, "A run on another machine"). keep_run copies the run's
-// settings (config.json), model.pt, best.pt, teacher_best.pt (if there) and metrics.csv,
+// settings (config.json), model.pt (unless compact), best.pt, teacher_best.pt (if there)
+// and metrics.csv,
 // and writes its newest checkpoint that loads, with that checkpoint's replay sample cut to
 // its newest whole games of at most `replay_decisions` decisions. `knightgym train GAME
 // --out DEST --resume` then goes on from that checkpoint's step.
@@ -14,10 +15,12 @@
 namespace knightgym {
 
 struct KeepOptions {
-  // kCompact: the checkpoint's weights in float16 and its moments in bfloat16, half the
-  // bytes (Knights Challenge's 2 x 32 network holds 2.9 MB of weights: its dense policy
-  // head), at the price of rounding them once.
-  CheckpointPrecision precision = CheckpointPrecision::kFull;
+  // The checkpoint's weights in float16 and its moments in bfloat16, half the bytes
+  // (Knights Challenge's 2 x 32 network holds 2.9 MB of weights: its dense policy head),
+  // at the price of rounding them once; and no model.pt, whose weights the checkpoint
+  // holds and which the run writes again at its first checkpoint, nor, once the run has
+  // learned from its teacher, teacher_best.pt.
+  bool compact = false;
   int64_t replay_decisions = -1;  // the replay sample cut to at most so many; -1: whole
 };
 
