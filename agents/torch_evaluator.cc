@@ -1,6 +1,7 @@
 #include "agents/torch_evaluator.h"
 
 #include <ATen/Parallel.h>
+#include <dlfcn.h>
 #include <torch/cuda.h>
 
 #include <cstring>
@@ -42,7 +43,7 @@ torch::Device parse_device(const std::string& name) {
 }
 
 void set_threads(int threads) {
-  if (threads > 0) at::set_num_threads(threads);
+  if (threads > 0) set_libtorch_threads(threads);
 }
 
 // The calling thread's intra-op threads: `threads` where the spec names them, else
@@ -230,10 +231,18 @@ class TorchBackend final : public NetworkBackend {
     return TorchEvaluator::read(stream, what, info, game_spec, device, threads);
   }
   int intra_op_threads() const override { return at::get_num_threads(); }
-  void set_intra_op_threads(int threads) const override { at::set_num_threads(threads); }
+  void set_intra_op_threads(int threads) const override { set_libtorch_threads(threads); }
 };
 
 }  // namespace
+
+void set_libtorch_threads(int threads) {
+  at::set_num_threads(threads);
+  using SetThreads = void (*)(int);
+  static const auto openblas =
+      reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+  if (openblas) openblas(threads);
+}
 
 const NetworkBackend& torch_network_backend() {
   static const TorchBackend backend;

@@ -71,6 +71,12 @@ class TorchEvaluator final : public Evaluator {
   std::unique_ptr<Impl> impl_;
 };
 
+// LibTorch's intra-op threads on the calling thread (and the default threads take), and
+// OpenBLAS's where LibTorch links it (Debian's does): OpenBLAS keeps a pool of its own,
+// whose idle threads spin (sched_yield) beside a one-thread run, a core's worth of system
+// time on the VM, unless told the same count.
+void set_libtorch_threads(int threads);
+
 // The LibTorch backend of agents/network.h, and setting it as the process's backend
 // (programs linked with LibTorch call this at start).
 const NetworkBackend& torch_network_backend();

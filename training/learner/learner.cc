@@ -136,7 +136,7 @@ void Learner::sync_copy() {
 }
 
 void Learner::set_intra_op_threads(int threads) {
-  if (threads > 0) at::set_num_threads(threads);
+  if (threads > 0) set_libtorch_threads(threads);
 }
 
 int64_t Learner::num_parameters() const {

@@ -60,7 +60,7 @@ class Trainer {
       : game_(game),
         info_(game.info()),
         game_spec_(std::move(game_spec)),
-        config_(config),
+        config_(applying_threads(config)),
         device_(std::move(device)),
         dir_(dir),
         log_(log),
@@ -68,7 +68,6 @@ class Trainer {
         learner_(info_, game_spec_, config.net, stream_seed(config.seed, Stream::kLearnerInit, 0),
                  config.learner, device_),
         buffer_(config.window) {
-    Learner::set_intra_op_threads(config_.threads);
     const bool restored = resume && restore();
     if (!restored && !config_.init.empty())
       learner_.load_weights(config_.init == "pretrained" ? pretrained_model_path(game_spec_)
@@ -225,7 +224,15 @@ class Trainer {
 
  private:
   static constexpr int kTeacherStepsPerIteration = 16;  // between the periodic duties
-  static constexpr int kHoldoutBatches = 2;             // held-out rows measured per row
+
+  // `config`, its LibTorch threads set first: before the learner makes its first tensor,
+  // or OpenMP starts a team of every core whose idle workers spin (sched_yield) beside
+  // the run, a core's worth of system time on the VM.
+  static const TrainConfig& applying_threads(const TrainConfig& config) {
+    Learner::set_intra_op_threads(config.threads);
+    return config;
+  }
+  static constexpr int kHoldoutBatches = 2;  // held-out rows measured per row
 
   // What one metrics row sums up.
   struct Period {
