@@ -2,17 +2,22 @@
 """Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/NAME/) from what the
 tests already use: the conformance specs (for the spec parser's time too), the golden
 renders' serialized states, the FENs of the C++ tests, the UCI scripts of the engine's
-tests, agent specs, the shipped networks' training settings (env/games/*/recipes/), and
-teacher shards of the golden states; and each game's own seeds of a target, its studies'
-`fuzz` (env/games/<game>/studies.json: more specs, balance strings). Each seed is a file
-named by its content's hash, so running this again adds only what is new.
+tests, agent specs, the shipped networks' training settings (env/games/*/recipes/),
+teacher shards of the golden states, the project's JSON files (the manifest, the
+studies), balance progress files round the C++ tests' tally, and metrics files; and
+each game's own seeds of a target, its studies' `fuzz` (env/games/<game>/studies.json:
+more specs, balance strings). Each seed is a file named by its content's hash; the corpus
+is exactly what this writes (a seed no longer made is removed), and --check, which a
+test runs, says what differs without writing.
 
-    tools/fuzz_seeds.py
+    tools/fuzz_seeds.py [--check]
 """
 
 import hashlib
+import json
 import re
 import struct
+import sys
 from pathlib import Path
 
 import studies
@@ -80,6 +85,83 @@ def teacher_shards():
             digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
         shards.append(body + struct.pack("<Q", digest))
     return shards
+
+
+def tally_json(games):
+    """A balance tally (training/balance/tally.h) of `games` two-player games between two
+    agents, each won by the first seat, as RuleSetTally::write_json writes it."""
+    blocks = games // 2
+
+    def sums(count, value):
+        return {"count": count, "sum": value * count, "squares": value * count}
+
+    return {
+        "players": 2,
+        "block_games": 2,
+        "games": games,
+        "blocks": blocks,
+        "decisive": games,
+        "natural_draws": 0,
+        "truncated": 0,
+        "truncated_draws": 0,
+        "seats": [
+            {
+                "wins": games,
+                "draws": 0,
+                "losses": 0,
+                "return_sum": float(games),
+                "ranks": [games, 0],
+            },
+            {
+                "wins": 0,
+                "draws": 0,
+                "losses": games,
+                "return_sum": -float(games),
+                "ranks": [0, games],
+            },
+        ],
+        "game_advantage": sums(games, 1.0),
+        "block_advantage": sums(blocks, 1.0),
+        "lengths": [[40, games]],
+        "agents": [
+            {
+                "games": games,
+                "wins": blocks,
+                "draws": 0,
+                "losses": blocks,
+                "block_score": sums(blocks, 0.5),
+            }
+            for _ in range(2)
+        ],
+        "points": [0.0, float(blocks), float(blocks), 0.0],
+        "pentanomial": [0, 0, blocks, 0, 0],
+    }
+
+
+def balance_progress():
+    """Progress files (training/balance/checkpoint.h) after their run's identity line: the
+    JSON format, and text format 1 round the C++ tests' tally written before JSON."""
+    identity = json.dumps({"game": "knight_fight", "seed": 1})
+    progress = {
+        "format": "knightgym-balance-progress",
+        "version": 2,
+        "run": json.loads(identity),
+        "rule_sets": [{"chunks_done": 2, "seconds": 1.5, "tally": tally_json(4)}],
+    }
+    test = (ROOT / "tests/cpp/training/balance/tally_test.cc").read_text()
+    tokens = "".join(re.findall(r'"([^"]*)"', test.split("kTokensTally =")[1].split(";")[0]))
+    return [
+        f"{identity}\n{json.dumps(progress)}\n",
+        f"{identity}\nknightgym-balance-progress-1\n{identity}\n1\n3 0x1.8p+0\n{tokens}\n",
+        f"{identity}\n{json.dumps(tally_json(2))}\n{tokens}\n",
+    ]
+
+
+def metrics_files():
+    """A kept run's metrics.csv cut to its first 20 rows, and the same with its last row
+    cut short, as a kill leaves it."""
+    rows = (ROOT / "kept/tailten_gen1/metrics.csv").read_text().splitlines(keepends=True)
+    return ["".join(rows[:21]), "".join(rows[:21])[:-40]]
 
 
 def game_seeds(target):
@@ -151,18 +233,64 @@ SEEDS = {
     ),
     "teacher_shard": teacher_shards,
     "balance": lambda: game_seeds("balance"),
+    "json": lambda: (
+        [(ROOT / "models/manifest.json").read_text()]
+        + [path.read_text() for path in sorted((ROOT / "env/games").glob("*/studies.json"))]
+        + ['[1e400, -0.0, "\\u00e9\\ud83d\\ude00", {"": null}, [[[]]], true]', '{"a": 1, "a": 2}']
+    ),
+    "balance_progress": balance_progress,
+    "metrics": metrics_files,
 }
 
 
-def main():
+def seed_files():
+    """{target: {file name: bytes}} of every seed."""
+    files = {}
     for target, make in SEEDS.items():
+        seeds = [seed if isinstance(seed, bytes) else seed.encode() for seed in make()]
+        files[target] = {f"seed-{hashlib.sha1(data).hexdigest()[:16]}": data for data in seeds}
+    return files
+
+
+def differences(files):
+    """What the committed corpus lacks, holds beyond the seeds, or holds otherwise."""
+    found = []
+    for target, seeds in files.items():
+        folder = CORPUS / target
+        present = {path.name for path in folder.iterdir()} if folder.is_dir() else set()
+        found += [f"{target}/{name}: missing" for name in sorted(seeds.keys() - present)]
+        found += [f"{target}/{name}: no longer a seed" for name in sorted(present - seeds.keys())]
+        found += [
+            f"{target}/{name}: other bytes"
+            for name in sorted(present & seeds.keys())
+            if (folder / name).read_bytes() != seeds[name]
+        ]
+    return found
+
+
+def main(argv):
+    files = seed_files()
+    if argv == ["--check"]:
+        found = differences(files)
+        for line in found:
+            print(line)
+        if found:
+            print(f"{len(found)} corpus files differ from their generator: run tools/fuzz_seeds.py")
+        return 1 if found else 0
+    if argv:
+        print("usage: tools/fuzz_seeds.py [--check]", file=sys.stderr)
+        return 2
+    for target, seeds in files.items():
         folder = CORPUS / target
         folder.mkdir(parents=True, exist_ok=True)
-        for seed in make():
-            data = seed if isinstance(seed, bytes) else seed.encode()
-            (folder / f"seed-{hashlib.sha1(data).hexdigest()[:16]}").write_bytes(data)
-        print(f"{target}: {len(list(folder.iterdir()))} files")
+        for path in folder.iterdir():
+            if path.name not in seeds:
+                path.unlink()
+        for name, data in seeds.items():
+            (folder / name).write_bytes(data)
+        print(f"{target}: {len(seeds)} files")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

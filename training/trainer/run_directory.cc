@@ -1,7 +1,7 @@
 #include "training/trainer/run_directory.h"
 
 #include <algorithm>
-#include <cstdlib>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -150,10 +150,10 @@ MetricsLog::MetricsLog(const std::string& path, const std::vector<std::string>& 
       bool whole = cells.size() == written, beyond = false;
       for (const auto& [column, bound] : bounds) {
         if (column >= cells.size()) continue;
-        const std::string cell(cells[column]);
-        char* end = nullptr;
-        const long long value = std::strtoll(cell.c_str(), &end, 10);
-        if (cell.empty() || *end != '\0')
+        const std::string_view cell = cells[column];
+        int64_t value = 0;
+        const auto [end, error] = std::from_chars(cell.data(), cell.data() + cell.size(), value);
+        if (error != std::errc() || end != cell.data() + cell.size())
           whole = false;
         else if (value > bound)
           beyond = true;
