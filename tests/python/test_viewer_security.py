@@ -370,7 +370,8 @@ def test_an_unbounded_search_is_refused_or_cut_to_the_move_time(server, folder):
 
 
 def test_a_search_whose_client_goes_is_cancelled(folder):
-    with serving(folder, max_sims=100_000_000, move_seconds=60) as slow:
+    # A minute's search may build a tree of gigabytes: the budget is raised to allow it.
+    with serving(folder, max_sims=100_000_000, move_seconds=60, memory_mb=1 << 20) as slow:
         port = slow.server_address[1]
         with answered_within_a_second(slow):
             body = json.dumps(
@@ -462,3 +463,35 @@ def test_300_trickling_connections_do_not_lock_the_user_out(server):
         thread.join()
         for connection in trickling:
             connection.close()
+
+
+def test_the_games_kept_stay_within_the_memory_budget():
+    # Games of the biggest network a request may ask for (agent_policy.CAPS), under a
+    # budget of two of them: the oldest close to make room, and the process grows by
+    # about two networks, not six.
+    from knightgym.viewer.agent_policy import AgentPolicy
+    from knightgym.viewer.server import Viewer
+    from knightgym.viewer.sessions import Library, ViewerError
+
+    def resident_mb():
+        return int(pathlib.Path("/proc/self/statm").read_text().split()[1]) * 4096 >> 20
+
+    big = "az:model=resnet,blocks=20,channels=256,sims=8"
+    viewer = Viewer(Library(roots=[]), AgentPolicy(memory_mb=700))
+    viewer.new_game({"spec": "tailten", "agent": "az:model=resnet,blocks=1,channels=8"})
+    before = resident_mb()
+    ids = [viewer.new_game({"spec": "knight_fight", "agent": big})[0] for _ in range(6)]
+    grown = resident_mb() - before
+    assert sorted(viewer.games) == ids[-2:]
+    assert sum(game.memory_bytes for game in viewer.games.values()) <= 700 << 20
+    assert 200 < grown < 1000, f"the process grew by {grown} MB"
+    with pytest.raises(ViewerError, match="is more than this viewer allows"):
+        viewer.new_game({"spec": "knight_fight", "agent": "az:model=resnet,channels=512"})
+    assert sorted(viewer.games) == ids[-2:] and viewer.reserved_bytes == 0
+    viewer.close_all()
+    # A game that alone would take more than the budget is refused, the others kept.
+    small = Viewer(Library(roots=[]), AgentPolicy(memory_mb=200))
+    kept, _ = small.new_game({"spec": "tailten", "agent": "mcts:sims=10"})
+    with pytest.raises(ViewerError, match=r"about 287 MB, more than .* \(200 MB; .*--memory-mb"):
+        small.new_game({"spec": "knight_fight", "agent": big})
+    assert list(small.games) == [kept] and small.reserved_bytes == 0

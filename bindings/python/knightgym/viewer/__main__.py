@@ -4,7 +4,12 @@ knightgym.viewer."""
 import argparse
 import sys
 
-from knightgym.viewer.agent_policy import DEFAULT_MAX_SIMS, DEFAULT_MOVE_SECONDS, AgentPolicy
+from knightgym.viewer.agent_policy import (
+    DEFAULT_MAX_SIMS,
+    DEFAULT_MEMORY_MB,
+    DEFAULT_MOVE_SECONDS,
+    AgentPolicy,
+)
 from knightgym.viewer.server import serve
 from knightgym.viewer.sessions import Library, ViewerError
 
@@ -65,6 +70,13 @@ def main(argv=None):
         help=f"the longest an agent thinks about a move (default {DEFAULT_MOVE_SECONDS:g})",
     )
     parser.add_argument(
+        "--memory-mb",
+        type=int,
+        default=DEFAULT_MEMORY_MB,
+        help="the memory the games kept at once may take, by an estimate of their agents; "
+        f"the oldest games close to make room (default {DEFAULT_MEMORY_MB})",
+    )
+    parser.add_argument(
         "--port",
         type=int,
         default=8000,
@@ -76,11 +88,17 @@ def main(argv=None):
         help="the address to serve on (default 127.0.0.1, this machine only)",
     )
     args = parser.parse_args(argv)
-    if args.max_sims < 1 or not args.move_seconds > 0:
-        parser.error("--max-sims and --move-seconds must be positive")
+    if args.max_sims < 1 or not args.move_seconds > 0 or args.memory_mb < 1:
+        parser.error("--max-sims, --move-seconds and --memory-mb must be positive")
     library = Library(roots=args.paths + args.folder)
     try:
-        policy = AgentPolicy(dict(args.model), dict(args.engine), args.max_sims, args.move_seconds)
+        policy = AgentPolicy(
+            dict(args.model),
+            dict(args.engine),
+            args.max_sims,
+            args.move_seconds,
+            memory_mb=args.memory_mb,
+        )
         for path in args.paths:
             library.open(path)
     except ViewerError as error:

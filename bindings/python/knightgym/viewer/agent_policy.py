@@ -12,6 +12,7 @@ move is capped apart (PlayedGame's move_seconds).
 import os
 
 import knightgym
+from knightgym.viewer import agent_memory
 from knightgym.viewer.errors import ViewerError, shortened
 
 # Models that load no file: the network shipped for the game, no network at all, or a
@@ -20,6 +21,7 @@ BUILT_IN_MODELS = ("pretrained", "uniform", "resnet")
 BUILT_IN_ENGINES = ("fairy-stockfish",)
 DEFAULT_MAX_SIMS = 100_000
 DEFAULT_MOVE_SECONDS = 10.0
+DEFAULT_MEMORY_MB = 4096  # what the games kept at once may take (agent_memory's estimate)
 
 # The caps on what a search, a fresh network or an engine may take; the kinds' own
 # bounds (knightgym.agents.params) still apply below them.
@@ -56,6 +58,7 @@ class AgentPolicy:
         max_sims=DEFAULT_MAX_SIMS,
         move_seconds=DEFAULT_MOVE_SECONDS,
         threads=None,
+        memory_mb=DEFAULT_MEMORY_MB,
     ):
         self.models = dict(models or {})
         self.engines = dict(engines or {})
@@ -69,6 +72,7 @@ class AgentPolicy:
         self.max_sims = max_sims
         self.move_seconds = move_seconds
         self.threads = threads or os.cpu_count() or 1
+        self.memory_bytes = memory_mb << 20
 
     def resolve(self, spec):
         """The spec to make, with the command line's files in place of their names;
@@ -100,6 +104,22 @@ class AgentPolicy:
             params["movetime"] = str(self._cap("movetime"))
         return knightgym._knightgym.format_spec(kind, list(params.items())) if params else kind
 
+    def game_bytes(self, game, resolved_spec, agents):
+        """What a game of ``agents`` agents of ``resolved_spec`` (as resolve() gives it)
+        takes, estimated; ViewerError (413) if that alone is more than the budget."""
+        try:
+            needed = agent_memory.game_bytes(resolved_spec, game, agents, self.move_seconds)
+        except ValueError as error:
+            raise ViewerError(f"agent: {error}") from None
+        if needed > self.memory_bytes:
+            raise ViewerError(
+                f"agent: a game of {shortened(resolved_spec)} would take about "
+                f"{needed >> 20} MB, more than this viewer keeps for all its games "
+                f"({self.memory_bytes >> 20} MB; knightgym view --memory-mb raises it)",
+                status=413,
+            )
+        return needed
+
     def describe(self):
         """What the page shows: the names of the models and engines it may ask for."""
         return {
@@ -107,6 +127,7 @@ class AgentPolicy:
             "engines": list(BUILT_IN_ENGINES) + sorted(self.engines),
             "max_sims": self.max_sims,
             "move_seconds": self.move_seconds,
+            "memory_mb": self.memory_bytes >> 20,
         }
 
     def _cap(self, key):

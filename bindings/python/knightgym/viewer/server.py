@@ -45,7 +45,7 @@ CONTENT_TYPES = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
 }
-MOST_GAMES = 64  # games kept at once; the oldest goes first
+MOST_GAMES = 64  # games kept at once (and within the policy's memory); the oldest goes first
 MOST_BODY = 64 * 1024  # bytes of a request's body
 MOST_TEXT = 4096  # characters of a spec, an agent spec, a path or a move
 MOST_SEATS = 16
@@ -63,6 +63,7 @@ class Viewer:
         self.library = library
         self.policy = policy
         self.games = {}
+        self.reserved_bytes = 0  # the estimates of games being made
         self.next_id = 1
         self.lock = threading.Lock()
 
@@ -77,22 +78,47 @@ class Viewer:
         seed = body.get("seed", 0)
         if type(seed) is not int or not 0 <= seed <= MOST_SEED:
             raise ViewerError(f"seed must be a whole number in 0..2^63-1, got {shortened(seed)}")
-        game = PlayedGame(
-            _text(body, "spec", ""),
-            _text(body, "agent", "random"),
-            seats,
-            seed,
-            policy=self.policy,
-            move_seconds=self.policy.move_seconds,
-            start=False,
-        )
+        reserved = []
+        try:
+            game = PlayedGame(
+                _text(body, "spec", ""),
+                _text(body, "agent", "random"),
+                seats,
+                seed,
+                policy=self.policy,
+                move_seconds=self.policy.move_seconds,
+                start=False,
+                before_agents=lambda needed: reserved.append(self._make_room(needed)),
+            )
+        except BaseException:
+            with self.lock:
+                self.reserved_bytes -= sum(reserved)
+            raise
         with self.lock:
+            self.reserved_bytes -= sum(reserved)
             game_id = self.next_id
             self.next_id += 1
             self.games[game_id] = game
             while len(self.games) > MOST_GAMES:
                 self.games.pop(min(self.games)).cancel()
         return game_id, game
+
+    def _make_room(self, needed):
+        """Closes the oldest games until ``needed`` more bytes fit the memory budget with
+        the games kept and those being made; reserves them and returns ``needed``."""
+        with self.lock:
+            kept = sum(game.memory_bytes for game in self.games.values())
+            while self.games and kept + self.reserved_bytes + needed > self.policy.memory_bytes:
+                oldest = self.games.pop(min(self.games))
+                oldest.cancel()
+                kept -= oldest.memory_bytes
+            if kept + self.reserved_bytes + needed > self.policy.memory_bytes:
+                raise ViewerError(
+                    "the viewer is making other games that take its memory: try again",
+                    status=503,
+                )
+            self.reserved_bytes += needed
+        return needed
 
     def game(self, game_id):
         with self.lock:

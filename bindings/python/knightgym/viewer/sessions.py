@@ -198,7 +198,10 @@ class PlayedGame:
 
     ``policy`` (an AgentPolicy) says which agents a request may ask for; each agent move
     searches at most ``move_seconds``. With ``start=False`` the agents make their first
-    moves only at advance(), which the server runs where cancel() can reach it."""
+    moves only at advance(), which the server runs where cancel() can reach it.
+    ``before_agents(bytes)``, if given, is called with the memory the agents will take
+    (the policy's estimate, ``memory_bytes``) before they are made: the server makes room
+    there."""
 
     def __init__(
         self,
@@ -210,6 +213,7 @@ class PlayedGame:
         policy=None,
         move_seconds=DEFAULT_MOVE_SECONDS,
         start=True,
+        before_agents=None,
     ):
         try:
             self.game = knightgym.load_game(spec)
@@ -226,7 +230,16 @@ class PlayedGame:
         self.seed = seed
         self.move_seconds = move_seconds
         self.agents = {}
-        resolved = (policy or AgentPolicy()).resolve(agent_spec)
+        policy = policy or AgentPolicy()
+        resolved = policy.resolve(agent_spec)
+        # What the agents will take, estimated before they are made.
+        self.memory_bytes = (
+            policy.game_bytes(self.game, resolved, players - len(seats))
+            if len(seats) < players
+            else 0
+        )
+        if before_agents is not None:
+            before_agents(self.memory_bytes)
         if len(seats) < players:
             try:
                 factory = knightgym.agents.Factory(resolved, self.game)
