@@ -74,6 +74,22 @@ def test_a_cluster_run_equals_the_one_machine_run(cluster, tmp_path):
     ) == without_timings(knightgym.balance.evaluate("tailten", threads=2, **batched))
 
 
+def test_a_run_through_rays_client_equals_the_one_machine_run(cluster, tmp_path):
+    # A ray:// address: the driver is Ray's client (ray[client], grpcio), the games the
+    # cluster's tasks.
+    settings = dict(SWEPT, games=60, sprt=None, sweep={})
+    here = knightgym.balance.evaluate("knight_fight", threads=2, **settings)
+    there = knightgym.balance.evaluate(
+        "knight_fight",
+        ray_address=cluster.client_address,
+        out=tmp_path / "client",
+        plots=False,
+        **settings,
+    )
+    assert not ray.is_initialized()
+    assert without_timings(there) == without_timings(here)
+
+
 def _kill_the_first_task(killed, finished):
     """SIGKILLs the first worker process found running a balance task."""
     while not finished.is_set():
