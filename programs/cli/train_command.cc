@@ -20,7 +20,16 @@
 namespace knightgym::cli {
 namespace {
 
+// A settings file is a few hundred bytes; one far larger is something else.
+constexpr size_t kMostSettingsBytes = 1 << 20;
+
 std::string read_settings(const std::string& path) {
+  std::error_code error;
+  const uintmax_t size = std::filesystem::file_size(path, error);
+  if (!error && size > kMostSettingsBytes)
+    throw std::invalid_argument("--config '" + path + "': " + std::to_string(size) +
+                                " bytes, more than a settings file's " +
+                                std::to_string(kMostSettingsBytes));
   std::optional<std::string> text = read_file(path);
   if (!text) throw std::invalid_argument("--config '" + path + "': cannot read it");
   return std::move(*text);

@@ -177,3 +177,11 @@ def test_a_huge_field_is_refused_without_quoting_it_whole(tmp_path):
         with pytest.raises(ValueError, match="huge.jsonl:1: ") as refused:
             records.read(path)
         assert len(str(refused.value)) < 1000
+
+
+def test_a_line_longer_than_a_record_is_refused_before_it_is_held(tmp_path, monkeypatch):
+    monkeypatch.setattr(records, "MOST_LINE_BYTES", 1000)
+    path = tmp_path / "long.jsonl"
+    path.write_text(json.dumps(good_line()) + "\n" + "x" * 5000)
+    with pytest.raises(ValueError, match="long.jsonl:2: a line longer than 1000 bytes"):
+        records.read(path)

@@ -335,3 +335,19 @@ def test_keep_refuses_what_is_not_a_run_and_leaves_dest_as_it_was(run_dir, tmp_p
     )
     assert refused.returncode == 1 and "no checkpoint that loads" in refused.stderr
     assert not (tmp_path / "dest").exists() and not (tmp_path / "dest.keeping").exists()
+
+
+def test_a_settings_file_far_larger_than_settings_is_refused_naming_it(tmp_path):
+    # 120,000 keys (1.3 MB): refused by its size at once, nothing written.
+    config = tmp_path / "huge.cfg"
+    config.write_text("".join(f"k{i}=1\n" for i in range(120_000)))
+    result = subprocess.run(
+        [str(CLI), "train", GAME, "--out", str(tmp_path / "run"), "--steps", "1"]
+        + ["--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode != 0
+    assert "huge.cfg" in result.stderr and "more than a settings file's 1048576" in result.stderr
+    assert not (tmp_path / "run").exists()

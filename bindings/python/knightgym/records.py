@@ -152,11 +152,22 @@ def parse_line(text, where="record"):
     return record
 
 
+# Bytes of one record's line: the longest game of any game here is far shorter (a
+# Knightmate game of 10,000 plies is about 70 KB); a longer line is something else, and
+# is refused before it is held whole.
+MOST_LINE_BYTES = 16 << 20
+
+
 def read(path):
-    """Every game of a records file, in order; ValueError names the file, line and problem."""
+    """Every game of a records file, in order; ValueError names the file, line and problem
+    (a line over MOST_LINE_BYTES among them)."""
     records = []
     with open(path, "rb") as file:
-        for number, line in enumerate(file, 1):
+        for number, line in enumerate(iter(lambda: file.readline(MOST_LINE_BYTES + 1), b""), 1):
+            if len(line) > MOST_LINE_BYTES:
+                raise ValueError(
+                    f"{path}:{number}: a line longer than {MOST_LINE_BYTES} bytes is no game record"
+                )
             if line.strip():
                 records.append(parse_line(line, f"{path}:{number}"))
     return records
