@@ -256,18 +256,22 @@ class JsonParser {
   size_t at_ = 0;
 };
 
-std::string JsonValue::where() const {
+std::string JsonValue::where() const { return place(false); }
+
+std::string JsonValue::place(bool short_steps) const {
   std::vector<const std::string*> steps{&step_};
-  for (const Place* place = parent_.get(); place; place = place->parent.get())
-    steps.push_back(&place->step);
+  for (const Place* container = parent_.get(); container; container = container->parent.get())
+    steps.push_back(&container->step);
   std::string out;
-  for (auto step = steps.rbegin(); step != steps.rend(); ++step) out += **step;
+  for (auto step = steps.rbegin(); step != steps.rend(); ++step)
+    out += short_steps ? excerpt(**step) : **step;
   return out;
 }
 
 void JsonValue::fail(const std::string& problem) const {
-  const std::string place = where();
-  throw std::invalid_argument((place.empty() ? "the document" : place) + ": " + problem);
+  // Each key quoted short, so that a message stays short whatever the keys' length.
+  const std::string where = place(true);
+  throw std::invalid_argument((where.empty() ? "the document" : where) + ": " + problem);
 }
 
 namespace {
@@ -295,15 +299,15 @@ int64_t JsonValue::as_int(int64_t low, int64_t high) const {
   expect_kind(*this, Kind::kNumber);
   int64_t number = 0;
   if (!reads_as(text_, number) || number < low || number > high)
-    fail(text_ + " is not an integer in [" + std::to_string(low) + ", " + std::to_string(high) +
-         "]");
+    fail(excerpt(text_) + " is not an integer in [" + std::to_string(low) + ", " +
+         std::to_string(high) + "]");
   return number;
 }
 
 double JsonValue::as_double() const {
   expect_kind(*this, Kind::kNumber);
   double number = 0;
-  if (!reads_as(text_, number)) fail(text_ + " is out of a double's range");
+  if (!reads_as(text_, number)) fail(excerpt(text_) + " is out of a double's range");
   return number;
 }
 

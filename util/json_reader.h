@@ -59,6 +59,8 @@ class JsonValue {
 
  private:
   friend class JsonParser;
+  // where(), each step quoted short (util/text.h's excerpt) where `short_steps`.
+  std::string place(bool short_steps) const;
   Kind kind_ = Kind::kNull;
   bool flag_ = false;
   std::string text_;  // a number's literal or a string's characters

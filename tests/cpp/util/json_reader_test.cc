@@ -163,3 +163,23 @@ TEST_CASE("the JSON reader is linear in time and memory", "[json]") {
       },
       size_t{256} << 20, 30));
 }
+
+TEST_CASE("a refusal quotes long keys and numbers short", "[json]") {
+  const std::string key(65536, 'k');
+  const JsonValue json = parse_json("{\"" + key + "\": [0, " + std::string(5000, '9') + "]}");
+  const auto message_of = [](const auto& read) -> std::string {
+    try {
+      read();
+    } catch (const std::invalid_argument& error) {
+      return error.what();
+    }
+    return "";
+  };
+  const std::string wrong_kind = message_of([&] { json.at(key).as_array()[0].as_string(); });
+  CHECK_THAT(wrong_kind, Catch::Contains("...[0]: expected a string, found a number"));
+  CHECK(wrong_kind.size() < 200);
+  const std::string too_big = message_of([&] { json.at(key).as_array()[1].as_int(); });
+  CHECK_THAT(too_big, Catch::Contains("... is not an integer"));
+  CHECK(too_big.size() < 300);
+  CHECK(json.at(key).as_array()[0].where() == key + "[0]");
+}
