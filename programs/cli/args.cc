@@ -5,30 +5,75 @@
 #include <stdexcept>
 #include <thread>
 
+#include "util/text.h"
+
 namespace knightgym::cli {
 
-Args::Args(int argc, char** argv, int first, const std::set<std::string>& switches) {
+std::map<std::string, DeclaredFlag> flags_of_usage(std::string_view usage) {
+  std::map<std::string, DeclaredFlag> flags;
+  const std::vector<std::string_view> words = split_words(usage);
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string_view word = words[i];
+    while (!word.empty() && word.front() == '[') word.remove_prefix(1);
+    if (!word.starts_with("--")) continue;
+    // "--name", "--name]", "--name]..." and "--name VALUE", "--name VALUE]...".
+    const size_t end = std::min(word.find(']'), word.size());
+    DeclaredFlag& flag = flags[std::string(word.substr(2, end - 2))];
+    std::string_view last = word;
+    const bool closed = end < word.size();
+    const bool value_next = !closed && i + 1 < words.size() && words[i + 1] != "|" &&
+                            !words[i + 1].starts_with("[") && !words[i + 1].starts_with("--");
+    flag.takes_value = value_next;
+    if (value_next) last = words[++i];
+    flag.repeatable = last.ends_with("]...");
+  }
+  return flags;
+}
+
+Args::Args(int argc, char** argv, int first, std::string command, std::string usage)
+    : command_(std::move(command)), usage_(std::move(usage)), declared_(flags_of_usage(usage_)) {
   for (int i = first; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.rfind("--", 0) != 0) {
       positional_.push_back(arg);
       continue;
     }
-    if (switches.count(arg.substr(2))) {
-      flags_[arg.substr(2)].push_back("");
+    const std::string name = arg.substr(2);
+    const auto declared = declared_.find(name);
+    if (declared == declared_.end()) {
+      std::string known;
+      for (const auto& [flag, _] : declared_) known += (known.empty() ? "--" : ", --") + flag;
+      throw std::invalid_argument("unknown flag --" + excerpt(name) + " (knightgym " + command_ +
+                                  " takes " + (known.empty() ? "none" : known) + ")");
+    }
+    std::vector<std::string>& values = flags_[name];
+    if (!values.empty() && !declared->second.repeatable)
+      throw std::invalid_argument("flag --" + name + " is given twice");
+    if (!declared->second.takes_value) {
+      values.emplace_back();
       continue;
     }
-    if (i + 1 >= argc) throw std::invalid_argument("flag " + arg + " needs a value");
-    flags_[arg.substr(2)].push_back(argv[++i]);
+    if (i + 1 >= argc) throw std::invalid_argument("flag --" + name + " needs a value");
+    values.emplace_back(argv[++i]);
   }
 }
 
+void Args::expect_positional(size_t count) const {
+  if (positional_.size() != count)
+    throw std::invalid_argument(usage_ + " (knightgym " + command_ + " --help: what each does)");
+}
+
+void Args::check_declared(const std::string& flag) const {
+  if (!declared_.count(flag))
+    throw std::logic_error("knightgym " + command_ + " reads --" + flag +
+                           ", which its usage in programs/cli/main.cc does not name");
+}
+
 const std::string* Args::single(const std::string& flag) {
-  known_.push_back(flag);
+  check_declared(flag);
+  read_.push_back(flag);
   const auto it = flags_.find(flag);
-  if (it == flags_.end()) return nullptr;
-  if (it->second.size() > 1) throw std::invalid_argument("flag --" + flag + " is given twice");
-  return &it->second.front();
+  return it == flags_.end() ? nullptr : &it->second.front();
 }
 
 int64_t Args::get_int(const std::string& flag, int64_t default_value, int64_t min) {
@@ -68,21 +113,17 @@ std::string Args::get_string(const std::string& flag, const std::string& default
 }
 
 std::vector<std::string> Args::get_strings(const std::string& flag) {
-  known_.push_back(flag);
+  check_declared(flag);
+  read_.push_back(flag);
   const auto it = flags_.find(flag);
   return it == flags_.end() ? std::vector<std::string>{} : it->second;
 }
 
 void Args::finish() const {
-  for (const auto& [flag, value] : flags_) {
-    bool known = false;
-    std::string list;
-    for (const auto& name : known_) {
-      known |= name == flag;
-      list += " --" + name;
-    }
-    if (!known) throw std::invalid_argument("unknown flag --" + flag + "; known:" + list);
-  }
+  for (const auto& [flag, values] : flags_)
+    if (std::find(read_.begin(), read_.end(), flag) == read_.end())
+      throw std::invalid_argument("flag --" + flag + " does nothing with these arguments (" +
+                                  usage_ + ")");
 }
 
 int hardware_threads() {

@@ -112,12 +112,7 @@ int run_on_ray(const BalanceOptions& options, const std::vector<std::string>& sw
 }  // namespace
 
 int balance_command(Args& args) {
-  if (args.positional().size() != 1)
-    throw std::invalid_argument(
-        "usage: knightgym balance GAME[(params)] [--sweep KEY=V1,V2,...]... --agents "
-        "SPEC[,SPEC] [--games N] [--threads T] [--batch B] [--opening-plies P] [--seed S] "
-        "[--sprt a1=X,...] "
-        "[--check-every N] [--ray ADDRESS] --out DIR [--resume] [--no-plots] [--record N]");
+  args.expect_positional(1);
   BalanceOptions options;
   options.game = args.positional()[0];
   const std::vector<std::string> sweeps = args.get_strings("sweep");

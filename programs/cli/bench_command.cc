@@ -86,8 +86,7 @@ double vector_env_loop(const AnyGame& game, int envs, int threads, int64_t steps
 }  // namespace
 
 int bench_command(Args& args) {
-  if (args.positional().size() != 1)
-    throw std::invalid_argument("expected one GAME (knightgym list names them)");
+  args.expect_positional(1);
   const int hardware = hardware_threads();
   const int envs = static_cast<int>(args.get_int("envs", 1024, 1));
   // By default every core, as far as the vector env takes them; a --threads it does not

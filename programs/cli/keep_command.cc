@@ -10,9 +10,7 @@
 namespace knightgym::cli {
 
 int keep_command(Args& args) {
-  if (args.positional().size() != 2)
-    throw std::invalid_argument(
-        "usage: knightgym keep RUN DEST [--compact] [--replay-decisions N]");
+  args.expect_positional(2);
   KeepOptions options;
   options.compact = args.get_switch("compact");
   options.replay_decisions = args.get_int("replay-decisions", -1, 0);

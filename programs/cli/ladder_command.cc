@@ -17,10 +17,7 @@
 namespace knightgym::cli {
 
 int ladder_command(Args& args) {
-  if (args.positional().size() != 1)
-    throw std::invalid_argument(
-        "usage: knightgym ladder GAME --agents SPEC,SPEC[,...] (knightgym ladder --help: every "
-        "flag)");
+  args.expect_positional(1);
   const auto game = load_game(args.positional()[0]);
   LadderOptions options;
   options.agents = split_agent_specs(args.get_string("agents", ""));

@@ -1,10 +1,10 @@
 // knightgym: the command-line program. One table of commands: each has its usage, what it
-// does, the flags it takes without a value, and the function that runs it; `knightgym`
-// alone lists them, and `knightgym COMMAND --help` shows one.
+// does and the function that runs it; the usage declares the command's flags (args.h), so
+// what `knightgym COMMAND --help` shows is what the command takes. `knightgym` alone lists
+// them all; docs/api.md shows that list, and a test checks it is the same.
 #include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -21,9 +21,8 @@ using knightgym::cli::Args;
 
 struct Command {
   std::string_view name;
-  std::string_view usage;          // the arguments after the name; lines after the first indented
-  std::string_view summary;        // what it does, one or more lines
-  std::set<std::string> switches;  // flags without a value ("help" is one for every command)
+  std::string_view usage;    // the arguments after the name; lines after the first indented
+  std::string_view summary;  // what it does, one or more lines
   int (*run)(Args& args);
 };
 
@@ -39,65 +38,48 @@ constexpr auto kKeep = &no_training;
 #endif
 
 const Command kCommands[] = {
-    {"list",
-     "[--agents | --names]",
+    {"list", "[--agents | --names]",
      "games and their parameters (agents' with --agents; the games' names alone with --names)",
-     {"agents", "names"},
      &knightgym::cli::list_command},
-    {"bench",
-     "GAME [--envs N] [--threads T] [--steps S] [--python PATH|none]",
-     "steps/s of the rules, the vector env and Python",
-     {},
-     &knightgym::cli::bench_command},
-    {"perft",
-     "GAME [--seed S | --fen FEN] --depth D [--divide]",
+    {"bench", "GAME [--envs N] [--threads T] [--steps S] [--repeat R] [--python PATH|none]",
+     "steps/s of the rules, the vector env and Python", &knightgym::cli::bench_command},
+    {"perft", "GAME [--seed S | --fen FEN] --depth D [--divide]",
      "perft counts of a game's start (or of a FEN), per action with --divide",
-     {"divide"},
      &knightgym::cli::perft_command},
-    {"perft-bench",
-     "[GAME...] [--depth D] [--seconds T] [--repeat R]",
+    {"perft-bench", "[GAME...] [--depth D] [--seconds T] [--repeat R]",
      "perft nodes/s of every game; against Fairy-Stockfish's where it plays the game",
-     {},
      &knightgym::cli::perft_bench_command},
     {"search-bench",
      "[GAME...] [--sims N] [--az-sims N] [--batch B,B] [--blocks K]\n"
      "[--channels C] [--threads T] [--device cpu|cuda] [--seconds S] [--repeat R]",
      "MCTS simulations/s; AlphaZero search against the network (on the GPU with --device cuda)",
-     {},
      &knightgym::cli::search_bench_command},
     {"play",
      "GAME --agents SPEC,SPEC[,...] [--games N] [--threads T] [--batch B] [--seed S]\n"
      "[--json FILE] [--record FILE]",
      "seat-rotated games: scores with 95% intervals; --record writes their moves (JSON lines);\n"
      "on T threads (default: every core), with --batch in chunks of B games played together",
-     {},
      &knightgym::cli::play_command},
     {"ladder",
      "GAME --agents SPEC,SPEC[,...] [--games N] [--schedule roundrobin|gauntlet]\n"
      "[--challengers K] [--anchor SPEC] [--prior-draws D] [--threads T] [--batch B]\n"
      "[--seed S] [--json FILE]",
      "Bradley-Terry Elo of agents, random at 0; threads and batches as play's",
-     {},
      &knightgym::cli::ladder_command},
-    {"uci",
-     "[--game SPEC] [--agent SPEC] [--seed S]",
+    {"uci", "[--game SPEC] [--agent SPEC] [--seed S]",
      "a UCI engine on stdin/stdout for a game with the UCI capability (default: the first\n"
      "registered one; agent mcts:sims=800)",
-     {},
      &knightgym::cli::uci_command},
     {"train",
      "GAME --out DIR [--minutes M | --steps S] [--resume] [--device cpu|cuda]\n"
      "[--config FILE] [--print-config] [--ray ADDRESS [--actors N]]",
      "AlphaZero-style training (teacher= in the settings: from teacher data first; --ray:\n"
      "self-play on a Ray cluster); see docs/training.md",
-     {"resume", "print-config"},
      kTrain},
-    {"keep",
-     "RUN DEST [--compact] [--replay-decisions N]",
+    {"keep", "RUN DEST [--compact] [--replay-decisions N]",
      "a training run's state to go on from elsewhere, a few MB to commit: settings,\n"
      "networks, metrics and its newest checkpoint (--compact: float16 weights, bfloat16\n"
      "moments, no model.pt), its replay sample cut to N decisions; see docs/training.md",
-     {"compact"},
      kKeep},
     {"balance",
      "GAME [--sweep KEY=V1,V2,...]... --agents SPEC[,SPEC] [--games N]\n"
@@ -106,21 +88,19 @@ const Command kCommands[] = {
      "--out DIR [--resume] [--no-plots] [--record N]",
      "seat balance of rule sets; see docs/balance.md; --record: the first N games of each\n"
      "in DIR/records.jsonl",
-     {"no-plots", "resume"},
      &knightgym::cli::balance_command},
     {"teach",
      "GAME --teacher SPEC --games N --out DIR [--threads T] [--batch B] [--seed S]\n"
      "[--opening-plies P] [--shard-games K] [--resume]",
      "teacher data: SPEC plays every seat, each decision kept with its policy and value in\n"
      "DIR/shard-*.kgt (--batch: B games at once per thread); see docs/training.md",
-     {"resume"},
      &knightgym::cli::teach_command},
     {"view",
      "[FILE|DIR...] [--folder DIR]... [--model NAME=PATH]...\n"
-     "[--engine NAME=PATH]... [--max-sims N] [--move-seconds S] [--port P] [--host H]",
+     "[--engine NAME=PATH]... [--max-sims N] [--move-seconds S] [--memory-mb M]\n"
+     "[--port P] [--host H]",
      "a web app on http://H:P/ (default 127.0.0.1:8000; port 0 picks one), opened with the\n"
      "token it prints: replay game records, play against agents; see docs/api.md",
-     {},
      &knightgym::cli::view_command},
 };
 
@@ -172,13 +152,14 @@ int main(int argc, char** argv) {
   knightgym::use_torch_networks();
 #endif
   try {
-    std::set<std::string> switches = command->switches;
-    switches.insert("help");
-    Args args(argc, argv, 2, switches);
-    if (args.has("help")) {
-      std::fputs(usage_of(*command).c_str(), stdout);
-      return 0;
-    }
+    for (int i = 2; i < argc; ++i)
+      if (std::string_view(argv[i]) == "--help") {
+        std::fputs(usage_of(*command).c_str(), stdout);
+        return 0;
+      }
+    std::string usage = usage_after("usage: knightgym " + name + " ", *command);
+    usage.pop_back();  // its last newline
+    Args args(argc, argv, 2, name, usage);
     return command->run(args);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "knightgym %s: %s\n", name.c_str(), error.what());

@@ -131,8 +131,7 @@ int perft_command(Args& args) {
   const bool seeded = args.has("seed");
   const auto seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   args.finish();
-  if (args.positional().size() != 1)
-    throw std::invalid_argument("expected one GAME: knightgym perft GAME --depth D");
+  args.expect_positional(1);
   if (from_fen && seeded) throw std::invalid_argument("give --fen or --seed, not both");
 
   const std::shared_ptr<const AnyGame> game = load_game(args.positional()[0]);

@@ -24,9 +24,7 @@
 namespace knightgym::cli {
 
 int play_command(Args& args) {
-  if (args.positional().size() != 1)
-    throw std::invalid_argument(
-        "usage: knightgym play GAME --agents SPEC,SPEC[,...] (knightgym play --help: every flag)");
+  args.expect_positional(1);
   const auto game = load_game(args.positional()[0]);
   const std::string agent_list = args.get_string("agents", "");
   if (agent_list.empty()) throw std::invalid_argument("--agents SPEC[,SPEC...] is required");

@@ -14,10 +14,7 @@
 namespace knightgym::cli {
 
 int teach_command(Args& args) {
-  if (args.positional().size() != 1)
-    throw std::invalid_argument(
-        "usage: knightgym teach GAME --teacher SPEC --games N --out DIR [--threads T] "
-        "[--batch B] [--seed S] [--opening-plies P] [--shard-games K] [--resume]");
+  args.expect_positional(1);
   const auto game = load_game(args.positional()[0]);
   TeacherOptions options;
   options.teacher = args.get_string("teacher", options.teacher);

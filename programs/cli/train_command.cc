@@ -60,10 +60,7 @@ int train_on_ray(const std::string& game, const std::string& out, double minutes
 }  // namespace
 
 int train_command(Args& args) {
-  if (args.positional().size() != 1)
-    throw std::invalid_argument(
-        "usage: knightgym train GAME --out DIR [--minutes M | --steps S] [--resume] "
-        "[--device cpu|cuda] [--config FILE] [--print-config] [--ray ADDRESS [--actors N]]");
+  args.expect_positional(1);
   const auto game = load_game(args.positional()[0]);
   const std::string out = args.get_string("out", "");
   const double minutes = args.get_double("minutes", 0, 0);

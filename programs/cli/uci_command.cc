@@ -11,8 +11,7 @@
 namespace knightgym::cli {
 
 int uci_command(Args& args) {
-  if (!args.positional().empty())
-    throw std::invalid_argument("usage: knightgym uci [--game SPEC] [--agent SPEC] [--seed S]");
+  args.expect_positional(0);
   const std::string agent = args.get_string("agent", std::string(UciEngine::kDefaultAgent));
   const auto seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   const std::string game = args.get_string("game", "");

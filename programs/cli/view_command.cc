@@ -17,12 +17,16 @@ int view_command(Args& args) {
   if (port > 65535) throw std::invalid_argument("--port must be at most 65535");
   const std::string host = args.get_string("host", "127.0.0.1");
   // The viewer's own flags go through as given; Python checks them.
-  for (const char* flag : {"folder", "model", "engine"})
-    for (const std::string& value : args.get_strings(flag))
-      arguments.insert(arguments.end(), {std::string("--") + flag, value});
-  for (const char* flag : {"max-sims", "move-seconds"})
-    if (args.has(flag))
-      arguments.insert(arguments.end(), {std::string("--") + flag, args.get_string(flag, "")});
+  const auto pass = [&](const char* flag, const std::vector<std::string>& values) {
+    for (const std::string& value : values)
+      if (!value.empty()) arguments.insert(arguments.end(), {std::string("--") + flag, value});
+  };
+  pass("folder", args.get_strings("folder"));
+  pass("model", args.get_strings("model"));
+  pass("engine", args.get_strings("engine"));
+  pass("max-sims", {args.get_string("max-sims", "")});
+  pass("move-seconds", {args.get_string("move-seconds", "")});
+  pass("memory-mb", {args.get_string("memory-mb", "")});
   args.finish();
   const std::string python = venv_python();
   if (python.empty())
