@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from knightgym import pettingzoo as kg_pettingzoo
 
-SPECS = ["knight_fight", "knightmate", "double_duel", "knights_challenge(mode=ffa4)", "tailten"]
+SPECS = knightgym.games()  # every registered game at its default rules
 COPIES = {"deepcopy": copy.deepcopy, "pickle": lambda env: pickle.loads(pickle.dumps(env))}
 
 

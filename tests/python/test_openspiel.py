@@ -19,25 +19,30 @@ import knightgym.openspiel  # noqa: E402
 from open_spiel.python.algorithms import evaluate_bots, mcts, minimax  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
-# Short games, so that whole games with searching bots stay fast.
-SHORT = {
-    "knight_fight": "knight_fight(max_turns=8)",
+
+def short(spec, turns):
+    """``spec`` cut to ``turns`` turns where the game has a turn limit."""
+    return (
+        f"{spec}(max_turns={turns})"
+        if "max_turns" in knightgym.load_game(spec).parameters
+        else spec
+    )
+
+
+# Short games, so that whole games with searching bots stay fast: every registered game at
+# its default rules, and further rules whose conventions differ (Knight Fight with its
+# layout given, Knights Challenge with 3 and 2 players).
+SHORT = {name: short(name, 12) for name in knightgym.games()} | {
     "knight_fight_identity": "knight_fight(layout=identity,max_turns=12)",
-    "knightmate": "knightmate(max_turns=12)",
-    "double_duel": "double_duel(max_turns=6)",
-    "knights_challenge": "knights_challenge(mode=ffa4,max_turns=16)",
     "knights_challenge_ffa3": "knights_challenge(mode=ffa3,max_turns=12)",
     "knights_challenge_duel": "knights_challenge(mode=duel,max_turns=12)",
-    "tailten": "tailten(max_turns=12)",
 }
-# Two players, no seeded start: what minimax.alpha_beta_search accepts (Knight Fight with
-# its layout given).
+# Two players, no seeded start: what minimax.alpha_beta_search accepts.
 TWO_PLAYER_DETERMINISTIC = [
-    "knight_fight_identity",
-    "knightmate",
-    "double_duel",
-    "knights_challenge_duel",
-    "tailten",
+    name
+    for name, spec in SHORT.items()
+    if knightgym.load_game(spec).num_players() == 2
+    and knightgym.load_game(spec).get_type().chance_mode == "DETERMINISTIC"
 ]
 
 

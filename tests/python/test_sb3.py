@@ -164,9 +164,7 @@ def test_gymnasiums_record_video_writes_a_video(tmp_path):
     assert len(videos) == 1 and videos[0].stat().st_size > 1000
 
 
-@pytest.mark.parametrize(
-    "spec", ["knight_fight", "knightmate", "double_duel", "knights_challenge(mode=ffa4)", "tailten"]
-)
+@pytest.mark.parametrize("spec", knightgym.games())
 def test_every_frame_of_a_game_has_one_size(spec):
     env = knightgym.make(spec, num_envs=1, seed=0)
     env.reset()

@@ -393,7 +393,7 @@ def start_game(driver, spec, agent, seat):
     starts the game."""
     from selenium.webdriver.support.ui import Select
 
-    wait(driver, lambda: len(by_css(driver, "#play-game option")) == 5)
+    wait(driver, lambda: len(by_css(driver, "#play-game option")) == len(knightgym.games()))
     by_css(driver, "#tab-play")[0].click()
     Select(by_css(driver, "#play-game")[0]).select_by_value(knightgym.load_game(spec).name)
     for box, text in [("#play-spec", spec), ("#play-agent", agent)]:

@@ -17,6 +17,7 @@ import socket
 import threading
 import time
 
+import knightgym
 import pytest
 from knightgym.viewer import AgentPolicy, Library
 from knightgym.viewer.server import make_server
@@ -25,8 +26,7 @@ SECONDS = float(os.environ.get("KNIGHTGYM_VIEWER_FUZZ_SECONDS", "10"))
 SEED = int(os.environ.get("KNIGHTGYM_VIEWER_FUZZ_SEED", "1"))
 TOKEN = "fuzz-token"
 SPECS = [
-    "tailten",
-    "knight_fight",
+    *knightgym.games(),
     "knightmate(max_turns=20)",
     "double_duel(max_turns=10)",
     "knights_challenge(mode=ffa3,max_turns=20)",

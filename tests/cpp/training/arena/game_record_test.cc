@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "env/registry/registry.h"
@@ -12,6 +13,14 @@
 
 namespace knightgym {
 namespace {
+
+// A game's default rules, cut to 40 turns where it has a turn limit, so that its games
+// stay short.
+std::string short_spec(std::string_view name) {
+  const std::string spec(name);
+  return load_game(spec)->spec().find("max_turns=") == std::string::npos ? spec
+                                                                         : spec + "(max_turns=40)";
+}
 
 // Replays a record from its seed: every action legal, the end reached with its returns.
 void check_replays(const AnyGame& game, const GameRecord& record) {
@@ -27,10 +36,9 @@ void check_replays(const AnyGame& game, const GameRecord& record) {
 }
 
 TEST_CASE("arena games keep the seed and the decisions that replay them", "[game_record]") {
-  for (const char* spec : {"knight_fight", "double_duel(max_turns=30)",
-                           "knights_challenge(max_turns=40)", "tailten"}) {
-    INFO(spec);
-    const auto game = load_game(spec);
+  for (const GameEntry& entry : registered_games()) {
+    INFO(entry.name);
+    const auto game = load_game(short_spec(entry.name));
     const std::vector<std::shared_ptr<const AgentFactory>> agents{
         std::make_shared<AgentFactory>("mcts:sims=4", game),
         std::make_shared<AgentFactory>("random", game)};
