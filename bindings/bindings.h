@@ -3,6 +3,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <string>
+
 namespace knightgym {
 struct ParamInfo;
 }  // namespace knightgym
@@ -18,6 +20,12 @@ pybind11::dict describe(const ParamInfo& param);
 // action as given if it is out of range; never wraps a value around.
 int checked_action(const pybind11::handle& action, int num_actions);
 
+// The Python value of a JSON text that the C++ side wrote (util/json_writer.h): what a
+// C++ struct becomes in Python, in the one shape its file on disk has.
+inline pybind11::object from_json(const std::string& json) {
+  return pybind11::module_::import("json").attr("loads")(json);
+}
+
 void init_games(pybind11::module_& m);
 void init_states(pybind11::module_& m);
 void init_vector_env(pybind11::module_& m);
@@ -27,5 +35,6 @@ void init_agents(pybind11::module_& m);      // knightgym.agents
 void init_balance(pybind11::module_& m);     // run_balance, for knightgym.balance
 void init_ladder(pybind11::module_& m);      // run_ladder, for knightgym.ladder
 void init_statistics(pybind11::module_& m);  // for knightgym.statistics
+void init_run_files(pybind11::module_& m);   // training settings and run folders
 
 }  // namespace knightgym::python

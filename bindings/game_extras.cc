@@ -27,7 +27,7 @@ void define_extra(py::module_& submodule, std::string game, const ExtraInfo& ext
       [game, name](const AnyState& state) {
         if (state.game().name() != game)
           throw py::value_error("expected a " + game + " state, got one of " + state.game().spec());
-        return py::module_::import("json").attr("loads")(state.extra(name));
+        return from_json(state.extra(name));
       },
       py::arg("state"),
       (std::string(extra.doc) + " Raises ValueError for a state of another game.").c_str());

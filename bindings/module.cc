@@ -11,4 +11,5 @@ PYBIND11_MODULE(_knightgym, m) {
   knightgym::python::init_ladder(m);
   knightgym::python::init_statistics(m);
   knightgym::python::init_teacher(m);
+  knightgym::python::init_run_files(m);
 }

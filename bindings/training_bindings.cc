@@ -11,10 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "bindings/bindings.h"
 #include "bindings/training_bindings.h"
 #include "env/registry/game_list.h"
 #include "training/distributed/actor_games.h"
 #include "training/distributed/chunk_player.h"
+#include "training/trainer/run_summary.h"
 #include "training/trainer/trainer.h"
 
 namespace py = pybind11;
@@ -49,20 +51,6 @@ class PythonChannel final : public ChunkChannel {
   py::object channel_;
 };
 
-py::dict counters_as_dict(const TrainingCounters& c) {
-  py::dict out;
-  out["steps"] = c.steps;
-  out["samples"] = c.samples;
-  out["games"] = c.games;
-  out["decisions"] = c.decisions;
-  out["evaluations"] = c.evaluations;
-  out["seconds"] = static_cast<double>(c.milliseconds) / 1000.0;
-  out["eval_rounds"] = c.eval_rounds;
-  out["generation"] = c.generation;
-  out["chunks"] = c.chunks;
-  return out;
-}
-
 // A run of any game: Trainer<G> behind one face.
 class Training {
  public:
@@ -92,23 +80,11 @@ class Training {
   void stop() { stop_ = true; }
 
   // The getters wait for a run() in another thread to end.
-  py::dict counters() const {
-    return counters_as_dict(locked([&] { return run_->counters(); }));
+  py::object counters() const {
+    return from_json(counters_json(locked([&] { return run_->counters(); })));
   }
-  py::list evaluation() const {
-    py::list out;
-    for (const Evaluation& e : locked([&] { return run_->evaluation(); })) {
-      py::dict entry;
-      entry["opponent"] = e.opponent;
-      entry["games"] = e.score.games;
-      entry["wins"] = e.score.wins;
-      entry["draws"] = e.score.draws;
-      entry["losses"] = e.score.losses;
-      entry["score"] = e.score.score;
-      entry["half_width"] = e.score.half_width;
-      out.append(entry);
-    }
-    return out;
+  py::object evaluation() const {
+    return from_json(evaluation_json(locked([&] { return run_->evaluation(); })));
   }
   const std::string& game() const { return game_->spec(); }
   const std::string& settings() const { return settings_; }

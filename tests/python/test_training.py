@@ -67,10 +67,12 @@ def test_settings_are_a_json_object_or_key_value_lines(run_dir):
     assert game == knightgym.load_game(GAME).spec
     assert settings["sims"] == 4 and settings["augment"] is True
     assert settings["baselines"] == "random" and settings["search"] == "gumbel"
+    # Both read by the C++ reader of `knightgym train --config`, to the same settings.
     as_json = knightgym.training._settings_json(json.dumps({"sims": 4, "blocks": 1}), None)
-    assert json.loads(as_json) == {"sims": 4, "blocks": 1}
     lines = knightgym.training._settings_json("sims=4\n# a comment\nblocks = 1\n", None)
-    assert json.loads(lines) == {"sims": "4", "blocks": "1"}
+    assert json.loads(as_json) == json.loads(lines) == {"sims": "4", "blocks": "1"}
+    bom = knightgym.training._settings_json("\ufeffsims=4", None)
+    assert json.loads(bom) == {"sims": "4"}
     with pytest.raises(ValueError, match="'sims' twice"):
         knightgym.training._settings_json("sims=4\nsims=5", None)
     with pytest.raises(ValueError, match="expected key=value"):

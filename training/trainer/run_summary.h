@@ -20,4 +20,9 @@ struct Evaluation {
 std::string run_summary_json(const std::string& game_spec, const TrainingCounters& counters,
                              const std::vector<Evaluation>& evaluation, bool finished);
 
+// The summary's "counters" and "evaluation", alone: what the Python faces read back
+// (knightgym.training's counters and evaluation), so that both have one shape.
+std::string counters_json(const TrainingCounters& counters);
+std::string evaluation_json(const std::vector<Evaluation>& evaluation);
+
 }  // namespace knightgym

@@ -198,12 +198,17 @@ void read(ParamReader& r, TrainConfig& c) {
 
 }  // namespace
 
-TrainConfig read_train_config(const TrainingDefaults& defaults, std::string_view settings) {
+std::vector<std::pair<std::string, std::string>> settings_given(std::string_view settings) {
   // A file saved with a byte-order mark (some editors write one) reads as without it.
   if (settings.starts_with("\xEF\xBB\xBF")) settings.remove_prefix(3);
+  return (looks_like_json(settings) ? parse_json_settings(settings)
+                                    : parse_settings_lines(settings))
+      .params;
+}
+
+TrainConfig read_train_config(const TrainingDefaults& defaults, std::string_view settings) {
   TrainConfig config = defaults_of(defaults);
-  ParamReader reader(looks_like_json(settings) ? parse_json_settings(settings)
-                                               : parse_settings_lines(settings));
+  ParamReader reader(Spec{"train", settings_given(settings)});
   read(reader, config);
   reader.finish();
   config.params = reader.infos();

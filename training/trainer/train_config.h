@@ -64,8 +64,14 @@ struct TrainConfig {
   std::vector<ParamInfo> params;  // every setting with its value, default and doc
 };
 
-// A game's defaults overridden by `settings`: a JSON object, or "key=value" lines (blank
-// lines and # comments ignored). Throws std::invalid_argument naming the problem.
+// The settings as given, in order, each key once: a JSON object (a list joined with
+// commas), or "key=value" lines (blank lines and # comments ignored); a byte-order mark
+// before them is dropped. Throws std::invalid_argument naming the problem. The one reader
+// of the format: knightgym.training reads settings through it too.
+std::vector<std::pair<std::string, std::string>> settings_given(std::string_view settings);
+
+// A game's defaults overridden by `settings` (as settings_given reads them). Throws
+// std::invalid_argument naming the problem.
 TrainConfig read_train_config(const TrainingDefaults& defaults, std::string_view settings);
 
 // Every setting as a JSON object, each typed as declared (what read_train_config reads).

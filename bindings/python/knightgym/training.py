@@ -17,56 +17,25 @@ import signal
 import sys
 import threading
 
+from knightgym import _knightgym
 from knightgym import _result_files as result_files
 
 __all__ = ["markdown", "run_config", "train"]
 
-# A run directory's settings: config.json, or config.txt before JSON.
-_CONFIG_FILES = ("config.json", "config.txt")
-
-
 def _settings_of(text, where):
-    """The settings of a JSON object or of key=value lines (blank lines, # comments); a
-    byte-order mark before them is dropped, as the C++ reader drops it."""
-    text = text.removeprefix("\ufeff")
-    if text.lstrip().startswith("{"):
-        try:
-            settings = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{where}: {error}") from None
-        if not isinstance(settings, dict):
-            raise ValueError(f"{where}: expected a JSON object of settings")
-        return settings
-    settings = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if "=" not in line:
-            raise ValueError(f"{where}, line {number} ('{line[:60]}'): expected key=value")
-        key, value = (part.strip() for part in line.split("=", 1))
-        if key in settings:
-            raise ValueError(f"training settings: '{key}' twice")
-        settings[key] = value
-    return settings
+    """{key: value} of settings text (a JSON object or key=value lines), read by the C++
+    reader that `knightgym train --config` uses; ValueError names ``where``."""
+    try:
+        return dict(_knightgym.training_settings(text))
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None
 
 
 def run_config(out):
-    """The game (its canonical spec) and the settings ({name: value}) of the run in `out`,
-    from its config.json or the config.txt of earlier versions. Raises ValueError where
-    there is neither."""
-    out = os.fspath(out)
-    path = os.path.join(out, "config.json")
-    if os.path.exists(path):
-        with open(path) as file:
-            config = json.load(file)
-        return config["game"], config["settings"]
-    path = os.path.join(out, "config.txt")
-    if not os.path.exists(path):
-        raise ValueError(f"no run in '{out}': no config.json")
-    with open(path) as file:
-        game, _, settings = file.read().partition("\n")
-    return game.removeprefix("game="), _settings_of(settings, path)
+    """The game (its canonical spec) and every setting ({name: typed value}) of the run in
+    `out`, from its config.json or the config.txt of earlier versions, as `--resume` reads
+    them. Raises ValueError where there is no run."""
+    return _knightgym.run_config(os.fspath(out))
 
 
 def _settings_json(settings, config):
@@ -124,7 +93,7 @@ def train(
     if minutes <= 0 and steps <= 0:
         raise ValueError("give minutes or steps (or both): when the run stops")
     out = os.fspath(out)
-    holds_run = any(os.path.exists(os.path.join(out, name)) for name in _CONFIG_FILES)
+    holds_run = _knightgym.holds_run(out)
     if resume and (settings or config):
         raise ValueError(
             f"resume reads the run's own {out}/config.json; settings and config are for new runs"
