@@ -126,7 +126,7 @@ torch2: deps
 # clang-format comes with the other dependencies (tools/install_deps.sh); ruff, Python's
 # linter and formatter (pyproject.toml's [tool.ruff]), with the .venv.
 FORMATTED = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
-PYTHON_SOURCES = bindings/python tests/python tools examples
+PYTHON_SOURCES = bindings/python tests/python tools examples setup.py
 format: venv
 	clang-format -i $(FORMATTED)
 	$(VENV)/bin/ruff format $(PYTHON_SOURCES)

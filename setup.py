@@ -1,6 +1,6 @@
 """Builds the compiled module with CMake (see pyproject.toml for the package metadata).
 
-    pip install --no-build-isolation .
+pip install --no-build-isolation .
 """
 
 import shutil
@@ -23,13 +23,24 @@ class CMakeBuild(build_ext):
     def build_extension(self, ext):
         output_dir = Path(self.get_ext_fullpath(ext.name)).parent.resolve()
         build_dir = Path(self.build_temp).resolve() / "cmake"
-        subprocess.check_call([
-            "cmake", "-S", str(ROOT), "-B", str(build_dir), "-G", "Ninja",
-            "-DCMAKE_BUILD_TYPE=Release", f"-DPython_EXECUTABLE={sys.executable}",
-            "-DKNIGHTGYM_TESTS=OFF", f"-DKNIGHTGYM_PYTHON_OUTPUT_DIR={output_dir}",
-        ])
-        subprocess.check_call(["cmake", "--build", str(build_dir), "--target", "_knightgym",
-                               "_knightgym_torch"])
+        subprocess.check_call(
+            [
+                "cmake",
+                "-S",
+                str(ROOT),
+                "-B",
+                str(build_dir),
+                "-G",
+                "Ninja",
+                "-DCMAKE_BUILD_TYPE=Release",
+                f"-DPython_EXECUTABLE={sys.executable}",
+                "-DKNIGHTGYM_TESTS=OFF",
+                f"-DKNIGHTGYM_PYTHON_OUTPUT_DIR={output_dir}",
+            ]
+        )
+        subprocess.check_call(
+            ["cmake", "--build", str(build_dir), "--target", "_knightgym", "_knightgym_torch"]
+        )
         # The shipped networks travel with the package (knightgym/__init__.py points at them).
         shutil.copytree(ROOT / "models", output_dir / "models", dirs_exist_ok=True)
 

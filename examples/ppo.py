@@ -21,6 +21,7 @@ import knightgym
 import knightgym.gymnasium
 import numpy as np
 import torch
+from knightgym import scoring
 from torch import nn
 
 
@@ -145,27 +146,21 @@ def update(model, optimizer, batch, adv, returns, args):
 
 
 def evaluate(model, game, episodes, seed):
-    """The greedy policy's score against random: (wins + draws / 2) / episodes."""
-    env = make_envs(game, min(episodes, 64), "random")
-    obs, _ = env.reset(seed=seed)
-    results, counted = [], np.zeros(env.num_envs, dtype=int)
-    valid = np.ones(env.num_envs, dtype=bool)
-    while len(results) < episodes:
+    """The greedy policy's score against random over `episodes` games, one in each of as
+    many environments (knightgym.scoring)."""
+    env = make_envs(game, episodes, "random")
+
+    def choose(obs):
         with torch.no_grad():
             dist, _ = model(
                 torch.from_numpy(obs["observation"]),
                 torch.from_numpy(obs["action_mask"].astype(bool)),
             )
-        obs, rewards, terminated, truncated, _ = env.step(dist.probs.argmax(1).numpy())
-        done = terminated | truncated
-        for i in np.flatnonzero(done & valid):
-            if counted[i] < episodes // env.num_envs + 1:
-                results.append(rewards[i])
-                counted[i] += 1
-        valid = ~done
-    return np.mean(np.array(results[:episodes]) > 0) + 0.5 * np.mean(
-        np.array(results[:episodes]) == 0
-    )
+        return dist.probs.argmax(1).numpy()
+
+    result = scoring.tally(scoring.first_game_returns(env, choose, seed))
+    env.close()
+    return result["score"]
 
 
 def main(argv=None):

@@ -12,35 +12,30 @@ same opponent (1: every game won, 0.5: as many won as lost), with its 95% interv
 """
 
 import argparse
-import math
 import time
 
 import knightgym
 import numpy as np
-from knightgym import sb3
+from knightgym import sb3, scoring
 from sb3_contrib import MaskablePPO
 
 
 def evaluate(model, spec, opponent, games, seed):
-    """The learner's score over `games` games against `opponent`: (mean, half-width of
-    its 95% interval), each game scored (return - min) / (max - min)."""
+    """The learner's score over `games` games against `opponent`, one in each of as many
+    environments (knightgym.scoring): (score, half-width of its 95% interval)."""
     env = knightgym.make(spec, num_envs=games, opponent=opponent, seed=seed)
-    obs, _ = env.reset()
-    low, high = env.game.min_utility(), env.game.max_utility()
-    scores = np.full(games, np.nan)  # each environment's first game; later ones go unseen
-    while np.isnan(scores).any():
+
+    def choose(obs):
         masks = obs["action_mask"].view(np.int8).copy()  # the env's arrays are read-only
         actions, _ = model.predict(
             {"observation": obs["observation"].copy(), "action_mask": masks},
             action_masks=masks,
             deterministic=True,
         )
-        obs, rewards, terminated, truncated, _ = env.step(actions.astype(np.int32))
-        ended = np.isnan(scores) & (terminated | truncated)
-        scores[ended] = (rewards[ended] - low) / (high - low)
-    mean = scores.mean()
-    half = 1.96 * scores.std(ddof=1) / math.sqrt(games) if games > 1 else float("inf")
-    return mean, half
+        return actions.astype(np.int32)
+
+    result = scoring.tally(scoring.first_game_returns(env, choose))
+    return result["score"], result["score_half_width"]
 
 
 def main(argv=None):

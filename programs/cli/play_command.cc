@@ -11,7 +11,7 @@
 #include <string>
 
 #include "agents/agent_kinds.h"
-#include "env/registry/game_list.h"
+#include "env/registry/registry.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "programs/cli/markdown_report.h"

@@ -1,4 +1,4 @@
-// A UCI engine (the Universal Chess Interface) over any agent spec (agents/agent_config.h)
+// A UCI engine (the Universal Chess Interface) over any agent spec (AgentConfig, agents/agent_kinds.h)
 // for a game with the UCI capability (env/core/uci_game.h), speaking its engine variant:
 // the variant name, FEN and move text (for Knightmate, Fairy-Stockfish's, as
 // docs/rules/knightmate.md says). It reads commands from one stream and answers on

@@ -1,4 +1,5 @@
-"""The architecture's rules that a reading of the sources can check (../ARCHITECTURE.md):
+"""The architecture's rules that a reading of the sources can check (the project's
+ARCHITECTURE.md, kept beside the repository in ../shared/; README.md lists the layers):
 each layer includes only the layers below it, env includes neither torch nor pybind11, a
 game's folder includes no other game's, and no code outside env/games names a game (the
 one list, env/registry/game_list.h, aside): not the C++ code, the Python package, the

@@ -78,8 +78,8 @@ State._repr_svg_ = svg.draw
 
 # The compiled submodules under their public names, so that `import knightgym.knightmate`
 # and `from knightgym.knightmate import perft` work as for a file of the package: agents,
-# and each game's extras (knightgym.knightmate, knightgym.tailten, ...; their C++ lives in
-# the game's folder, env/games/<game>/python_extras.cc).
+# and each game's extras (knightgym.knightmate, knightgym.tailten, ...: what its rules
+# declare in env/core/extras.h's form, made functions by bindings/game_extras.cc).
 for _name in ["agents", "teacher", *_knightgym.game_extras]:
     _submodule = getattr(_knightgym, _name)
     _submodule.__name__ = __name__ + "." + _name

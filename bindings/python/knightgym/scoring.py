@@ -24,10 +24,13 @@ def first_game_returns(env, choose, seed=None):
 
 
 def tally(returns):
-    """Wins (return > 0), draws (0) and losses of `returns`, and the win rate with its
-    95% Wilson interval."""
+    """Wins (return > 0), draws (0) and losses of `returns`, the win rate with its 95%
+    Wilson interval, and the score (a win 1, a draw 1/2) with its normal 95% half-width."""
+    returns = np.asarray(returns)
     wins, draws = int((returns > 0).sum()), int((returns == 0).sum())
     games = len(returns)
+    points = (returns > 0) + 0.5 * (returns == 0)
+    half_width = 1.96 * points.std(ddof=1) / np.sqrt(games) if games > 1 else float("inf")
     return {
         "games": games,
         "wins": wins,
@@ -35,6 +38,8 @@ def tally(returns):
         "losses": games - wins - draws,
         "win_rate": wins / games,
         "interval": wilson_interval(wins, games),
+        "score": float(points.mean()),
+        "score_half_width": float(half_width),
     }
 
 
