@@ -24,6 +24,7 @@
 
 #include "agents/agent.h"
 #include "env/registry/any_game.h"
+#include "env/registry/batch_buffers.h"
 #include "env/registry/game_adapter.h"
 #include "env/vector/aligned_array.h"
 #include "env/vector/env_batch.h"
@@ -36,7 +37,7 @@ class AnyOpponentEnv : public AnyEnvBatch {
 };
 
 template <Game G>
-class OpponentEnv final : public AnyOpponentEnv {
+class OpponentEnv final : public BatchBuffers<AnyOpponentEnv, OpponentEnv<G>> {
  public:
   using State = typename G::State;
   // The opponent, with its stream seeded from the environments' seed.
@@ -60,59 +61,46 @@ class OpponentEnv final : public AnyOpponentEnv {
     waiting_.reserve(batch_.num_envs());
     batch_states_.reserve(batch_.num_envs());
     actions_.reserve(batch_.num_envs());
-    for (int i = 0; i < num_envs(); ++i) batch_.start_episode(i);
+    for (int i = 0; i < batch_.num_envs(); ++i) batch_.start_episode(i);
     play_opponents();
-    for (int i = 0; i < num_envs(); ++i) batch_.write_outputs(i, seats_[i]);
+    for (int i = 0; i < batch_.num_envs(); ++i) batch_.write_outputs(i, seats_[i]);
   }
 
+  const EnvBatch<G>& buffers() const { return batch_; }
   const AnyGame& game() const override { return *game_; }
-  int num_envs() const override { return batch_.num_envs(); }
-  uint64_t seed() const override { return batch_.seed(); }
-  Autoreset autoreset() const override { return batch_.autoreset(); }
-  FinishedMask finished_mask() const override { return batch_.finished_mask(); }
 
   void reset(std::optional<uint64_t> seed, const uint8_t* chosen) override {
     if (!batch_.prepare_reset(seed, chosen)) return;
     if (seed && !chosen) opponent_ = make_opponent_(*seed);
-    for (int i = 0; i < num_envs(); ++i)
+    for (int i = 0; i < batch_.num_envs(); ++i)
       if (!chosen || chosen[i]) batch_.start_episode(i);
     play_opponents();
-    for (int i = 0; i < num_envs(); ++i)
+    for (int i = 0; i < batch_.num_envs(); ++i)
       if (!chosen || chosen[i]) batch_.write_outputs(i, seats_[i]);
   }
 
   void step(const Action* actions) override {
     batch_.check_step(actions);
-    for (int i = 0; i < num_envs(); ++i)
+    for (int i = 0; i < batch_.num_envs(); ++i)
       if (batch_.begin_step(i)) batch_.game().apply(batch_.state(i), actions[i]);
     play_opponents();
     bool restarted = false;
-    for (int i = 0; i < num_envs(); ++i) {
+    for (int i = 0; i < batch_.num_envs(); ++i) {
       batch_.write_outputs(i, seats_[i]);
       restarted |= batch_.restart_if_over(i);
     }
     if (!restarted) return;
     play_opponents();
-    for (int i = 0; i < num_envs(); ++i)
+    for (int i = 0; i < batch_.num_envs(); ++i)
       if (batch_.has_final()[i]) batch_.write_observation(i, seats_[i]);
   }
 
   void sample_actions(Action* out) override {
-    for (int i = 0; i < num_envs(); ++i) out[i] = batch_.sample_action(i);
+    for (int i = 0; i < batch_.num_envs(); ++i) out[i] = batch_.sample_action(i);
   }
 
-  const float* observations() const override { return batch_.observations(); }
-  const uint8_t* masks() const override { return batch_.masks(); }
-  const float* rewards() const override { return batch_.rewards(); }
   int reward_width() const override { return 1; }
-  const uint8_t* terminated() const override { return batch_.terminated(); }
-  const uint8_t* truncated() const override { return batch_.truncated(); }
-  const uint8_t* needs_reset() const override { return batch_.needs_reset(); }
-  const float* final_observations() const override { return batch_.final_observations(); }
-  const uint8_t* final_masks() const override { return batch_.final_masks(); }
-  const uint8_t* has_final() const override { return batch_.has_final(); }
   const int32_t* seats() const override { return seats_.data(); }
-  EnvSnapshot snapshot() const override { return batch_.snapshot(); }
   // The environments as the snapshot has them; the opponent is a new agent of its spec,
   // seeded as a reset with the snapshot's seed seeds it (an agent's stream and search
   // are its own, not the environments').
@@ -135,7 +123,7 @@ class OpponentEnv final : public AnyOpponentEnv {
     while (true) {
       waiting_.clear();
       batch_states_.clear();
-      for (int i = 0; i < num_envs(); ++i) {
+      for (int i = 0; i < batch_.num_envs(); ++i) {
         if (opponent_to_move(i)) {
           waiting_.push_back(i);
           batch_states_.push_back(batch_.state(i));

@@ -19,6 +19,7 @@
 #include "env/core/perft.h"
 #include "env/core/uci_game.h"
 #include "env/registry/any_game.h"
+#include "env/registry/batch_buffers.h"
 #include "env/registry/registry.h"
 #include "env/vector/vector_env.h"
 
@@ -168,34 +169,21 @@ class StateAdapter final : public AnyState {
 };
 
 template <Game G>
-class VectorEnvAdapter final : public AnyVectorEnv {
+class VectorEnvAdapter final : public BatchBuffers<AnyVectorEnv, VectorEnvAdapter<G>> {
  public:
   VectorEnvAdapter(std::shared_ptr<const GameAdapter<G>> game, const VectorEnvOptions& options)
       : game_(std::move(game)), env_(game_->rules(), options) {}
 
+  const VectorEnv<G>& buffers() const { return env_; }
   const AnyGame& game() const override { return *game_; }
-  int num_envs() const override { return env_.num_envs(); }
   int num_threads() const override { return env_.num_threads(); }
-  uint64_t seed() const override { return env_.seed(); }
-  Autoreset autoreset() const override { return env_.autoreset(); }
-  FinishedMask finished_mask() const override { return env_.finished_mask(); }
   void reset(std::optional<uint64_t> seed, const uint8_t* chosen) override {
     env_.reset(seed, chosen);
   }
   void step(const Action* actions) override { env_.step(actions); }
   void sample_actions(Action* out) override { env_.sample_actions(out); }
-  const float* observations() const override { return env_.observations(); }
-  const uint8_t* masks() const override { return env_.masks(); }
-  const float* rewards() const override { return env_.rewards(); }
-  const uint8_t* terminated() const override { return env_.terminated(); }
   int reward_width() const override { return env_.info().num_players; }
-  const uint8_t* truncated() const override { return env_.truncated(); }
-  const uint8_t* needs_reset() const override { return env_.needs_reset(); }
-  const float* final_observations() const override { return env_.final_observations(); }
-  const uint8_t* final_masks() const override { return env_.final_masks(); }
-  const uint8_t* has_final() const override { return env_.has_final(); }
   const int32_t* current_player() const override { return env_.current_player(); }
-  EnvSnapshot snapshot() const override { return env_.snapshot(); }
   void restore(const EnvSnapshot& snapshot) override { env_.restore(snapshot); }
   std::unique_ptr<AnyState> state(int i) const override {
     return std::make_unique<StateAdapter<G>>(game_, env_.checked_state(i));
