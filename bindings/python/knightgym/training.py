@@ -22,6 +22,7 @@ from knightgym import _result_files as result_files
 
 __all__ = ["markdown", "run_config", "train"]
 
+
 def _settings_of(text, where):
     """{key: value} of settings text (a JSON object or key=value lines), read by the C++
     reader that `knightgym train --config` uses; ValueError names ``where``."""
