@@ -1,6 +1,6 @@
-// A UCI engine (the Universal Chess Interface) over any agent spec (AgentConfig, agents/agent_kinds.h)
-// for a game with the UCI capability (env/core/uci_game.h), speaking its engine variant:
-// the variant name, FEN and move text (for Knightmate, Fairy-Stockfish's, as
+// A UCI engine (the Universal Chess Interface) over any agent spec (AgentConfig,
+// agents/agent_kinds.h) for a game with the UCI capability (env/core/uci_game.h), speaking its
+// engine variant: the variant name, FEN and move text (for Knightmate, Fairy-Stockfish's, as
 // docs/rules/knightmate.md says). It reads commands from one stream and answers on
 // another, so tests drive it in-process; `knightgym uci` runs it on stdin and stdout. A
 // search runs in a worker thread, so `stop` and `isready` are answered while it runs;
