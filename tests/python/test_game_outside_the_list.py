@@ -4,7 +4,7 @@ registration line in nim/register.cc) knows it everywhere, and every test of the
 that runs once per conformance spec (conformance, Gymnasium's env checker, PettingZoo's
 api and seed tests, OpenSpiel, pictures) runs, unchanged, on Nim's specs
 (tests/games/nim/conformance_specs.txt). What "Adding a game" in docs/api.md promises rests
-on this: a game is its folder, one registry line and its docs."""
+on this: a game is its folder, two lines of the list and its docs."""
 
 import os
 import pathlib
