@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "agents/pretrained.h"
 #include "util/text.h"
 
 namespace knightgym {
@@ -88,6 +89,12 @@ std::shared_ptr<SharedResource> share_for_game(const AgentConfig& config, const 
   return AgentKinds::visit(config.settings.index(), [&]<class Kind>() {
     return Kind::share(std::get<typename Kind::Config>(config.settings), info, game_spec);
   });
+}
+
+std::string network_file(const AgentConfig& config, const std::string& game_spec) {
+  const auto* az = std::get_if<AzKind::Config>(&config.settings);
+  if (!az || az->model == "uniform" || az->model == "resnet") return "";
+  return az->model == "pretrained" ? pretrained_model_path(game_spec) : az->model;
 }
 
 }  // namespace knightgym

@@ -74,6 +74,11 @@ std::vector<ParamInfo> agent_params(std::string_view kind);
 // with '=' but no ':' or '(' continues the spec before it.
 std::vector<std::string> split_agent_specs(std::string_view list);
 
+// The network file an agent of `config` loads in the game of `game_spec` (an az agent's
+// model file, or the shipped network for the game), or "" for an agent that loads none.
+// Throws std::invalid_argument where `pretrained` has no network for the game.
+std::string network_file(const AgentConfig& config, const std::string& game_spec);
+
 // What the agents of one spec share in one game (a network): made once, given to each
 // make_agent. Throws std::invalid_argument if it cannot be made (a model file that does
 // not fit the game).

@@ -114,7 +114,8 @@ BalanceResult run_balance(const BalanceOptions& options,
   result.agent_specs = player.agent_specs();
   result.chunk_games = layout.chunk_games;
 
-  const std::string identity = checkpoint_identity(options, result.agent_specs, layout.chunk_games);
+  const std::string identity =
+      checkpoint_identity(options, result.agent_specs, layout.chunk_games, grid);
   std::vector<SavedRuleSet> saved;
   if (!options.checkpoint.empty() && std::filesystem::exists(options.checkpoint)) {
     if (!options.resume)

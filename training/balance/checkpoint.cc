@@ -3,10 +3,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "agents/agent_kinds.h"
 #include "util/atomic_file.h"
+#include "util/binary_io.h"
 #include "util/json_reader.h"
 #include "util/json_writer.h"
 
@@ -92,10 +96,38 @@ std::vector<SavedRuleSet> load_json_checkpoint(const std::string& text,
   return rule_sets;
 }
 
+// Each network file the agents load in the grid, once, with the FNV-1a hash of its bytes.
+void write_networks(JsonWriter& json, const std::vector<std::string>& agent_specs,
+                    const std::vector<RuleSet>& grid) {
+  std::set<std::string> files;
+  for (const std::string& spec : agent_specs) {
+    const AgentConfig config = read_agent_config(spec);
+    for (const RuleSet& rules : grid) {
+      std::string file;
+      try {
+        file = network_file(config, rules.spec);
+      } catch (const std::invalid_argument&) {
+        continue;  // no shipped network for these rules: the games themselves say so
+      }
+      if (!file.empty()) files.insert(file);
+    }
+  }
+  json.begin_array();
+  for (const std::string& file : files) {
+    const std::optional<std::string> bytes = read_file(file);
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx",
+                  static_cast<unsigned long long>(bytes ? fnv1a(*bytes) : 0));
+    json.begin_object().key("file").value(file).key("fnv1a").value(hash).end_object();
+  }
+  json.end_array();
+}
+
 }  // namespace
 
 std::string checkpoint_identity(const BalanceOptions& options,
-                                const std::vector<std::string>& agent_specs, int64_t chunk_games) {
+                                const std::vector<std::string>& agent_specs, int64_t chunk_games,
+                                const std::vector<RuleSet>& grid) {
   JsonWriter json;
   json.begin_object().key("game").value(options.game).key("agents").array(agent_specs);
   json.key("sweeps").begin_array();
@@ -112,6 +144,8 @@ std::string checkpoint_identity(const BalanceOptions& options,
   } else {
     json.null();
   }
+  json.key("networks");
+  write_networks(json, agent_specs, grid);
   json.end_object();
   return json.text();
 }

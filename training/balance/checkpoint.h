@@ -20,9 +20,13 @@ struct SavedRuleSet {
   RuleSetTally tally;
 };
 
-// What a checkpoint must match: the options that decide the games (not the threads).
+// What a checkpoint must match: the options that decide the games (not the threads), and
+// the bytes of every network the agents load in the grid's rule sets (their FNV-1a
+// hashes), so that a run resumed after a network was shipped anew is refused rather than
+// mixing the two networks' games.
 std::string checkpoint_identity(const BalanceOptions& options,
-                                const std::vector<std::string>& agent_specs, int64_t chunk_games);
+                                const std::vector<std::string>& agent_specs, int64_t chunk_games,
+                                const std::vector<RuleSet>& grid);
 
 // Written atomically: a crash leaves the previous checkpoint or this one.
 void save_checkpoint(const std::string& path, const std::string& identity,

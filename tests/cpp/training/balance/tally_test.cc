@@ -10,6 +10,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "agents/agent_kinds.h"
 #include "tests/cpp/test_files.h"
 #include "tests/cpp/training/balance/game_records.h"
 #include "training/balance/balance.h"
@@ -259,7 +260,8 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
   // Resumed in the middle of a rule set, between two looks: chunks 0 to 2 of the first
   // rule set played by hand, as a run saves them.
   const ChunkPlayer player(options);
-  const std::string identity = checkpoint_identity(options, player.agent_specs(), 20);
+  const std::string identity =
+      checkpoint_identity(options, player.agent_specs(), 20, player.grid());
   RuleSetTally three(2, 1);
   for (int64_t chunk = 0; chunk < 3; ++chunk) three.merge(player.play(0, chunk));
   save_checkpoint(options.checkpoint, identity, {{3, 1.5, three}});
@@ -331,4 +333,26 @@ TEST_CASE("random openings vary the games of an engine that plays one game", "[b
 
   options.opening_plies = -1;
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("opening_plies must be at least 0"));
+}
+
+TEST_CASE("a run's progress names the bytes of its networks: a network shipped anew is refused",
+          "[balance]") {
+  const std::string dir = testing::temporary_dir("balance_networks");
+  const std::string network = dir + "/network.pt", progress = dir + "/balance.progress";
+  testing::write_bytes(network, "the weights of one network");
+  BalanceOptions options;
+  options.game = "knight_fight";
+  const std::vector<RuleSet> grid = expand_grid(options.game, {});
+  const std::vector<std::string> az = {read_agent_config("az:sims=2,model=" + network).spec};
+  const std::string before = checkpoint_identity(options, az, 10, grid);
+  save_checkpoint(progress, before, {});
+  CHECK(load_checkpoint(progress, before).empty());
+  testing::write_bytes(network, "the weights of another");
+  const std::string after = checkpoint_identity(options, az, 10, grid);
+  CHECK(after != before);
+  CHECK_THROWS_WITH(load_checkpoint(progress, after),
+                    Catch::Contains("a run with other options (networks)"));
+  // Agents that load no network name none.
+  const std::string mcts = checkpoint_identity(options, {"mcts:sims=4"}, 10, grid);
+  CHECK_THAT(mcts, Catch::Contains("\"networks\": []"));
 }
