@@ -3,12 +3,12 @@
 tests already use: the conformance specs (for the spec parser's time too), the golden
 renders' serialized states, the FENs of the C++ tests, the UCI scripts of the engine's
 tests, agent specs, the shipped networks' training settings (env/games/*/recipes/),
-teacher shards of the golden states, the project's JSON files (the manifest, the
-studies), balance progress files round the C++ tests' tally, and metrics files; and
-each game's own seeds of a target, its studies' `fuzz` (env/games/<game>/studies.json:
-more specs, balance strings). Each seed is a file named by its content's hash; the corpus
-is exactly what this writes (a seed no longer made is removed), and --check, which a
-test runs, says what differs without writing.
+teacher shards of the golden states, the games' studies (JSON), balance progress files
+round the C++ tests' tally, and metrics files; and each game's own seeds of a target,
+its studies' `fuzz` (env/games/<game>/studies.json: more specs, balance strings). Each
+seed is a file named by its content's hash; the corpus is exactly what this writes (a
+seed no longer made is removed), and --check, which a test runs, says what differs
+without writing.
 
     tools/fuzz_seeds.py [--check]
 """
@@ -141,7 +141,7 @@ def tally_json(games):
 def balance_progress():
     """Progress files (training/balance/checkpoint.h) after their run's identity line: the
     JSON format, and text format 1 round the C++ tests' tally written before JSON."""
-    identity = json.dumps({"game": "knight_fight", "seed": 1})
+    identity = json.dumps({"game": "a game", "agents": ["mcts:sims=4"], "seed": 1})
     progress = {
         "format": "knightgym-balance-progress",
         "version": 2,
@@ -158,10 +158,16 @@ def balance_progress():
 
 
 def metrics_files():
-    """A kept run's metrics.csv cut to its first 20 rows, and the same with its last row
-    cut short, as a kill leaves it."""
-    rows = (ROOT / "kept/tailten_gen1/metrics.csv").read_text().splitlines(keepends=True)
-    return ["".join(rows[:21]), "".join(rows[:21])[:-40]]
+    """A metrics.csv as a run writes it (a header, then a row a period, some columns
+    empty), and the same with its last row cut short, as a kill leaves it."""
+    header = "step,samples,games,seconds,policy_loss,value_loss,score_vs_best,actor_pos_per_s\n"
+    rows = [
+        f"{160 * i},{40960 * i},{12 * i},{10.5 * i:.1f},{1.6 - 0.01 * i:.4f},0.2181,"
+        f"{'0.55' if i % 5 == 0 else ''},{'312.0;298.5' if i % 2 else ''}\n"
+        for i in range(1, 21)
+    ]
+    whole = header + "".join(rows)
+    return [whole, whole[:-12]]
 
 
 def game_seeds(target):
@@ -234,8 +240,7 @@ SEEDS = {
     "teacher_shard": teacher_shards,
     "balance": lambda: game_seeds("balance"),
     "json": lambda: (
-        [(ROOT / "models/manifest.json").read_text()]
-        + [path.read_text() for path in sorted((ROOT / "env/games").glob("*/studies.json"))]
+        [path.read_text() for path in sorted((ROOT / "env/games").glob("*/studies.json"))]
         + ['[1e400, -0.0, "\\u00e9\\ud83d\\ude00", {"": null}, [[[]]], true]', '{"a": 1, "a": 2}']
     ),
     "balance_progress": balance_progress,
