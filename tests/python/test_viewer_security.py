@@ -465,6 +465,7 @@ def test_300_trickling_connections_do_not_lock_the_user_out(server):
             connection.close()
 
 
+@pytest.mark.needs_networks
 def test_the_games_kept_stay_within_the_memory_budget():
     # Games of the biggest network a request may ask for (agent_policy.CAPS), under a
     # budget of two of them: the oldest close to make room, and the process grows by
