@@ -43,10 +43,10 @@ for binary in "$build"/tests/fuzz/*_fuzzer; do
     result="FAILED (status $status; $log)"
     failed+=("$name")
   fi
-  rows+=("$(printf '| %-13s | %11s | %9s | %8s | %s |' "$name" "${runs:--}" "${added:--}" \
+  rows+=("$(printf '| %-16s | %11s | %9s | %8s | %s |' "$name" "${runs:--}" "${added:--}" \
     "${edges:--}" "$result")")
 done
-printf '\n%s seconds per target, seed %s\n\n| %-13s | %11s | %9s | %8s | %s |\n|---|--:|--:|--:|---|\n' \
+printf '\n%s seconds per target, seed %s\n\n| %-16s | %11s | %9s | %8s | %s |\n|---|--:|--:|--:|---|\n' \
   "$seconds" "$seed" target executions "new units" coverage result
 printf '%s\n' "${rows[@]}"
 if [[ ${#failed[@]} -gt 0 ]]; then
