@@ -96,31 +96,30 @@ std::vector<SavedRuleSet> load_json_checkpoint(const std::string& text,
   return rule_sets;
 }
 
-// Each network file the agents load in the grid, once, with the FNV-1a hash of its bytes.
+// The FNV-1a hashes of the network files the agents load in the grid, in order: the bytes,
+// not the paths, so that a run goes on in another clone of the repository.
 void write_networks(JsonWriter& json, const std::vector<std::string>& agent_specs,
                     const std::vector<RuleSet>& grid) {
-  std::set<std::string> files;
+  std::set<std::string> files, hashes;
   for (const std::string& spec : agent_specs) {
     const AgentConfig config = read_agent_config(spec);
     for (const RuleSet& rules : grid) {
-      std::string file;
       try {
-        file = network_file(config, rules.spec);
+        if (const std::string file = network_file(config, rules.spec); !file.empty())
+          files.insert(file);
       } catch (const std::invalid_argument&) {
-        continue;  // no shipped network for these rules: the games themselves say so
+        // no shipped network for these rules: the games themselves say so
       }
-      if (!file.empty()) files.insert(file);
     }
   }
-  json.begin_array();
   for (const std::string& file : files) {
     const std::optional<std::string> bytes = read_file(file);
     char hash[17];
     std::snprintf(hash, sizeof hash, "%016llx",
                   static_cast<unsigned long long>(bytes ? fnv1a(*bytes) : 0));
-    json.begin_object().key("file").value(file).key("fnv1a").value(hash).end_object();
+    hashes.insert(hash);
   }
-  json.end_array();
+  json.array(std::vector<std::string>(hashes.begin(), hashes.end()));
 }
 
 }  // namespace
