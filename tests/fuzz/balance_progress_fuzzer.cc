@@ -4,9 +4,6 @@
 // refused with a message naming the file; whatever is read is saved again and reads back
 // to the same rule sets, and every line that reads as a tally serializes to a text that
 // reads back to the same tally.
-#include <unistd.h>
-
-#include <filesystem>
 #include <stdexcept>
 #include <string>
 
@@ -19,17 +16,6 @@
 using namespace knightgym;
 
 namespace {
-
-// A folder of this process's own for the file the reader is given.
-const std::string& scratch() {
-  static const std::string dir = [] {
-    const auto path = std::filesystem::temp_directory_path() /
-                      ("knightgym-fuzz-balance-progress-" + std::to_string(getpid()));
-    std::filesystem::create_directories(path);
-    return path.string();
-  }();
-  return dir;
-}
 
 bool same(const std::vector<SavedRuleSet>& a, const std::vector<SavedRuleSet>& b) {
   if (a.size() != b.size()) return false;
@@ -55,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const std::invalid_argument&) {
     }
   }
-  const std::string path = scratch() + "/balance.progress";
+  const std::string path = fuzz::scratch_dir() + "/balance.progress";
   write_file_atomically(path, std::string(file));
   std::vector<SavedRuleSet> saved;
   try {

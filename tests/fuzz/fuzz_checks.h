@@ -4,10 +4,13 @@
 // KNIGHTGYM_DEBUG_CHECKS on in the fuzz build) escapes and crashes too.
 #pragma once
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,6 +35,26 @@ template <class... Parts>
 template <class... Parts>
 void require(bool condition, const Parts&... parts) {
   if (!condition) fail(parts...);
+}
+
+// A refusal's message stays this short, whatever the input's size.
+inline constexpr size_t kMaxMessage = 300;
+
+inline void require_short(std::string_view message) {
+  require(message.size() <= kMaxMessage, "a refusal's message of ", std::to_string(message.size()),
+          " characters: ", message.substr(0, 200));
+}
+
+// A folder of this process's own under the temporary directory, for the targets whose
+// reader takes a file.
+inline const std::string& scratch_dir() {
+  static const std::string dir = [] {
+    const auto path =
+        std::filesystem::temp_directory_path() / ("knightgym-fuzz-" + std::to_string(getpid()));
+    std::filesystem::create_directories(path);
+    return path.string();
+  }();
+  return dir;
 }
 
 // The input as text.

@@ -3,9 +3,6 @@
 // by 1,000 as a checkpoint's step bounds it. A refusal names the file and leaves it as it
 // was; whatever is accepted keeps the header and the input's first rows, in order, each
 // within the bound, and appends after them.
-#include <unistd.h>
-
-#include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -18,21 +15,7 @@
 
 using namespace knightgym;
 
-namespace {
-
-constexpr int64_t kBound = 1000;
-
-const std::string& scratch() {
-  static const std::string dir = [] {
-    const auto path = std::filesystem::temp_directory_path() /
-                      ("knightgym-fuzz-metrics-" + std::to_string(getpid()));
-    std::filesystem::create_directories(path);
-    return path.string();
-  }();
-  return dir;
-}
-
-}  // namespace
+constexpr int64_t kBound = 1000;  // the step of the checkpoint resumed from
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string input(fuzz::text_of(data, size));
@@ -40,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::string> columns;
   for (const std::string_view cell : split(header, ',')) columns.emplace_back(cell);
   if (columns.empty() || columns.size() > 64) return 0;
-  const std::string path = scratch() + "/metrics.csv";
+  const std::string path = fuzz::scratch_dir() + "/metrics.csv";
   write_file_atomically(path, input);
   const MetricsBounds bounds = {{columns[0], kBound}};
   try {
