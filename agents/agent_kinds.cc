@@ -1,9 +1,15 @@
 #include "agents/agent_kinds.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
 #include <stdexcept>
 
 #include "agents/pretrained.h"
+#include "util/atomic_file.h"
+#include "util/binary_io.h"
+#include "util/json_writer.h"
 #include "util/text.h"
 
 namespace knightgym {
@@ -94,7 +100,49 @@ std::shared_ptr<SharedResource> share_for_game(const AgentConfig& config, const 
 std::string network_file(const AgentConfig& config, const std::string& game_spec) {
   const auto* az = std::get_if<AzKind::Config>(&config.settings);
   if (!az || az->model == "uniform" || az->model == "resnet") return "";
-  return az->model == "pretrained" ? pretrained_model_path(game_spec) : az->model;
+  return az->model == "pretrained" ? pretrained_model_path(game_spec, az->rules) : az->model;
+}
+
+std::vector<NetworkUsed> networks_used(const std::vector<std::string>& agent_specs,
+                                       const std::vector<std::string>& game_specs) {
+  std::map<std::string, std::string> paths;  // the file as named -> its path
+  for (const std::string& spec : agent_specs) {
+    const AgentConfig config = read_agent_config(spec);
+    const auto* az = std::get_if<AzKind::Config>(&config.settings);
+    for (const std::string& game_spec : game_specs) {
+      try {
+        const std::string path = network_file(config, game_spec);
+        if (path.empty()) continue;
+        const bool shipped = az->model == "pretrained";
+        paths.emplace(shipped ? std::filesystem::path(path).filename().string() : path, path);
+      } catch (const std::invalid_argument&) {
+        // no shipped network for these rules: the games themselves say so
+      }
+    }
+  }
+  std::vector<NetworkUsed> networks;
+  for (const auto& [file, path] : paths) {
+    const std::optional<std::string> bytes = read_file(path);
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx",
+                  static_cast<unsigned long long>(bytes ? fnv1a(*bytes) : 0));
+    networks.push_back({file, hash});
+  }
+  return networks;
+}
+
+std::string networks_json(const std::vector<NetworkUsed>& networks) {
+  JsonWriter json;
+  json.begin_array();
+  for (const NetworkUsed& network : networks)
+    json.begin_object()
+        .key("file")
+        .value(network.file)
+        .key("fnv1a")
+        .value(network.fnv1a)
+        .end_object();
+  json.end_array();
+  return json.text();
 }
 
 }  // namespace knightgym

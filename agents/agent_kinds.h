@@ -79,6 +79,24 @@ std::vector<std::string> split_agent_specs(std::string_view list);
 // Throws std::invalid_argument where `pretrained` has no network for the game.
 std::string network_file(const AgentConfig& config, const std::string& game_spec);
 
+// A network file that agents load, as their specs name it (a shipped network by its file
+// in the models folder), and the FNV-1a hash of its bytes: which network played a run,
+// so that a result or a resumed run can tell when a network was shipped anew.
+struct NetworkUsed {
+  std::string file;
+  std::string fnv1a;  // 16 hex digits; all zeros for a file that cannot be read
+  bool operator==(const NetworkUsed&) const = default;
+};
+
+// The networks the agents of `agent_specs` load in the games of `game_specs`, each once,
+// sorted by file. A game that `pretrained` has no network for counts none (its games say
+// so when played).
+std::vector<NetworkUsed> networks_used(const std::vector<std::string>& agent_specs,
+                                       const std::vector<std::string>& game_specs);
+
+// [{"file": ..., "fnv1a": ...}, ...], as results record their networks.
+std::string networks_json(const std::vector<NetworkUsed>& networks);
+
 // What the agents of one spec share in one game (a network): made once, given to each
 // make_agent. Throws std::invalid_argument if it cannot be made (a model file that does
 // not fit the game).

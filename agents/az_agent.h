@@ -65,6 +65,7 @@ struct AzKind {
     uint64_t net_seed = 0;
     std::string device = "cpu";
     int threads = 0;  // LibTorch intra-op threads per playing thread; 0: its default
+    NetworkRules rules = NetworkRules::kExact;
   };
 
   static void read(ParamReader& r, Config& config) {
@@ -110,6 +111,11 @@ struct AzKind {
         r.get_int("threads", config.threads, 0, 1024,
                   "LibTorch intra-op threads per playing thread (0: its default, or 1 where "
                   "several threads play)");
+    config.rules = r.get_choice("rules", "exact", {"exact", "any"},
+                                "exact: a network plays only the rules it was made for; any: "
+                                "also its game's other rules (pretrained: the closest)") == "any"
+                       ? NetworkRules::kAny
+                       : NetworkRules::kExact;
   }
 
   // The evaluator the agents of one spec share: uniform priors, or a network.
@@ -121,9 +127,12 @@ struct AzKind {
     if (config.model == "resnet")
       return create_network(info, game_spec, config.net, config.net_seed, config.device,
                             config.threads);
-    const std::string path =
-        config.model == "pretrained" ? pretrained_model_path(game_spec) : config.model;
-    return load_network(path, info, game_spec, config.device, config.threads);
+    const std::string path = config.model == "pretrained"
+                                 ? pretrained_model_path(game_spec, config.rules)
+                                 : config.model;
+    const std::string made_for =
+        config.rules == NetworkRules::kAny ? game_name(game_spec) : game_spec;
+    return load_network(path, info, made_for, config.device, config.threads);
   }
 
   template <Game G>

@@ -51,7 +51,9 @@ class NetworkBackend {
                                             const NetConfig& net, uint64_t seed,
                                             const std::string& device, int threads) const = 0;
   // A TorchScript module from `path`. Throws std::invalid_argument naming the problem: no
-  // such file, not TorchScript, made for another game, or outputs of the wrong shape.
+  // such file, not TorchScript, made for another game, or outputs of the wrong shape. A
+  // `game_spec` that is a bare game name ("knight_fight") accepts a module made for any
+  // rules of that game.
   virtual std::shared_ptr<Evaluator> load(const std::string& path, const GameInfo& info,
                                           const std::string& game_spec, const std::string& device,
                                           int threads) const = 0;

@@ -1,5 +1,7 @@
 #include "agents/pretrained.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "env/core/params.h"
 #include "util/json_reader.h"
 #include "util/text.h"
 
@@ -131,24 +134,63 @@ std::vector<PretrainedModel> read_manifest(const std::string& directory) {
   return models;
 }
 
-std::string pretrained_model_path(const std::string& game_spec) {
+std::string game_name(const std::string& game_spec) { return parse_spec(game_spec).name; }
+
+namespace {
+
+// The parameters in which two canonical specs of one game differ.
+size_t differences(const std::string& a, const std::string& b) {
+  const Spec x = parse_spec(a), y = parse_spec(b);
+  size_t count = 0;
+  for (const auto& [key, value] : x.params) {
+    const auto other = std::find_if(y.params.begin(), y.params.end(),
+                                    [&](const auto& param) { return param.first == key; });
+    count += other == y.params.end() || other->second != value;
+  }
+  return count;
+}
+
+// The network made for `game_spec`, or under kAny the closest one of its game.
+const PretrainedModel* choose(const std::vector<PretrainedModel>& models,
+                              const std::string& game_spec, NetworkRules rules) {
+  for (const PretrainedModel& model : models)
+    if (model.game == game_spec) return &model;
+  if (rules == NetworkRules::kExact) return nullptr;
+  const std::string name = game_name(game_spec);
+  const PretrainedModel *closest = nullptr, *as_close = nullptr;
+  size_t best = SIZE_MAX;
+  for (const PretrainedModel& model : models) {
+    if (game_name(model.game) != name) continue;
+    const size_t distance = differences(model.game, game_spec);
+    if (distance == best) as_close = &model;
+    if (distance < best) closest = &model, as_close = nullptr, best = distance;
+  }
+  if (as_close)
+    throw std::invalid_argument("rules=any: the shipped networks for " + closest->game + " and " +
+                                as_close->game + " are as close to " + game_spec +
+                                "; give the network's file");
+  return closest;
+}
+
+}  // namespace
+
+std::string pretrained_model_path(const std::string& game_spec, NetworkRules rules) {
   const std::string directory = models_directory();
   const std::vector<PretrainedModel> models = read_manifest(directory);
-  std::vector<std::string> games;
-  for (const PretrainedModel& model : models) {
-    if (model.game != game_spec) {
-      games.push_back(model.game);
-      continue;
-    }
-    if (!std::filesystem::is_regular_file(model.path()))
-      throw std::invalid_argument("the shipped network for " + game_spec + " is missing: '" +
-                                  model.path() + "'");
-    return model.path();
+  const PretrainedModel* model = choose(models, game_spec, rules);
+  if (!model) {
+    std::vector<std::string> games;
+    for (const PretrainedModel& other : models) games.push_back(other.game);
+    throw std::invalid_argument("no shipped network for " + game_spec +
+                                " (model=pretrained covers the games of " +
+                                manifest_path(directory) + ": " +
+                                (games.empty() ? std::string("none") : join(games, "; ")) +
+                                "); train one with knightgym train and give its model.pt");
   }
-  throw std::invalid_argument("no shipped network for " + game_spec +
-                              " (model=pretrained covers the games of " + manifest_path(directory) +
-                              ": " + (games.empty() ? std::string("none") : join(games, "; ")) +
-                              "); train one with knightgym train and give its model.pt");
+  if (!std::filesystem::is_regular_file(model->path()))
+    throw std::invalid_argument("the shipped network for " + game_spec + " is missing: '" +
+                                model->path() + "'");
+  return model->path();
 }
 
 }  // namespace knightgym

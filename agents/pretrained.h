@@ -49,8 +49,18 @@ std::string manifest_path(const std::string& directory);
 // value neither string nor number, a network without file or game, two for one game.
 std::vector<PretrainedModel> read_manifest(const std::string& directory);
 
-// The shipped network for canonical `game_spec`: its path, checked to exist. Throws
+// Which rules a network may play: only those it was made for, or any of its game's.
+enum class NetworkRules { kExact, kAny };
+
+// The shipped network for canonical `game_spec`: its path, checked to exist. With kAny,
+// where none is made for these rules, the network of the same game whose rules differ
+// from them in the fewest parameters (a tie is refused, naming both). Throws
 // std::invalid_argument if none covers it, listing the games that have one.
-std::string pretrained_model_path(const std::string& game_spec);
+std::string pretrained_model_path(const std::string& game_spec,
+                                  NetworkRules rules = NetworkRules::kExact);
+
+// "knight_fight(double_erase=forced)" -> "knight_fight": what a network made for other
+// rules of a game must share with the game it plays under NetworkRules::kAny.
+std::string game_name(const std::string& game_spec);
 
 }  // namespace knightgym

@@ -135,7 +135,10 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::read(std::istream& bytes, const 
   }
   if (module.hasattr("game_spec")) {
     const std::string made_for = module.attr("game_spec").toStringRef();
-    if (made_for != game_spec)
+    // A bare game name accepts a module made for any rules of that game (az's rules=any).
+    const bool fits = made_for == game_spec || (game_spec.find('(') == std::string::npos &&
+                                                made_for.starts_with(game_spec + "("));
+    if (!fits)
       throw std::invalid_argument(what + " was made for " + made_for + ", not " + game_spec);
   }
   module.eval();

@@ -124,6 +124,21 @@ void init_balance(py::module_& m) {
       "and hands each one's serialized tally to consume in order. Use "
       "knightgym.balance.evaluate.");
 
+  m.def(
+      "balance_networks",
+      [](const std::string& game, const std::vector<std::string>& sweeps,
+         const AgentSpecs& agents) {
+        const BalanceOptions options =
+            balance_options(game, sweeps, agents, 0, 1, 0, std::nullopt, 100, 0, 0);
+        std::vector<std::string> specs;
+        for (const RuleSet& rules : expand_grid(options.game, options.sweeps))
+          specs.push_back(rules.spec);
+        return from_json(networks_json(networks_used(options.agents, specs)));
+      },
+      py::arg("game"), py::arg("sweeps"), py::arg("agents"),
+      "The networks a balance run of these options loads, as its balance.json records them. "
+      "Use knightgym.balance.networks.");
+
   py::class_<ChunkPlayer>(m, "BalanceChunkPlayer",
                           "Plays chunks of a balance run's games: every rule set and agent "
                           "loaded once, for the Ray tasks of knightgym.balance_ray.")

@@ -13,14 +13,25 @@ queue goes on where it stopped (within a run too), and "ladders" plays the round
 that give each strength its Elo (random = 0) into OUT/ladders.
 
 `summarize` first copies every finished result from OUT into DATA (docs/balance/runs,
-committed: a few hundred KB of JSON that hours of games produced), then prints the
-report's tables (Markdown) from DATA alone and draws its plots into DOCS. So the report
-can be made again from the committed data without playing a game, and a later session
-adds runs to it.
+committed: a few hundred KB of JSON that hours of games produced), and the progress of
+every unfinished run (NAME/balance.progress, which `run` takes back into OUT, so that a
+run goes on in a fresh clone); then it prints the report's tables (Markdown) from DATA
+alone and draws its plots into DOCS. So the report can be made again from the committed
+data without playing a game, and a later session adds runs to it.
+
+Each result records the networks that played it (their files and hashes). `stale` lists
+the runs and ladders whose networks have been shipped anew since; `replay` moves them
+(or the runs given with --only, for another reason given with --reason) into
+DATA/superseded/, where the report's "old against new" section finds them, and plays
+them again:
+
+    PYTHONPATH=build/python .venv/bin/python tools/balance_report.py replay
 """
 
 import argparse
+import datetime
 import json
+import math
 import shutil
 import subprocess
 import sys
@@ -33,6 +44,11 @@ import studies
 WEAK, MEDIUM, STRONG = "mcts:sims=16", "mcts:sims=64", "mcts:sims=256"
 NET64 = "az:model=pretrained,sims=64"
 SKILL = "random,mcts:sims=100,mcts:sims=400"  # adjacent rungs of the ladders
+# The span up to the network: it plays every rule set of its game, the closest network's
+# where the rules differ from those it was made for.
+NETWORK_ANY_RULES = "az:model=pretrained,sims=64,rules=any"
+SKILL_TOP = f"random,mcts:sims=400,{NETWORK_ANY_RULES}"
+SUPERSEDED = "superseded"
 SPRT = "a0=0,a1=0.05,alpha=0.05,beta=0.05"
 # Which seat is favoured: stops early where a seat clearly is, plays on near even.
 SPRT_TWO_SIDED = "a0=-0.05,a1=0.05,alpha=0.05,beta=0.05"
@@ -48,7 +64,7 @@ LEVEL_AGENTS = {
     "strong": STRONG,
     "net64": NET64,
 }
-LEVEL_GAMES = {"random": 2000, "weak": 2000, "medium": 2000, "strong": 2000, "net64": 1000}
+LEVEL_GAMES = {"random": 2000, "weak": 2000, "medium": 2000, "strong": 2000, "net64": 4000}
 
 
 @dataclass
@@ -105,8 +121,9 @@ class Plan:
                     game, WEAK, tuple(sweep["sweep"]), SPRTS.get(sweep.get("sprt")), sweep["games"]
                 )
                 self.plots += [(names[0], f"{plot}.png") for plot in sweep.get("plots", [])]
-                if "at_strength" in sweep:
-                    names.append(f"{game}_{sweep['at_strength']['run']}")
+                for stronger in ("at_strength", "with_network"):
+                    if stronger in sweep:
+                        names.append(f"{game}_{sweep[stronger]['run']}")
                 self.sweeps.append((sweep["title"], names, sweep_keys(sweep["sweep"])))
         for game, balance in settings.items():
             for sweep in balance.get("sweeps", []):
@@ -121,6 +138,20 @@ class Plan:
                         strong["games"],
                     )
                     self.plots += [(name, f"{plot}.png") for plot in strong.get("plots", [])]
+                # The same sweep with the game's network (on the rule sets that one
+                # network plays: a narrower sweep where the game's networks differ).
+                network = sweep.get("with_network")
+                if network:
+                    name = f"{game}_{network['run']}"
+                    self.plots += [(name, f"{plot}.png") for plot in network.get("plots", [])]
+                    self.runs[name] = Run(
+                        game,
+                        NETWORK_ANY_RULES,
+                        tuple(network.get("sweep", sweep["sweep"])),
+                        SPRTS.get(network.get("sprt")),
+                        network["games"],
+                        batch=20,
+                    )
         # Skill depth: three rungs of the ladder in a round robin on every rule set.
         for game, balance in settings.items():
             if "skill" in balance:
@@ -129,6 +160,17 @@ class Plan:
                 self.runs[f"{game}_skill"] = Run(
                     game, SKILL, tuple(skill["sweep"]), games=skill["games"]
                 )
+                # And up to the strongest player: random, MCTS at 400 and the network.
+                top = skill.get("to_the_top")
+                if top:
+                    self.skill.append(f"{game}_skill_top")
+                    self.runs[f"{game}_skill_top"] = Run(
+                        game,
+                        top.get("agents", SKILL_TOP),
+                        tuple(top.get("sweep", skill["sweep"])),
+                        games=top["games"],
+                        batch=top.get("batch", 0),
+                    )
         # An example game of each game between its strongest players, recorded for the
         # report's pictures and for `knightgym view`.
         for game, balance in settings.items():
@@ -205,12 +247,23 @@ def finished(args, result):
     return (Path(args.out) / result).exists() or (Path(args.data) / result).exists()
 
 
-def run_queue(args, plan):
-    for name in args.only or plan.queue():
+def run_queue(args, plan, names=None):
+    for name in names or args.only or plan.queue():
         if name == "ladders":
             run_ladders(args, plan)
         elif not finished(args, Path(name) / "balance.json"):
+            restore_progress(args, name)
             run_logged(name, command_of(args.build, args.out, name, plan.runs[name], args.threads))
+
+
+def restore_progress(args, name):
+    """Puts a run's committed progress (DATA/NAME/balance.progress) into OUT, where its
+    --resume goes on from it, unless OUT holds progress of its own."""
+    saved = Path(args.data) / name / "balance.progress"
+    target = Path(args.out) / name / "balance.progress"
+    if saved.exists() and not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        copy_atomically(saved, target)
 
 
 def ladder_command(build, out, name, ladder):
@@ -266,22 +319,106 @@ def run_ladders(args, plan):
 # The report's data: finished results copied from OUT into DATA, read from DATA.
 
 
+def copy_atomically(source, target):
+    temporary = target.with_suffix(".tmp")
+    shutil.copyfile(source, temporary)
+    temporary.replace(target)
+
+
 def archive(out, data, plan):
     """Copies every finished balance.json, game record and ladder of OUT into DATA (the
-    same layout)."""
+    same layout), and the progress of every run under way, which a finished run's
+    replaces."""
     out, data = Path(out), Path(data)
     if out.resolve() == data.resolve():
         return
     sources = [out / name / "balance.json" for name in plan.runs]
     sources += [out / name / "records.jsonl" for name, run in plan.runs.items() if run.record]
     sources += [out / "ladders" / f"{name}.json" for name in plan.ladders]
+    sources += [
+        out / name / "balance.progress"
+        for name in plan.runs
+        if not (out / name / "balance.json").exists()
+    ]
     for source in sources:
         if source.exists():
             target = data / source.relative_to(out)
             target.parent.mkdir(parents=True, exist_ok=True)
-            temporary = target.with_suffix(".tmp")
-            shutil.copyfile(source, temporary)
-            temporary.replace(target)
+            copy_atomically(source, target)
+    for name in plan.runs:
+        if (data / name / "balance.json").exists():
+            (data / name / "balance.progress").unlink(missing_ok=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Results played by networks shipped anew since: found, set aside and played again.
+
+
+def recorded_networks_differ(recorded, now):
+    """Whether a result's record of its networks differs from the networks its agents
+    load now. A result from before networks were recorded differs where any load one."""
+    return bool(now) if recorded is None else recorded != now
+
+
+def stale(data, plan):
+    """The runs and ladders of DATA whose networks have been shipped anew since they were
+    played: [run name, or "ladders/NAME"]."""
+    import knightgym.balance
+
+    names = []
+    for name, run in plan.runs.items():
+        result = load(data, name)
+        if result:
+            now = knightgym.balance.networks(run.game, run.agents, sweep=list(run.sweeps))
+            if recorded_networks_differ(result.get("networks"), now):
+                names.append(name)
+    for name, (spec, agents, _) in plan.ladders.items():
+        path = Path(data) / "ladders" / f"{name}.json"
+        if path.exists():
+            recorded = json.loads(path.read_text()).get("networks")
+            if recorded_networks_differ(recorded, knightgym.balance.networks(spec, agents)):
+                names.append(f"ladders/{name}")
+    return names
+
+
+def supersede(args, names, reason):
+    """Moves each result (a run's folder, or ladders/NAME's JSON) of DATA into
+    DATA/superseded/, replacing what an earlier replay put there, with why it was played
+    again (replaced.json), and deletes the finished result in OUT."""
+    data, out = Path(args.data), Path(args.out)
+    for name in names:
+        is_ladder = name.startswith("ladders/")
+        source = data / (f"{name}.json" if is_ladder else name)
+        if not source.exists():
+            continue
+        target = data / SUPERSEDED / source.relative_to(data)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_dir():
+            shutil.rmtree(target)
+        target.unlink(missing_ok=True)
+        source.replace(target)
+        if not is_ladder:
+            note = {"reason": reason, "replaced_on": datetime.date.today().isoformat()}
+            (target / "replaced.json").write_text(json.dumps(note, indent=1) + "\n")
+            (target / "balance.progress").unlink(missing_ok=True)
+        # The finished result in OUT too (a run under way keeps its progress: one played
+        # by the old network is refused on resume, by name).
+        finished_files = [out / name / "balance.json", out / name / "records.jsonl"]
+        for played in [out / f"{name}.json"] if is_ladder else finished_files:
+            played.unlink(missing_ok=True)
+
+
+def replay(args, plan):
+    """Sets aside the stale results (or those of --only) and plays them again."""
+    names = args.only or stale(args.data, plan)
+    if not names:
+        print("every result was played by the networks shipped now")
+        return
+    supersede(args, names, args.reason)
+    wanted = set(names)
+    if any(name.startswith("ladders/") for name in names):
+        wanted.add("ladders")
+    run_queue(args, plan, [name for name in plan.queue() if name in wanted])
 
 
 def load(data, name):
@@ -445,13 +582,17 @@ def side_by_side(data, title, names, keys):
     print(f"\n{title}\n")
     print("| " + " | ".join(keys + columns) + " |")
     print("|" + "---|" * (len(keys) + len(columns)))
-    for i, first in enumerate(results[0]["rule_sets"]):
+    for first in results[0]["rule_sets"]:
         cells = [first["values"][key] for key in keys]
         for result in results:
-            r = result["rule_sets"][i]
+            # A run may cover part of the grid (a network plays only some modes).
+            r = rule_set_with(result, first["values"], keys)
+            if r is None:
+                cells += ["-"] * 4
+                continue
             versus = r["vs_first"]
             mark = " *" if versus and versus["significant"] else ""
-            fairest = "**" if i == result["fairest"] else ""
+            fairest = "**" if r is result["rule_sets"][result["fairest"]] else ""
             cells += [
                 interval(r["first_seat_advantage"]) + mark,
                 f"{fairest}{r['balance']:.3f}{fairest}",
@@ -459,6 +600,14 @@ def side_by_side(data, title, names, keys):
                 f"{r['length']['mean']:.0f}",
             ]
         print("| " + " | ".join(cells) + " |")
+
+
+def rule_set_with(result, values, keys):
+    """The rule set of a result whose swept `keys` have these values, or None."""
+    for rule_set in result["rule_sets"]:
+        if all(rule_set["values"].get(key) == values[key] for key in keys):
+            return rule_set
+    return None
 
 
 def verdict(rule_set):
@@ -476,49 +625,107 @@ def test_verdict(result, rule_set):
     return {"H1": "ahead", "H0": "behind"}.get(rule_set["sprt"]["decision"], "undecided")
 
 
-def verdicts_compared(data, title, weak, strong, keys):
-    """Where the verdict at strength differs from the weak MCTS one: the intervals' verdicts
-    compared, with the sequential test's beside them where a two-sided one ran."""
-    baseline, at_strength = load(data, weak), load(data, strong)
-    if not baseline or not at_strength:
+def verdicts_compared(data, title, names, keys):
+    """The intervals' verdict on each rule set from each run, weakest player first,
+    "changed" where the strongest player's differs from the weak MCTS one, with the
+    sequential test's beside them where a two-sided one ran."""
+    results = [result for result in (load(data, name) for name in names) if result]
+    if len(results) < 2:
         return
-    agents = [result["agents"][0].split(",")[0] for result in (baseline, at_strength)]
+    agents = [result["agents"][0].split(",")[0] for result in results]
     print(f"\n{title}: the verdict per rule set\n")
-    print("| " + " | ".join(keys + agents) + " | changed | the sequential test at strength |")
-    print("|" + "---|" * (len(keys) + 4))
-    for low, high in zip(baseline["rule_sets"], at_strength["rule_sets"]):
-        a, b = verdict(low), verdict(high)
-        cells = [high["values"][key] for key in keys]
-        test = test_verdict(at_strength, high) or "-"
-        print("| " + " | ".join(cells) + f" | {a} | {b} | {'yes' if a != b else ''} | {test} |")
+    print("| " + " | ".join(keys + agents) + " | changed | the sequential test |")
+    print("|" + "---|" * (len(keys) + len(agents) + 2))
+    for first in results[0]["rule_sets"]:
+        cells = [first["values"][key] for key in keys]
+        found = [rule_set_with(result, first["values"], keys) for result in results]
+        verdicts = [verdict(r) if r else "-" for r in found]
+        strongest = max(i for i, r in enumerate(found) if r)
+        changed = "yes" if verdicts[strongest] != verdicts[0] else ""
+        tests = [test_verdict(res, r) for res, r in zip(results, found) if r]
+        test = next((t for t in reversed(tests) if t), "-")
+        print("| " + " | ".join(cells + verdicts) + f" | {changed} | {test} |")
 
 
 def skill_depth(data, names):
-    """Per rule set: the Elo span from random to mcts:sims=400 within the rule set, and
-    how often the stronger of the adjacent mcts:sims=100 and 400 wins."""
-    print(
-        "| game | rule set | games | Elo: mcts:sims=100 | Elo: mcts:sims=400 (the span) "
-        "| mcts:sims=400 against 100: score |"
-    )
-    print("|---|---|---|---|---|---|")
+    """Per skill run and rule set: the Elo of each player above random within the rule
+    set (the last one's is the span), and how often the strongest beats the one below it
+    (the Bradley-Terry probability from their Elo difference)."""
     for name in names:
         result = load(data, name)
         if not result:
             continue
+        players = [agent.split(",")[0] for agent in result["agents"]]
+        print(
+            "\n| game | rule set | games | "
+            + " | ".join(f"Elo: {player}" for player in players[1:])
+            + f" (the span) | {players[-1]} against {players[-2]}: score |"
+        )
+        print("|" + "---|" * (len(players) + 3))
         for r in result["rule_sets"]:
-            random_, middle, top = r["agents"]
-            span = top["elo"] - random_["elo"]
+            elo = [agent["elo"] - r["agents"][0]["elo"] for agent in r["agents"]]
             print(
                 f"| {result['game']} | {r['label'] or 'default'} | {r['games']} | "
-                f"{middle['elo'] - random_['elo']:.0f} | {span:.0f} | {adjacent_score(r):.3f} |"
+                + " | ".join(f"{e:.0f}" for e in elo[1:])
+                + f" | {adjacent_score(r):.3f} |"
             )
 
 
 def adjacent_score(rule_set):
-    """The Bradley-Terry probability that mcts:sims=400 beats mcts:sims=100 on this rule
-    set, from their Elo difference."""
+    """The Bradley-Terry probability that the strongest player of a skill run beats the
+    one below it on this rule set, from their Elo difference."""
     elo = [agent["elo"] for agent in rule_set["agents"]]
-    return 1 / (1 + 10 ** ((elo[1] - elo[2]) / 400))
+    return 1 / (1 + 10 ** ((elo[-2] - elo[-1]) / 400))
+
+
+def old_against_new(data, plan):
+    """Each result played again (DATA/superseded/NAME beside DATA/NAME): per rule set, the
+    old and new player, the first seat's advantage of each and their difference, with 95%
+    intervals (the two runs' games are independent)."""
+    rows = []
+    for name in plan.runs:
+        old, new = load(Path(data) / SUPERSEDED, name), load(data, name)
+        if not old or not new:
+            continue
+        note_path = Path(data) / SUPERSEDED / name / "replaced.json"
+        reason = json.loads(note_path.read_text())["reason"] if note_path.exists() else ""
+        keys = [sweep["key"] for sweep in new["sweeps"]]
+        for r in new["rule_sets"]:
+            before = rule_set_with(old, r["values"], keys)
+            if before:
+                rows.append((name, old, new, before, r, reason))
+    if not rows:
+        return
+    print(
+        "| run | rule set | old player | games | advantage (95%) | new player | games "
+        "| advantage (95%) | new - old (95%) | why played again |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, old, new, before, after, reason in rows:
+        a, b = before["first_seat_advantage"], after["first_seat_advantage"]
+        difference = b["mean"] - a["mean"]
+        half = 1.96 * math.hypot(a["std_error"], b["std_error"])
+        print(
+            f"| {name} | {after['label'] or 'default'} | {player(old)} | {before['games']} | "
+            f"{interval(a)} | {player(new)} | {after['games']} | {interval(b)} | "
+            f"{difference:+.3f} ± {half:.3f} | {reason} |"
+        )
+
+
+def player(result):
+    """A run's players, short: each agent's kind and budget, a network by its hash (the
+    first 8 digits), or "network of before" where the result did not record it."""
+    names = []
+    for spec in result["agents"]:
+        kind, _, params = spec.partition(":")
+        values = dict(param.split("=", 1) for param in params.split(",") if "=" in param)
+        budget = next((f"{key}={values[key]}" for key in ("sims", "nodes") if key in values), "")
+        names.append(f"{kind}:{budget}" if budget else kind)
+        if values.get("model") not in (None, "uniform", "resnet"):
+            networks = result.get("networks")
+            hashes = ", ".join(network["fnv1a"][:8] for network in networks or [])
+            names[-1] += f" ({hashes or 'network of before'})"
+    return "`" + ", ".join(names) + "`"
 
 
 def examples(data, docs, plan):
@@ -560,9 +767,11 @@ def summarize(args, plan):
         side_by_side(data, title, names, keys)
     for title, names, keys in plan.sweeps:
         if len(names) > 1:
-            verdicts_compared(data, title, names[0], names[-1], keys)
-    print("\n## Skill depth\n")
+            verdicts_compared(data, title, names, keys)
+    print("\n## Skill depth")
     skill_depth(data, plan.skill)
+    print("\n## Old against new\n")
+    old_against_new(data, plan)
     examples(data, docs, plan)
     with tempfile.TemporaryDirectory() as scratch:
         for name, plot in plan.plots:
@@ -576,7 +785,7 @@ def summarize(args, plan):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["run", "summarize", "commands"])
+    parser.add_argument("what", choices=["run", "summarize", "commands", "stale", "replay"])
     parser.add_argument("--build", default="build")
     parser.add_argument("--out", default="out/balance", help="where the runs play")
     parser.add_argument(
@@ -586,15 +795,32 @@ def main():
     )
     parser.add_argument("--docs", default="docs/balance", help="where the plots go")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--only", nargs="*", help="run only these jobs, in this order")
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        help="run only these jobs, in this order (replay: these, stale or not; a ladder "
+        "as ladders/NAME)",
+    )
+    parser.add_argument(
+        "--reason",
+        default="its network was shipped anew",
+        help="replay: why the results were played again (kept beside the old ones)",
+    )
     args = parser.parse_args()
     plan = plan_of(args.build)
-    if args.only and any(name not in plan.queue() for name in args.only):
-        parser.error(f"unknown run; the jobs are: {', '.join(plan.queue())}")
+    jobs = plan.queue()
+    if args.what == "replay":
+        jobs = jobs + [f"ladders/{name}" for name in plan.ladders]
+    if args.only and any(name not in jobs for name in args.only):
+        parser.error(f"unknown run; the jobs are: {', '.join(jobs)}")
     if args.what == "run":
         run_queue(args, plan)
     elif args.what == "commands":
         print_commands(args, plan)
+    elif args.what == "stale":
+        print("\n".join(stale(args.data, plan)))
+    elif args.what == "replay":
+        replay(args, plan)
     else:
         summarize(args, plan)
     return 0

@@ -12,9 +12,9 @@ Games come in the registry's order (`knightgym list --names`). Every key is opti
     balance         tools/balance_report.py, docs/balance.md:
       ladder          the round robin rating its strengths: name (the ladder's and its
                       JSON's), spec (the game spec), games (per pair)
-      games           games per run where the game is too slow for 2000 on two cores, by
-                      level: medium (MCTS at 64, the most its sequential test may use),
-                      strong (MCTS at 256), net64 (the network; 1000 without)
+      games           games per run where 2000 (4000 for the network) do not suit the
+                      game on two cores, by level: medium (MCTS at 64, the most its
+                      sequential test may use), strong (MCTS at 256), net64 (the network)
       strengths       more strengths across strength, after the five levels: level (the
                       run is GAME_LEVEL), agents, opening_plies
       example         the level whose agents play the recorded example game (net64)
@@ -22,8 +22,14 @@ Games come in the registry's order (`knightgym list --names`). Every key is opti
                       (--sweep KEY=V1,V2 strings), games, sprt (one_sided, two_sided or
                       none), plots (of knightgym.balance.plot, besides the table), and
                       at_strength: the same sweep again, its run, agents (the strongest
-                      MCTS the sweep affords on two cores), games, sprt and plots
-      skill           the skill-depth run (GAME_skill): sweep, games
+                      MCTS the sweep affords on two cores), games, sprt and plots;
+                      with_network: again with the game's network (rules=any), its run,
+                      games, plots and a narrower sweep where the game's networks do not
+                      cover every rule set
+      skill           the skill-depth run (GAME_skill): sweep, games, and to_the_top:
+                      the run up to the strongest player (GAME_skill_top: games, batch,
+                      a narrower sweep, agents other than random, MCTS at 400 and the
+                      network)
     throughput      tools/balance_throughput.py networks: [{spec, agents, games}]
     pictures        tools/doc_pictures.py: starts (more specs whose start is drawn),
                     opponent (the search its network's example game is played against)

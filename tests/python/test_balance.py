@@ -167,6 +167,33 @@ def test_files_and_json_fields(knight_fight_run):
         assert heading in markdown
 
 
+def fnv1a(data):
+    """FNV-1a, 64 bits, as knightgym hashes a network's bytes."""
+    value = 0xCBF29CE484222325
+    for byte in data:
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{value:016x}"
+
+
+def test_a_result_records_the_networks_that_played_it(knight_fight_run, tmp_path):
+    # No network: none recorded.
+    assert knight_fight_run[1]["networks"] == []
+    assert knightgym.balance.networks("knight_fight", "mcts:sims=4,random") == []
+    # The shipped network by its file name and the hash of its bytes, once however many
+    # rule sets it plays (rules=any: the closest network's, here the one network's).
+    shipped = pathlib.Path(knightgym.__file__).resolve().parents[3] / "models" / "knight_fight.pt"
+    expected = [{"file": "knight_fight.pt", "fnv1a": fnv1a(shipped.read_bytes())}]
+    agents = "az:model=pretrained,sims=2,rules=any"
+    sweep = {"double_erase": ["optional", "off"]}
+    assert knightgym.balance.networks("knight_fight", agents, sweep=sweep) == expected
+    result = knightgym.balance.evaluate(
+        "knight_fight(max_turns=20)", agents=agents, games=2, sweep=sweep, progress=False
+    )
+    assert result["networks"] == expected
+    with pytest.raises(ValueError, match="unknown parameter 'bogus'"):
+        knightgym.balance.networks("knight_fight", agents, sweep={"bogus": [1]})
+
+
 def test_command_line_gives_the_same_figures_on_more_threads(knight_fight_run, tmp_path):
     _, result = knight_fight_run
     out = tmp_path / "cli"

@@ -35,6 +35,7 @@ SWEEP = {
     "sprt": None,
     "plots": None,
     "at_strength": AT_STRENGTH,
+    "with_network": {"run": None, "sweep": None, "games": None, "sprt": None, "plots": None},
 }
 SCHEMA = {
     "main_job": None,
@@ -44,7 +45,11 @@ SCHEMA = {
         "strengths": {"level": None, "agents": None, "opening_plies": None},
         "example": None,
         "sweeps": SWEEP,
-        "skill": {"sweep": None, "games": None},
+        "skill": {
+            "sweep": None,
+            "games": None,
+            "to_the_top": {"sweep": None, "games": None, "batch": None, "agents": None},
+        },
     },
     "throughput": RUN,
     "pictures": {"starts": None, "opponent": None},
@@ -112,6 +117,8 @@ def agent_lists_of(settings):
         for sweep in balance.get("sweeps", [])
         if "at_strength" in sweep
     ]
+    top = balance.get("skill", {}).get("to_the_top", {})
+    lists += [top["agents"]] if "agents" in top else []
     lists += [run["agents"] for run in settings.get("throughput", [])]
     lists += (
         [settings["pictures"]["opponent"]] if "opponent" in settings.get("pictures", {}) else []
@@ -142,7 +149,13 @@ def split_agents(text):
 def sweeps_of(settings):
     balance = settings.get("balance", {})
     sweeps = [text for sweep in balance.get("sweeps", []) for text in sweep["sweep"]]
-    return sweeps + balance.get("skill", {}).get("sweep", [])
+    sweeps += [
+        text
+        for sweep in balance.get("sweeps", [])
+        for text in sweep.get("with_network", {}).get("sweep", [])
+    ]
+    skill = balance.get("skill", {})
+    return sweeps + skill.get("sweep", []) + skill.get("to_the_top", {}).get("sweep", [])
 
 
 def test_there_are_studies_and_each_file_is_a_registered_game_s():
@@ -208,10 +221,12 @@ def test_the_balance_runs_name_their_strengths_sequential_tests_and_plots(path):
     levels |= {strength["level"] for strength in balance.get("strengths", [])}
     assert balance.get("example", "net64") in levels
     runs = [sweep["run"] for sweep in balance.get("sweeps", [])]
-    runs += [sweep["at_strength"]["run"] for sweep in balance.get("sweeps", [])]
-    assert len(set(runs)) == len(runs) and not set(runs) & (levels | {"skill", "example"})
+    for stronger in ("at_strength", "with_network"):
+        runs += [sweep[stronger]["run"] for sweep in balance.get("sweeps", []) if stronger in sweep]
+    reserved = levels | {"skill", "skill_top", "example"}
+    assert len(set(runs)) == len(runs) and not set(runs) & reserved
     for sweep in balance.get("sweeps", []):
-        for run in (sweep, sweep.get("at_strength", {})):
+        for run in (sweep, sweep.get("at_strength", {}), sweep.get("with_network", {})):
             assert run.get("sprt", "one_sided") in ("one_sided", "two_sided")
             assert set(run.get("plots", [])) <= PLOTS
 

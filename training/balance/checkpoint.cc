@@ -1,6 +1,5 @@
 #include "training/balance/checkpoint.h"
 
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -10,7 +9,6 @@
 
 #include "agents/agent_kinds.h"
 #include "util/atomic_file.h"
-#include "util/binary_io.h"
 #include "util/json_reader.h"
 #include "util/json_writer.h"
 
@@ -96,29 +94,14 @@ std::vector<SavedRuleSet> load_json_checkpoint(const std::string& text,
   return rule_sets;
 }
 
-// The FNV-1a hashes of the network files the agents load in the grid, in order: the bytes,
-// not the paths, so that a run goes on in another clone of the repository.
+// The FNV-1a hashes of the network files the agents load in the grid: the bytes, not the
+// paths, so that a run goes on in another clone of the repository.
 void write_networks(JsonWriter& json, const std::vector<std::string>& agent_specs,
                     const std::vector<RuleSet>& grid) {
-  std::set<std::string> files, hashes;
-  for (const std::string& spec : agent_specs) {
-    const AgentConfig config = read_agent_config(spec);
-    for (const RuleSet& rules : grid) {
-      try {
-        if (const std::string file = network_file(config, rules.spec); !file.empty())
-          files.insert(file);
-      } catch (const std::invalid_argument&) {
-        // no shipped network for these rules: the games themselves say so
-      }
-    }
-  }
-  for (const std::string& file : files) {
-    const std::optional<std::string> bytes = read_file(file);
-    char hash[17];
-    std::snprintf(hash, sizeof hash, "%016llx",
-                  static_cast<unsigned long long>(bytes ? fnv1a(*bytes) : 0));
-    hashes.insert(hash);
-  }
+  std::vector<std::string> specs;
+  for (const RuleSet& rules : grid) specs.push_back(rules.spec);
+  std::set<std::string> hashes;
+  for (const NetworkUsed& network : networks_used(agent_specs, specs)) hashes.insert(network.fnv1a);
   json.array(std::vector<std::string>(hashes.begin(), hashes.end()));
 }
 

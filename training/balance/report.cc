@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/agent_kinds.h"
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
 
@@ -132,6 +133,9 @@ std::string balance_json(const BalanceResult& result) {
   JsonWriter json;
   json.begin_object().key("game").value(options.game);
   json.key("agents").array(result.agent_specs);
+  std::vector<std::string> specs;
+  for (const RuleSetResult& rule_set : result.rule_sets) specs.push_back(rule_set.rules.spec);
+  json.key("networks").raw(networks_json(networks_used(result.agent_specs, specs)));
   json.key("games_per_rule_set").value(options.games);
   json.key("threads").value(options.threads);
   json.key("batch").value(options.batch).key("chunk_games").value(result.chunk_games);

@@ -5,6 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "agents/agent_kinds.h"
 #include "agents/any_agent.h"
 #include "env/core/rng.h"
 #include "training/balance/statistics.h"
@@ -161,6 +162,7 @@ std::string ladder_json(const LadderResult& result) {
   out.key("threads").value(static_cast<int64_t>(o.threads)).key("batch").value(o.batch);
   out.key("prior_draws").value(o.prior_draws);
   out.key("anchor").value(result.ratings[result.anchor].spec);
+  out.key("networks").raw(networks_json(networks_used(o.agents, {result.game})));
   out.key("seconds").value(result.seconds);
   out.key("ratings").begin_array();
   for (const LadderRating& r : result.ratings) {

@@ -26,7 +26,7 @@ from knightgym import _result_files as result_files
 from knightgym._specs import spec_value
 from knightgym.balance_markdown import markdown
 
-__all__ = ["evaluate", "markdown", "plot", "report"]
+__all__ = ["evaluate", "markdown", "networks", "plot", "report"]
 
 
 def _sweep_value(value):
@@ -129,6 +129,16 @@ def evaluate(
         if plots:
             result["plots"] = plot(result, out)
     return result
+
+
+def networks(game, agents, sweep=None):
+    """The networks that a run of these options loads, as its balance.json's "networks"
+    records them: [{"file": "knight_fight.pt", "fnv1a": "<16 hex digits>"}, ...], a
+    shipped network by its file in the models folder. A result whose record differs from
+    this was played by another network (one shipped since). Bad options raise ValueError
+    as evaluate's do."""
+    specs = agents if isinstance(agents, str) else [str(a) for a in agents]
+    return _knightgym.balance_networks(game, _sweep_texts(sweep), specs)
 
 
 def _load(result):

@@ -6,11 +6,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "agents/agent_kinds.h"
 #include "agents/any_agent.h"
 #include "agents/pretrained.h"
 #include "agents/torch_evaluator.h"
@@ -18,6 +20,8 @@
 #include "tests/cpp/agents/agent_checks.h"
 #include "tests/cpp/test_files.h"
 #include "training/arena/arena.h"
+#include "util/binary_io.h"
+#include "util/json_reader.h"
 
 namespace knightgym {
 namespace {
@@ -121,6 +125,36 @@ TEST_CASE("az:model=pretrained plays the network shipped for the game and refuse
   CHECK_THROWS_WITH(
       AgentFactory("az:model=pretrained", other),
       Catch::Contains("no shipped network for " + other->spec()) && Catch::Contains(game->spec()));
+  // rules=any: the game's network plays its other rules, by name or by path, as the same
+  // network; never another game's.
+  const auto any_state = other->new_initial_state(3);
+  const AgentFactory any("az:sims=8,model=pretrained,rules=any", other);
+  const AgentFactory any_by_path("az:sims=8,rules=any,model=" + dir + "/kf.pt", other);
+  CHECK(any.make(4)->act(*any_state) == any_by_path.make(4)->act(*any_state));
+  const auto tailten = load_game("tailten");
+  CHECK_THROWS_WITH(AgentFactory("az:rules=any,model=" + dir + "/kf.pt", tailten),
+                    Catch::Contains("was made for " + game->spec() + ", not tailten"));
+
+  // Which network played: the shipped one by its file name, a path as given, each once,
+  // with the hash of its bytes.
+  const std::vector<NetworkUsed> used =
+      networks_used({"az:model=pretrained", "mcts:sims=4", "az:model=" + dir + "/kf.pt,rules=any"},
+                    {game->spec(), other->spec()});
+  REQUIRE(used.size() == 2);
+  CHECK(used[0].file == dir + "/kf.pt");
+  CHECK(used[1].file == "kf.pt");
+  CHECK(used[0].fnv1a == used[1].fnv1a);
+  std::ifstream bytes(dir + "/kf.pt", std::ios::binary);
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx",
+                static_cast<unsigned long long>(fnv1a(std::string(
+                    std::istreambuf_iterator<char>(bytes), std::istreambuf_iterator<char>()))));
+  CHECK(used[1].fnv1a == hash);
+  CHECK(networks_used({"mcts:sims=4", "random"}, {game->spec()}).empty());
+  const JsonValue json = parse_json(networks_json(used));
+  REQUIRE(json.as_array().size() == 2);
+  CHECK(json.as_array()[1].at("file").as_string() == "kf.pt");
+  CHECK(json.as_array()[1].at("fnv1a").as_string() == hash);
   set_models_directory("");
 }
 

@@ -116,6 +116,34 @@ TEST_CASE("pretrained: a game resolves to its file; other variants are refused w
   unsetenv("KNIGHTGYM_MODELS");
 }
 
+TEST_CASE("pretrained: rules=any takes the network of the closest rules, and refuses a tie",
+          "[pretrained]") {
+  const std::string dir = models_with("manifest_any_rules", R"json({"networks": {
+    "ffa4": {"file": "a.pt", "game": "knights_challenge(mode=ffa4,central_first=true)"},
+    "duel": {"file": "b.pt", "game": "knights_challenge(mode=duel,central_first=true)"}
+  }})json");
+  const ModelsDirectory use(dir);
+  // Its own rules first; then the fewest parameters apart.
+  CHECK(pretrained_model_path("knights_challenge(mode=duel,central_first=true)",
+                              NetworkRules::kAny) == dir + "/b.pt");
+  CHECK(pretrained_model_path("knights_challenge(mode=ffa4,central_first=false)",
+                              NetworkRules::kAny) == dir + "/a.pt");
+  CHECK(pretrained_model_path("knights_challenge(mode=duel,central_first=false)",
+                              NetworkRules::kAny) == dir + "/b.pt");
+  REQUIRE_THROWS_WITH(
+      pretrained_model_path("knights_challenge(mode=ffa3,central_first=true)", NetworkRules::kAny),
+      Contains("rules=any: the shipped networks for knights_challenge(mode=ffa4") &&
+          Contains("knights_challenge(mode=duel,central_first=true) are as close to "
+                   "knights_challenge(mode=ffa3"));
+  // Exact rules by default, and never another game.
+  REQUIRE_THROWS_WITH(pretrained_model_path("knights_challenge(mode=ffa4,central_first=false)"),
+                      Contains("no shipped network for"));
+  REQUIRE_THROWS_WITH(pretrained_model_path("tailten(first_player=0)", NetworkRules::kAny),
+                      Contains("no shipped network for tailten(first_player=0)"));
+  CHECK(game_name("knights_challenge(mode=ffa4)") == "knights_challenge");
+  CHECK(game_name("tailten") == "tailten");
+}
+
 TEST_CASE("pretrained: malformed manifests are refused naming the file and where", "[pretrained]") {
   const auto refused_json = [](const std::string& manifest, const std::string& why) {
     const std::string dir = models_with("manifest_bad_json", manifest);

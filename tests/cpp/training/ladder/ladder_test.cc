@@ -137,6 +137,9 @@ TEST_CASE("ladder: random, greedy and MCTS in order, the same on any thread coun
     CHECK(batched.ratings[i].elo == batched_one.ratings[i].elo);
   const std::string json = ladder_json(one);
   CHECK_THAT(json, Contains("\"anchor\": \"random\"") && Contains("\"first_wins\""));
+  // No agent loads a network, and the ladder says so (a network's file and hash when one
+  // does: networks_used, tests/cpp/agents/network_test.cc).
+  CHECK_THAT(json, Contains("\"networks\": []"));
 }
 
 }  // namespace

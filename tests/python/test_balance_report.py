@@ -1,0 +1,142 @@
+"""tools/balance_report.py, the runs behind docs/balance.md: a result played by a network
+shipped anew since is found stale, set aside under superseded/ with why it was played
+again, and set beside its replay in the report's "old against new" table; the progress of
+a run under way is committed with the data and taken back into OUT by the next `run`."""
+
+import argparse
+import json
+import pathlib
+import sys
+
+import knightgym.balance
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import balance_report  # noqa: E402
+
+pytestmark = pytest.mark.skipif(
+    not knightgym.balance.networks("knight_fight", "az:model=pretrained"),
+    reason="needs the shipped networks",
+)
+
+
+@pytest.fixture
+def folders(tmp_path):
+    """A plan of Knight Fight alone, playing few games, and its DATA and OUT."""
+    levels = dict.fromkeys(balance_report.LEVELS, 2)
+    plan = balance_report.Plan(
+        {
+            "knight_fight": {
+                "ladder": {"name": "kf", "spec": "knight_fight", "games": 2},
+                "games": levels,
+            }
+        }
+    )
+    args = argparse.Namespace(
+        data=str(tmp_path / "data"),
+        out=str(tmp_path / "out"),
+        build=str(ROOT / "build"),
+        threads=1,
+        only=None,
+        reason="its network was shipped anew",
+    )
+    return plan, args
+
+
+def play(plan, folder, name, sims=2):
+    """Plays the plan's run NAME into FOLDER/NAME, in few games and simulations."""
+    run = plan.runs[name]
+    agents = run.agents.replace("sims=64", f"sims={sims}")
+    return knightgym.balance.evaluate(
+        run.game,
+        agents=agents,
+        games=2,
+        seed=1,
+        out=pathlib.Path(folder) / name,
+        progress=False,
+        plots=False,
+    )
+
+
+def rewrite(path, **fields):
+    result = json.loads(path.read_text())
+    for key, value in fields.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = value
+    path.write_text(json.dumps(result))
+
+
+def test_a_result_is_stale_when_its_network_was_shipped_anew(folders):
+    plan, args = folders
+    play(plan, args.data, "knight_fight_net64")
+    play(plan, args.data, "knight_fight_weak")
+    assert balance_report.stale(args.data, plan) == []
+
+    net64 = pathlib.Path(args.data) / "knight_fight_net64" / "balance.json"
+    weak = pathlib.Path(args.data) / "knight_fight_weak" / "balance.json"
+    rewrite(net64, networks=[{"file": "knight_fight.pt", "fnv1a": "0" * 16}])
+    assert balance_report.stale(args.data, plan) == ["knight_fight_net64"]
+    # From before results recorded their networks: stale where a network plays.
+    rewrite(net64, networks=None)
+    rewrite(weak, networks=None)
+    assert balance_report.stale(args.data, plan) == ["knight_fight_net64"]
+
+
+def test_a_replaced_result_is_set_aside_with_why_and_shown_beside_its_replay(folders, capsys):
+    plan, args = folders
+    play(plan, args.data, "knight_fight_net64")
+    play(plan, args.out, "knight_fight_net64")
+    under_way = pathlib.Path(args.out) / "knight_fight_weak"
+    under_way.mkdir(parents=True)
+    (under_way / "balance.progress").write_text("progress")
+
+    balance_report.supersede(args, ["knight_fight_net64", "knight_fight_weak"], "a reason")
+    data = pathlib.Path(args.data)
+    old = data / "superseded" / "knight_fight_net64"
+    assert (old / "balance.json").exists() and not (data / "knight_fight_net64").exists()
+    assert json.loads((old / "replaced.json").read_text())["reason"] == "a reason"
+    # The finished result in OUT goes, so that `run` plays it again; progress stays.
+    assert not (pathlib.Path(args.out) / "knight_fight_net64" / "balance.json").exists()
+    assert (under_way / "balance.progress").read_text() == "progress"
+
+    capsys.readouterr()
+    balance_report.old_against_new(args.data, plan)
+    assert capsys.readouterr().out == ""  # nothing played again yet
+    play(plan, args.data, "knight_fight_net64", sims=4)
+    balance_report.old_against_new(args.data, plan)
+    table = capsys.readouterr().out.splitlines()
+    assert len(table) == 3 and table[0].startswith("| run | rule set | old player |")
+    cells = [cell.strip() for cell in table[2].split("|")[1:-1]]
+    assert cells[0] == "knight_fight_net64" and cells[1] == "default rules"
+    hash_ = knightgym.balance.networks("knight_fight", "az:model=pretrained")[0]["fnv1a"][:8]
+    assert (cells[2], cells[5]) == (f"`az:sims=2 ({hash_})`", f"`az:sims=4 ({hash_})`")
+    assert cells[3] == cells[6] == "2"
+    assert cells[-1] == "a reason"
+
+
+def test_progress_under_way_is_committed_and_taken_back(folders):
+    plan, args = folders
+    out, data = pathlib.Path(args.out), pathlib.Path(args.data)
+    (out / "knight_fight_weak").mkdir(parents=True)
+    (out / "knight_fight_weak" / "balance.progress").write_text("progress")
+    balance_report.archive(args.out, args.data, plan)
+    assert (data / "knight_fight_weak" / "balance.progress").read_text() == "progress"
+
+    # A fresh clone: OUT is empty, and the run goes on from the committed progress.
+    (out / "knight_fight_weak" / "balance.progress").unlink()
+    balance_report.restore_progress(args, "knight_fight_weak")
+    assert (out / "knight_fight_weak" / "balance.progress").read_text() == "progress"
+    # OUT's own progress is newer and stays.
+    (out / "knight_fight_weak" / "balance.progress").write_text("newer")
+    balance_report.restore_progress(args, "knight_fight_weak")
+    assert (out / "knight_fight_weak" / "balance.progress").read_text() == "newer"
+
+    # Finished: the result replaces the progress in DATA.
+    (out / "knight_fight_weak" / "balance.progress").unlink()
+    play(plan, args.out, "knight_fight_weak")
+    balance_report.archive(args.out, args.data, plan)
+    assert (data / "knight_fight_weak" / "balance.json").exists()
+    assert not (data / "knight_fight_weak" / "balance.progress").exists()
