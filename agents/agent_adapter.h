@@ -55,6 +55,16 @@ class AgentAdapter final : public AnyAgent {
   std::vector<typename G::State> states_;
 };
 
+// The typed agents behind agents made for a game G (by AgentFactory), in order: for code
+// that plays them on G's typed rules, such as the batched games of the arena.
+template <Game G>
+std::vector<Agent<G>*> typed_agents(const std::vector<std::unique_ptr<AnyAgent>>& agents) {
+  std::vector<Agent<G>*> typed;
+  for (const auto& agent : agents)
+    typed.push_back(&dynamic_cast<AgentAdapter<G>&>(*agent).typed_agent());
+  return typed;
+}
+
 template <Game G>
 AgentFactory AgentFactory::of(std::string_view spec, std::shared_ptr<const AnyGame> game) {
   const auto* rules = dynamic_cast<const GameAdapter<G>*>(game.get());

@@ -1,9 +1,12 @@
-// A game that no list names, registered at run time with everything the agents layer
-// offers a game: the registry learns it (env/registry/registry.h: register_game), and the
-// agent factory and the opponent env find their typed code for it by its name, where the
-// games of the list are found through Games::visit. A game defined in the test tree (the
-// Python module built for it, tests/games/) or a program's own game calls
-// register_game_with_agents<G>() while it loads, before other threads use the registry.
+// The agents layer's typed code for a game (env/registry/typed_code.h): the agent factory
+// and the opponent env. A game that no list names is registered at run time with
+// everything the agents layer offers by register_game_with_agents<G>(): the registry learns
+// it (env/registry/registry.h: register_game), and TypedCode<TypedAgents> its typed code,
+// as the games of the list have theirs. The layers above add theirs the same way
+// (training/arena/typed_matches.h: register_game_for_play; training/trainer/
+// typed_training.h: register_game_for_training). A game defined in the test tree
+// (tests/games/) or a program's own game calls the highest its program links while it
+// loads, before other threads use the registry.
 #pragma once
 
 #include <memory>
@@ -15,6 +18,7 @@
 #include "agents/opponent_env.h"
 #include "env/registry/game_adapter.h"
 #include "env/registry/registry.h"
+#include "env/registry/typed_code.h"
 
 namespace knightgym {
 
@@ -35,7 +39,7 @@ std::unique_ptr<AnyOpponentEnv> make_opponent_env_of(std::shared_ptr<const AnyGa
                                           learner_seat);
 }
 
-// The typed agents of a game registered at run time.
+// The agents' typed code for a game.
 struct TypedAgents {
   AgentFactory (*factory)(std::string_view spec, std::shared_ptr<const AnyGame> game);
   std::unique_ptr<AnyOpponentEnv> (*opponent_env)(std::shared_ptr<const AnyGame> game,
@@ -43,16 +47,17 @@ struct TypedAgents {
                                                   std::shared_ptr<SharedResource> shared,
                                                   const VectorEnvOptions& options,
                                                   int learner_seat);
-};
 
-// Those of the game named `name`, nullptr if none were registered.
-const TypedAgents* registered_agents(std::string_view name);
-void register_agents(std::string_view name, TypedAgents agents);
+  template <Game G>
+  static TypedAgents of() {
+    return {&AgentFactory::of<G>, &make_opponent_env_of<G>};
+  }
+};
 
 template <Game G>
 void register_game_with_agents() {
   register_game(game_entry<G>());
-  register_agents(G::kName, {&AgentFactory::of<G>, &make_opponent_env_of<G>});
+  TypedCode<TypedAgents>::add<G>();
 }
 
 }  // namespace knightgym

@@ -2,7 +2,6 @@
 
 #include "agents/agent_kinds.h"
 #include "agents/game_registration.h"
-#include "env/registry/game_list.h"
 
 namespace knightgym {
 
@@ -16,15 +15,8 @@ std::unique_ptr<AnyOpponentEnv> make_opponent_env(std::shared_ptr<const AnyGame>
   const AgentConfig config = read_agent_config(opponent_spec);
   const std::shared_ptr<SharedResource> shared =
       share_for_game(config, game->info(), game->spec());  // a network is loaded once
-  std::unique_ptr<AnyOpponentEnv> env;
-  const bool listed = Games::visit(*game, [&](const auto& rules) {
-    using G = std::decay_t<decltype(rules)>;
-    env = make_opponent_env_of<G>(game, config, shared, options, learner_seat);
-  });
-  if (const TypedAgents* registered = registered_agents(game->name()); !listed && registered)
-    env = registered->opponent_env(game, config, shared, options, learner_seat);
-  if (!env) throw std::invalid_argument("no opponents for game " + game->spec());
-  return env;
+  return TypedCode<TypedAgents>::of(*game, "an opponent env")
+      .opponent_env(game, config, shared, options, learner_seat);
 }
 
 }  // namespace knightgym

@@ -234,7 +234,7 @@ void init_agents(py::module_& m) {
       "params",
       [](const std::string& kind) {
         py::list out;
-        for (const ParamInfo& param : agent_params(kind)) out.append(describe(param));
+        for (const ParamInfo& param : agent_params(kind)) out.append(to_python(param));
         return out;
       },
       py::arg("kind"), "The parameters of a kind: [{name, type, default, choices, doc}].");

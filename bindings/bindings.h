@@ -2,23 +2,56 @@
 #pragma once
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
-namespace knightgym {
-struct ParamInfo;
-}  // namespace knightgym
+#include "util/fields.h"
 
 namespace knightgym::python {
 
-// {"name", "type", "default", "choices", "doc"} of a game's or an agent's parameter.
-pybind11::dict describe(const ParamInfo& param);
+template <class T>
+struct IsList : std::false_type {};
+template <class T>
+struct IsList<std::vector<T>> : std::true_type {};
+template <class T>
+struct IsPairList : std::false_type {};
+template <class K, class V>
+struct IsPairList<std::vector<std::pair<K, V>>> : std::true_type {};
 
 // An action index given from Python, checked rather than coerced: a Python int or a numpy
 // integer (anything with __index__ but a bool), in [0, num_actions). Raises TypeError
 // naming the type and the value (cut short) of anything else, and ValueError naming the
 // action as given if it is out of range; never wraps a value around.
 int checked_action(const pybind11::handle& action, int num_actions);
+
+// The Python value of a C++ result: a struct with fields (util/fields.h) as a dict of its
+// fields, a list of pairs as a dict, any other list as a list, and anything else as
+// pybind11 casts it. The one place where C++ results become Python's plain data.
+template <class T>
+pybind11::object to_python(const T& value) {
+  if constexpr (HasFields<T>) {
+    pybind11::dict out;
+    for_each_field(value, [&](std::string_view name, const auto& member) {
+      out[pybind11::str(std::string(name))] = to_python(member);
+    });
+    return out;
+  } else if constexpr (IsPairList<T>::value) {
+    pybind11::dict out;
+    for (const auto& [key, item] : value) out[to_python(key)] = to_python(item);
+    return out;
+  } else if constexpr (IsList<T>::value) {
+    pybind11::list out;
+    for (const auto& item : value) out.append(to_python(item));
+    return out;
+  } else {
+    return pybind11::cast(value);
+  }
+}
 
 // The Python value of a JSON text that the C++ side wrote (util/json_writer.h): what a
 // C++ struct becomes in Python, in the one shape its file on disk has.

@@ -11,16 +11,6 @@ namespace py = pybind11;
 
 namespace knightgym::python {
 
-py::dict describe(const ParamInfo& param) {
-  py::dict out;
-  out["name"] = param.name;
-  out["type"] = param.type;
-  out["default"] = param.default_value;
-  out["choices"] = param.choices;
-  out["doc"] = param.doc;
-  return out;
-}
-
 namespace {
 
 py::list registered_names() {
@@ -32,7 +22,7 @@ py::list registered_names() {
 py::dict describe_game(const std::string& name) {
   const auto game = load_game(Spec{name, {}});  // an unknown name throws, listing the games
   py::list params;
-  for (const ParamInfo& param : game->params()) params.append(describe(param));
+  for (const ParamInfo& param : game->params()) params.append(to_python(param));
   py::dict item;
   item["name"] = name;
   for (const GameEntry& entry : registered_games())

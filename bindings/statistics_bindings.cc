@@ -28,16 +28,7 @@ void init_statistics(py::module_& m) {
          double sum_squares) {
         const SprtSettings settings{a0, a1, alpha, beta};
         check_sprt_settings(settings);
-        const SprtState state = sprt_state(settings, samples, sum, sum_squares);
-        const char* decision = state.decision == SprtDecision::kAcceptH1   ? "H1"
-                               : state.decision == SprtDecision::kAcceptH0 ? "H0"
-                                                                           : "undecided";
-        py::dict out;
-        out["llr"] = state.llr;
-        out["lower"] = state.lower;
-        out["upper"] = state.upper;
-        out["decision"] = decision;
-        return out;
+        return to_python(sprt_state(settings, samples, sum, sum_squares));
       },
       py::arg("a0"), py::arg("a1"), py::arg("alpha"), py::arg("beta"), py::arg("samples"),
       py::arg("sum"), py::arg("sum_squares"),
@@ -45,14 +36,7 @@ void init_statistics(py::module_& m) {
   m.def(
       "fit_bradley_terry",
       [](const std::vector<std::vector<double>>& points, double prior_draws) {
-        const BradleyTerryFit fit = fit_bradley_terry(points, prior_draws);
-        py::dict out;
-        out["theta"] = fit.theta;
-        out["std_error"] = fit.std_error;
-        out["covariance"] = fit.covariance;
-        out["converged"] = fit.converged;
-        out["elo_per_theta"] = kEloPerTheta;
-        return out;
+        return to_python(fit_bradley_terry(points, prior_draws));
       },
       py::arg("points"), py::arg("prior_draws") = 0.0,
       "Bradley-Terry strengths (mean 0) from points[i][j], what i scored against j.");

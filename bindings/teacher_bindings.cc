@@ -2,7 +2,6 @@
 // shards read back as plain data.
 #include <pybind11/stl.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <optional>
@@ -15,48 +14,6 @@
 namespace py = pybind11;
 
 namespace knightgym::python {
-namespace {
-
-py::dict run_as_dict(const TeacherRun& run) {
-  py::dict out;
-  out["games"] = run.games;
-  out["positions"] = run.decisions;
-  out["seconds"] = run.seconds;
-  out["positions_per_s"] = static_cast<double>(run.decisions) / std::max(run.seconds, 1e-9);
-  out["shards"] = run.shards;
-  return out;
-}
-
-py::dict shard_as_dict(const TeacherShard& shard) {
-  py::list games;
-  for (const TeacherGame& game : shard.games) {
-    py::list decisions;
-    for (const TeacherDecision& decision : game.decisions) {
-      py::dict policy;
-      for (const auto& [action, probability] : decision.policy)
-        policy[py::int_(action)] = probability;
-      py::dict entry;
-      entry["state"] = decision.state;
-      entry["value"] = decision.value;
-      entry["policy"] = policy;
-      decisions.append(entry);
-    }
-    py::dict entry;
-    entry["index"] = game.index;
-    entry["start_seed"] = game.start_seed;
-    entry["truncated"] = game.truncated;
-    entry["returns"] = game.returns;
-    entry["decisions"] = decisions;
-    games.append(entry);
-  }
-  py::dict out;
-  out["game"] = shard.game_spec;
-  out["teacher"] = shard.teacher;
-  out["games"] = games;
-  return out;
-}
-
-}  // namespace
 
 void init_teacher(py::module_& m) {
   py::module_ teacher = m.def_submodule(
@@ -78,7 +35,7 @@ void init_teacher(py::module_& m) {
           run = generate_teacher_data(*loaded, options, out, resume, verbose ? stderr : nullptr,
                                       no_stop);
         }
-        return run_as_dict(run);
+        return to_python(run);
       },
       py::arg("game"), py::arg("out"), py::arg("teacher") = "mcts:sims=800", py::arg("games") = 100,
       py::arg("threads") = 1, py::arg("seed") = 0, py::arg("opening_plies") = 0,
@@ -94,7 +51,7 @@ void init_teacher(py::module_& m) {
       "read_shard",
       [](const std::string& path, std::optional<std::string> game) {
         const std::string spec = game ? load_game(*game)->spec() : std::string();
-        return shard_as_dict(read_shard(path, spec));
+        return to_python(read_shard(path, spec));
       },
       py::arg("path"), py::arg("game") = py::none(),
       "A shard as {game, teacher, games: [{index, start_seed, truncated, returns, decisions: "

@@ -13,11 +13,8 @@
 
 #include "bindings/bindings.h"
 #include "bindings/training_bindings.h"
-#include "env/registry/game_list.h"
-#include "training/distributed/actor_games.h"
-#include "training/distributed/chunk_player.h"
 #include "training/trainer/run_summary.h"
-#include "training/trainer/trainer.h"
+#include "training/trainer/typed_training.h"
 
 namespace py = pybind11;
 
@@ -63,10 +60,7 @@ class Training {
     const TrainConfig config = read_train_config(
         game_->training_defaults(), resume ? RunDirectory(out).read_config().second : settings);
     settings_ = config.spec;
-    Games::visit_listed(*game_, "training", [&](const auto& rules) {
-      using G = std::decay_t<decltype(rules)>;
-      run_ = std::make_unique<Run<G>>(rules, game_->spec(), config, device, out, resume, log_);
-    });
+    run_ = make_trainer(*game_, config, device, out, resume, log_);
   }
 
   bool run(double minutes, int64_t steps, const py::object& channel) {
@@ -101,42 +95,11 @@ class Training {
     return f();
   }
 
-  struct AnyRun {
-    virtual ~AnyRun() = default;
-    virtual bool run(const TrainLimits& limits, const std::atomic<bool>& stop,
-                     ChunkChannel* actors) = 0;
-    virtual TrainingCounters counters() const = 0;
-    virtual std::vector<Evaluation> evaluation() const = 0;
-    virtual int64_t parameters() const = 0;
-  };
-  template <Game G>
-  struct Run final : AnyRun {
-    Run(const G& game, const std::string& game_spec, const TrainConfig& train_config,
-        const std::string& device, const std::string& out, bool resume, std::FILE* log)
-        : rules(game),
-          spec(game_spec),
-          config(train_config),
-          trainer(game, game_spec, train_config, device, out, resume, log) {}
-    bool run(const TrainLimits& limits, const std::atomic<bool>& stop,
-             ChunkChannel* actors) override {
-      if (!actors) return trainer.run(limits, stop);
-      ActorGames<G> games(rules, spec, config, *actors);
-      return trainer.run(limits, stop, &games);
-    }
-    TrainingCounters counters() const override { return trainer.counters(); }
-    std::vector<Evaluation> evaluation() const override { return trainer.last_evaluation(); }
-    int64_t parameters() const override { return trainer.learner().num_parameters(); }
-    const G& rules;
-    std::string spec;
-    TrainConfig config;
-    Trainer<G> trainer;
-  };
-
   std::shared_ptr<const AnyGame> game_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> quiet_;  // where a quiet run's log goes
   std::FILE* log_;
   std::string settings_;
-  std::unique_ptr<AnyRun> run_;
+  std::unique_ptr<AnyTrainer> run_;
   std::atomic<bool> stop_{false};
   mutable std::mutex running_;
 };
@@ -148,10 +111,7 @@ class Actor {
         int threads)
       : game_(load_game(game_spec)) {
     const TrainConfig config = read_train_config(game_->training_defaults(), settings);
-    Games::visit_listed(*game_, "a self-play actor", [&](const auto& rules) {
-      using G = std::decay_t<decltype(rules)>;
-      player_ = std::make_unique<Player<G>>(rules, game_->spec(), config, device, threads);
-    });
+    player_ = make_chunk_player(*game_, config, device, threads);
   }
 
   int64_t version() const {
@@ -175,27 +135,8 @@ class Actor {
   }
 
  private:
-  struct AnyPlayer {
-    virtual ~AnyPlayer() = default;
-    virtual int64_t version() const = 0;
-    virtual void set_weights(int64_t version, std::string_view weights) = 0;
-    virtual PlayedChunk play(int64_t number) = 0;
-  };
-  template <Game G>
-  struct Player final : AnyPlayer {
-    Player(const G& game, const std::string& game_spec, const TrainConfig& train_config,
-           const std::string& device, int threads)
-        : player(game, game_spec, train_config, device, threads) {}
-    int64_t version() const override { return player.version(); }
-    void set_weights(int64_t version, std::string_view weights) override {
-      player.set_weights(version, weights);
-    }
-    PlayedChunk play(int64_t number) override { return player.play(number); }
-    ChunkPlayer<G> player;
-  };
-
   std::shared_ptr<const AnyGame> game_;
-  std::unique_ptr<AnyPlayer> player_;
+  std::unique_ptr<AnyChunkPlayer> player_;
   mutable std::mutex mutex_;  // one call at a time
 };
 

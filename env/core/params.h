@@ -5,9 +5,12 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "util/fields.h"
 
 namespace knightgym {
 
@@ -41,6 +44,13 @@ struct ParamInfo {
   std::string value;
   std::vector<std::string> choices;  // for "choice"
   std::string doc;
+
+  // What describes a parameter (its value is the spec's, not the declaration's).
+  static auto fields() {
+    return std::tuple{field("name", &ParamInfo::name), field("type", &ParamInfo::type),
+                      field("default", &ParamInfo::default_value),
+                      field("choices", &ParamInfo::choices), field("doc", &ParamInfo::doc)};
+  }
 };
 
 // A game's read_params(ParamReader&) asks for each parameter with its default and doc;

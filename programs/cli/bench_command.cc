@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "agents/random_agent.h"
-#include "env/registry/game_list.h"
+#include "env/registry/typed_code.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "programs/cli/python_package.h"
@@ -83,6 +83,26 @@ double vector_env_loop(const AnyGame& game, int envs, int threads, int64_t steps
   return static_cast<double>(batches * envs) / seconds_since(start);
 }
 
+// The rows that time a game's typed rules themselves: the benchmarks' typed code for it
+// (env/registry/typed_code.h).
+struct TypedBenchRows {
+  void (*print)(const AnyGame& game, int64_t steps, int repeat);
+
+  template <Game G>
+  static TypedBenchRows of() {
+    return {[](const AnyGame& game, int64_t steps, int repeat) {
+      const G& rules = typed_rules<G>(game);
+      print_row("C++ single state, rules only", 1, repeat,
+                [&] { return single_state_loop(rules, steps, false, Draw::kAgent); });
+      if constexpr (HasSampler<G>)
+        print_row("C++ single state, rules only, action list", 1, repeat,
+                  [&] { return single_state_loop(rules, steps, false, Draw::kActionList); });
+      print_row("C++ single state, observation + mask", 1, repeat,
+                [&] { return single_state_loop(rules, steps, true, Draw::kAgent); });
+    }};
+  }
+};
+
 }  // namespace
 
 int bench_command(Args& args) {
@@ -110,16 +130,9 @@ int bench_command(Args& args) {
   std::printf("| %-44s | %7s | %14s |\n|%s|%s:|%s:|\n", "loop", "threads", "steps/s",
               std::string(46, '-').c_str(), std::string(8, '-').c_str(),
               std::string(15, '-').c_str());
-  // A game registered at run time has no typed rules here: it gets the vector env's rows.
-  [[maybe_unused]] const bool typed_rows = Games::visit(*game, [&](const auto& rules) {
-    print_row("C++ single state, rules only", 1, repeat,
-              [&] { return single_state_loop(rules, steps, false, Draw::kAgent); });
-    if constexpr (HasSampler<std::decay_t<decltype(rules)>>)
-      print_row("C++ single state, rules only, action list", 1, repeat,
-                [&] { return single_state_loop(rules, steps, false, Draw::kActionList); });
-    print_row("C++ single state, observation + mask", 1, repeat,
-              [&] { return single_state_loop(rules, steps, true, Draw::kAgent); });
-  });
+  // A game registered at run time without the benchmarks' code gets the vector env's rows.
+  if (const TypedBenchRows* rows = TypedCode<TypedBenchRows>::find(*game))
+    rows->print(*game, steps, repeat);
   const auto vector_row = [&](int t) {
     print_row("C++ vector env, observation + mask", t, repeat,
               [&] { return vector_env_loop(*game, envs, t, steps); });

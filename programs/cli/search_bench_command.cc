@@ -30,7 +30,7 @@
 #include "agents/network.h"
 #include "agents/search_batch.h"
 #include "env/core/sample.h"
-#include "env/registry/game_list.h"
+#include "env/registry/typed_code.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "util/peak_flops.h"
@@ -213,6 +213,22 @@ void az_rows(const G& game, const std::string& spec, const Options& options, dou
   }
 }
 
+// The search benchmark's typed code for a game (env/registry/typed_code.h).
+struct TypedSearchRows {
+  void (*mcts)(const AnyGame& game, const Options& options);
+  void (*az)(const AnyGame& game, const Options& options, double peak_gflops);
+
+  template <Game G>
+  static TypedSearchRows of() {
+    return {[](const AnyGame& game, const Options& options) {
+              mcts_rows(typed_rules<G>(game), options);
+            },
+            [](const AnyGame& game, const Options& options, double peak_gflops) {
+              az_rows(typed_rules<G>(game), game.spec(), options, peak_gflops);
+            }};
+  }
+};
+
 // "16,64" -> {16, 64}.
 std::vector<int> parse_batches(const std::string& text) {
   std::vector<int> batches;
@@ -263,8 +279,7 @@ int search_bench_command(Args& args) {
   std::printf("| %-18s | threads | %12s |\n|%s|--------:|-------------:|\n", "game", "sims/s",
               std::string(20, '-').c_str());
   for (const auto& game : games)
-    Games::visit_listed(*game, "search-bench",
-                        [&](const auto& rules) { mcts_rows(rules, options); });
+    TypedCode<TypedSearchRows>::of(*game, "search-bench").mcts(*game, options);
 
   const PeakFlops peak = measure_peak_flops(options.threads);
   const double peak_gflops = peak.flops_per_second / 1e9;
@@ -282,9 +297,7 @@ int search_bench_command(Args& args) {
       "--------:|\n",
       std::string(20, '-').c_str());
   for (const auto& game : games)
-    Games::visit_listed(*game, "search-bench", [&](const auto& rules) {
-      az_rows(rules, game->spec(), options, peak_gflops);
-    });
+    TypedCode<TypedSearchRows>::of(*game, "search-bench").az(*game, options, peak_gflops);
   return 0;
 }
 

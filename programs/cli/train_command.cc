@@ -6,13 +6,12 @@
 #include <optional>
 #include <string>
 
-#include "env/registry/game_list.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "programs/cli/markdown_report.h"
 #include "programs/cli/python_package.h"
 #include "programs/cli/stop_signals.h"
-#include "training/trainer/trainer.h"
+#include "training/trainer/typed_training.h"
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
 #include "util/python_process.h"
@@ -104,15 +103,11 @@ int train_command(Args& args) {
       game->training_defaults(), resume ? RunDirectory(out).read_config().second : settings);
 
   const std::atomic<bool>& stop = stop_on_signals();
-  bool finished = false;
-  Games::visit_listed(*game, "training", [&](const auto& rules) {
-    using G = std::decay_t<decltype(rules)>;
-    Trainer<G> trainer(rules, game->spec(), config, device, out, resume, stderr);
-    std::fprintf(stderr, "%s: %lld parameters, %s; run in %s\n", game->spec().c_str(),
-                 static_cast<long long>(trainer.learner().num_parameters()), device.c_str(),
-                 out.c_str());
-    finished = trainer.run({minutes, steps}, stop);
-  });
+  const std::unique_ptr<AnyTrainer> trainer =
+      make_trainer(*game, config, device, out, resume, stderr);
+  std::fprintf(stderr, "%s: %lld parameters, %s; run in %s\n", game->spec().c_str(),
+               static_cast<long long>(trainer->parameters()), device.c_str(), out.c_str());
+  const bool finished = trainer->run({minutes, steps}, stop, nullptr);
   if (finished) return print_markdown_report("knightgym.training", out + "/summary.json");
   std::fprintf(stderr, "stopped by signal %d: checkpoint written; --resume continues\n",
                stop_signal());

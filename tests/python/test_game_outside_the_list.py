@@ -6,6 +6,7 @@ api and seed tests, OpenSpiel, pictures) runs, unchanged, on Nim's specs
 (tests/games/nim/conformance_specs.txt). What "Adding a game" in docs/api.md promises rests
 on this: a game is its folder, two lines of the list and its docs."""
 
+import json
 import os
 import pathlib
 import re
@@ -85,17 +86,77 @@ def test_every_suite_that_runs_per_spec_passes_on_nim():
             assert any(line.endswith(f"[{spec}]") for line in tests), (suite, spec)
 
 
-def test_what_needs_the_typed_list_names_it_for_a_game_outside():
-    """Games played in batches run on the list's typed code: for Nim they are refused by
-    name, where they once returned no games at all."""
-    code = (
-        "import tempfile, knightgym.balance\n"
-        "try:\n"
-        "    knightgym.balance.evaluate(game='nim', agents=['random'], games=4, batch=2,\n"
-        "                               out=tempfile.mkdtemp(), plots=False)\n"
-        "except ValueError as error:\n"
-        "    print(error)\n"
-    )
+NIM_TRAINING = {
+    "blocks": 1,
+    "channels": 8,
+    "sims": 8,
+    "eval_seconds": 0,
+    "snapshot_seconds": 0,
+    "threads": 1,
+}
+
+
+def test_nim_goes_through_the_batched_arena_the_teacher_and_the_python_training():
+    """One registration line reaches every layer's typed code: games played in batches
+    (balance, ladder), batched teaching and the trainer (the test-game training module)."""
+    code = f"""
+import json, tempfile, knightgym.balance, knightgym.ladder, knightgym.teacher, knightgym.training
+out = tempfile.mkdtemp()
+balance = knightgym.balance.evaluate(
+    "nim", agents="mcts:sims=50,random", games=20, batch=10, threads=2, progress=False)
+print(json.dumps([agent["score"] for agent in balance["rule_sets"][0]["agents"]]))
+ladder = knightgym.ladder.run("nim", agents=["random", "mcts:sims=50"], games=10, batch=10)
+print(json.dumps([rating["score"] for rating in ladder["ratings"]]))
+knightgym.teacher.generate("nim", out + "/teach", teacher="mcts:sims=20", games=8,
+                           shard_games=8, batch=4)
+print(len(knightgym.teacher.read_shard(out + "/teach/shard-000000.kgt")["games"]))
+run = knightgym.training.train("nim", out + "/run", steps=10, settings={NIM_TRAINING!r},
+                               verbose=False)
+print(run["counters"]["steps"])
+"""
     done = run_in_the_test_game_module("-c", code)
-    assert done.returncode == 0, done.stderr
-    assert "a match played in batches needs a game of the list" in done.stdout
+    assert done.returncode == 0, done.stderr[-3000:]
+    balance_scores, ladder_scores, taught, steps = done.stdout.splitlines()[-4:]
+    mcts, random = json.loads(balance_scores)
+    assert mcts > random  # Nim has a known winning strategy that the search finds
+    assert json.loads(ladder_scores)[1] > 0.5  # its share of the points
+    assert int(taught) == 8
+    assert int(steps) == 10
+
+
+CLI = BUILD / "tests" / "games" / "knightgym"
+
+
+@pytest.mark.skipif(not CLI.exists(), reason="the test-game program needs LibTorch")
+def test_the_test_game_program_plays_teaches_and_trains_nim(tmp_path):
+    def knightgym(*args):
+        done = subprocess.run(
+            [str(CLI), *args], cwd=tmp_path, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
+
+    played = knightgym(
+        "play", "nim", "--agents", "mcts:sims=50,random", "--games", "20", "--batch", "10"
+    )
+    row = next(line for line in played.splitlines() if line.startswith("| `mcts:sims=50` |"))
+    assert int(row.split("|")[3]) >= 15, played  # its wins of 20
+    knightgym(
+        "teach",
+        "nim",
+        "--teacher",
+        "mcts:sims=20",
+        "--games",
+        "8",
+        "--batch",
+        "4",
+        "--shard-games",
+        "8",
+        "--out",
+        "teach",
+    )
+    assert (tmp_path / "teach" / "shard-000000.kgt").stat().st_size > 0
+    (tmp_path / "nim.txt").write_text("".join(f"{k}={v}\n" for k, v in NIM_TRAINING.items()))
+    knightgym("train", "nim", "--out", "run", "--steps", "10", "--config", "nim.txt")
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["counters"]["steps"] == 10

@@ -4,29 +4,14 @@
 #include <string>
 #include <utility>
 
-#include "agents/agent_adapter.h"
 #include "agents/network.h"
 #include "env/core/rng.h"
-#include "env/registry/game_list.h"
 #include "training/arena/arena.h"
-#include "training/arena/batched_match.h"
+#include "training/arena/typed_matches.h"
 #include "util/ordered_parallel.h"
 
 namespace knightgym {
 namespace {
-
-// The agents' typed faces for the game's typed rules, and `play(rules, typed agents)`.
-template <class Play>
-void with_typed_agents(const AnyGame& game, const std::vector<std::unique_ptr<AnyAgent>>& agents,
-                       const Play& play) {
-  Games::visit_listed(game, "a match played in batches", [&](const auto& rules) {
-    using G = std::decay_t<decltype(rules)>;
-    std::vector<Agent<G>*> typed;
-    for (const auto& agent : agents)
-      typed.push_back(&dynamic_cast<AgentAdapter<G>&>(*agent).typed_agent());
-    play(rules, std::span<Agent<G>* const>(typed));
-  });
-}
 
 std::vector<std::unique_ptr<AnyAgent>> make_agents(
     const std::vector<std::shared_ptr<const AgentFactory>>& factories, uint64_t seed) {
@@ -105,11 +90,9 @@ std::vector<GameRecord> play_games_together(
                                 std::to_string(first) + " to " + std::to_string(first + games));
   // The agents' streams, one set per chunk (its `first` game).
   const uint64_t agent_seed = derive_seed(seed ^ 0xba7c4ed5eedull, static_cast<uint64_t>(first));
-  std::vector<GameRecord> records;
-  with_typed_agents(game, make_agents(agents, agent_seed), [&](const auto& rules, auto seated) {
-    records = play_batched(rules, seated, games, seed, first, opening_plies, stop);
-  });
-  return records;
+  return TypedCode<TypedMatches>::of(game, "a match played in batches")
+      .play_together(game, make_agents(agents, agent_seed), games, seed, first, opening_plies,
+                     stop);
 }
 
 }  // namespace knightgym

@@ -12,18 +12,6 @@
 namespace knightgym {
 namespace {
 
-const char* decision_name(SprtDecision decision) {
-  switch (decision) {
-    case SprtDecision::kAcceptH0:
-      return "H0";
-    case SprtDecision::kAcceptH1:
-      return "H1";
-    case SprtDecision::kContinue:
-      break;
-  }
-  return "undecided";
-}
-
 void write_interval(JsonWriter& json, const char* low, const char* high, Interval interval) {
   json.key(low).value(interval.low).key(high).value(interval.high);
 }
@@ -100,7 +88,7 @@ void write_rule_set(JsonWriter& json, const RuleSetResult& rule_set, const Diffe
   json.key("sprt");
   if (rule_set.sprt) {
     const SprtState& state = rule_set.sprt->state;
-    json.begin_object().key("decision").value(decision_name(state.decision));
+    json.begin_object().key("decision").value(sprt_decision_name(state.decision));
     json.key("llr").value(state.llr).key("lower").value(state.lower);
     json.key("upper").value(state.upper).key("games").value(f.games).end_object();
   } else {

@@ -166,4 +166,16 @@ BradleyTerryFit fit_bradley_terry(const std::vector<std::vector<double>>& points
   return fit;
 }
 
+const char* sprt_decision_name(SprtDecision decision) {
+  switch (decision) {
+    case SprtDecision::kAcceptH0:
+      return "H0";
+    case SprtDecision::kAcceptH1:
+      return "H1";
+    case SprtDecision::kContinue:
+      break;
+  }
+  return "undecided";
+}
+
 }  // namespace knightgym

@@ -6,8 +6,10 @@
 
 #include <cstdint>
 #include <span>
+#include <tuple>
 #include <vector>
 
+#include "util/fields.h"
 #include "util/statistics.h"
 
 namespace knightgym {
@@ -79,15 +81,27 @@ inline constexpr int64_t kSprtMinSamples = 16;
 
 enum class SprtDecision { kContinue, kAcceptH0, kAcceptH1 };
 
+// "H0", "H1" or "undecided".
+const char* sprt_decision_name(SprtDecision decision);
+
 struct SprtState {
   double llr = 0, lower = 0, upper = 0;
   SprtDecision decision = SprtDecision::kContinue;
+
+  static auto fields() {
+    return std::tuple{field("llr", &SprtState::llr), field("lower", &SprtState::lower),
+                      field("upper", &SprtState::upper), field("decision", [](const SprtState& s) {
+                        return sprt_decision_name(s.decision);
+                      })};
+  }
 };
 
 // Throws std::invalid_argument unless a0 < a1 and alpha, beta are in (0, 0.5).
 void check_sprt_settings(const SprtSettings& settings);
 // From the running sums of the samples and of their squares.
 SprtState sprt_state(const SprtSettings& settings, int64_t samples, double sum, double sum_squares);
+
+inline constexpr double kEloPerTheta = 173.71779276130073;  // 400 / ln 10
 
 // Bradley-Terry strengths from pairwise points: points[i][j] is what i scored against j
 // (a win 1, a draw 1/2 to each). P(i beats j) = 1 / (1 + exp(theta_j - theta_i)). Fitted
@@ -100,11 +114,17 @@ struct BradleyTerryFit {
   std::vector<std::vector<double>> covariance;
   int iterations = 0;
   bool converged = false;
+
+  static auto fields() {
+    return std::tuple{field("theta", &BradleyTerryFit::theta),
+                      field("std_error", &BradleyTerryFit::std_error),
+                      field("covariance", &BradleyTerryFit::covariance),
+                      field("converged", &BradleyTerryFit::converged),
+                      field("elo_per_theta", [](const BradleyTerryFit&) { return kEloPerTheta; })};
+  }
 };
 
 BradleyTerryFit fit_bradley_terry(const std::vector<std::vector<double>>& points,
                                   double prior_draws = 0);
-
-inline constexpr double kEloPerTheta = 173.71779276130073;  // 400 / ln 10
 
 }  // namespace knightgym

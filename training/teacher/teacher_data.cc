@@ -6,11 +6,9 @@
 #include <limits>
 #include <stdexcept>
 
-#include "agents/agent_adapter.h"
 #include "agents/network.h"
 #include "env/core/rng.h"
-#include "env/registry/game_list.h"
-#include "training/arena/batched_rounds.h"
+#include "training/teacher/typed_teacher.h"
 #include "util/atomic_file.h"
 #include "util/ordered_parallel.h"
 #include "util/text.h"
@@ -56,70 +54,6 @@ void check(const TeacherOptions& options) {
         "), got " + std::to_string(options.batch));
 }
 
-// The opening's stream of game `index`, the same played alone or together.
-Rng opening_rng(uint64_t seed, int64_t index) {
-  return Rng(derive_seed(seed ^ 0x0be17ull, static_cast<uint64_t>(index)));
-}
-
-uint64_t start_seed(uint64_t seed, int64_t index) {
-  return derive_seed(seed ^ 0x7eac4e7ull, static_cast<uint64_t>(index));
-}
-
-// One decision as a shard holds it: the teacher's visit shares and root value, or the one
-// move of a teacher that reports none (an engine).
-TeacherDecision decision_of(std::string state, Action action, const SearchReport& report) {
-  TeacherDecision decision;
-  decision.state = std::move(state);
-  decision.value = report.sims > 0 ? report.value : std::numeric_limits<float>::quiet_NaN();
-  decision.policy = report.visit_shares;
-  if (decision.policy.empty()) decision.policy.emplace_back(action, 1.0f);
-  return decision;
-}
-
-// Games first .. first + count - 1, each seat's agent deciding for every game where that
-// seat is to move at once (batched_rounds.h); none if `stop` was set.
-template <Game G>
-std::vector<TeacherGame> play_together(const G& rules, std::span<Agent<G>* const> seats,
-                                       int64_t first, int64_t count, uint64_t seed,
-                                       int opening_plies, const std::atomic<bool>* stop) {
-  using State = typename G::State;
-  const int players = rules.info().num_players;
-  std::vector<TeacherGame> games(count);
-  std::vector<State> states(count);
-  Action legal[G::kMaxActions];
-  for (int64_t g = 0; g < count; ++g) {
-    games[g].index = first + g;
-    games[g].start_seed = start_seed(seed, first + g);
-    Rng rng(games[g].start_seed);
-    rules.init(states[g], rng);
-    Rng opening = opening_rng(seed, first + g);
-    for (int ply = 0; ply < opening_plies && !rules.terminal(states[g]); ++ply) {
-      const int legal_count = rules.legal_actions(states[g], legal);
-      rules.apply(states[g], legal[opening.below(static_cast<uint32_t>(legal_count))]);
-    }
-  }
-  SearchLimits limits;
-  limits.stop = stop;
-  std::vector<SearchReport> reports;
-  const bool finished = play_rounds(
-      rules, states, players, [](int64_t, int mover) { return mover; },
-      [&](int seat, std::span<const State> batch, Action* actions) {
-        reports.resize(batch.size());
-        seats[seat]->act_batch(batch, actions, limits, reports.data());
-      },
-      [&](int64_t g, size_t i, Action action) {
-        games[g].decisions.push_back(decision_of(rules.serialize(states[g]), action, reports[i]));
-      },
-      stop);
-  if (!finished) return {};
-  for (int64_t g = 0; g < count; ++g) {
-    games[g].returns.resize(players);
-    rules.returns(states[g], games[g].returns.data());
-    games[g].truncated = rules.truncated(states[g]);
-  }
-  return games;
-}
-
 // The first game not yet written whole: shards are whole from the first on, and a
 // shard shorter than shard_games counts only if it ends the series.
 int64_t first_missing_game(const std::string& dir, const AnyGame& game,
@@ -148,9 +82,9 @@ TeacherGame play_teacher_game(const AnyGame& game, const AgentFactory& teacher, 
         teacher.make(derive_seed(seed, static_cast<uint64_t>(index) * players + seat)));
   TeacherGame out;
   out.index = index;
-  out.start_seed = start_seed(seed, index);
+  out.start_seed = teacher_start_seed(seed, index);
   auto state = game.new_initial_state(out.start_seed);
-  Rng opening = opening_rng(seed, index);
+  Rng opening = teacher_opening_rng(seed, index);
   for (int ply = 0; ply < opening_plies && !state->is_terminal(); ++ply) {
     const std::vector<Action> legal = state->legal_actions();
     state->apply_action(legal[opening.below(static_cast<uint32_t>(legal.size()))]);
@@ -161,7 +95,7 @@ TeacherGame play_teacher_game(const AnyGame& game, const AgentFactory& teacher, 
     AnyAgent& agent = *seated[state->current_player()];
     std::string text = state->serialize();
     const Action action = agent.act(*state, limits);
-    out.decisions.push_back(decision_of(std::move(text), action, agent.last_report()));
+    out.decisions.push_back(teacher_decision(std::move(text), action, agent.last_report()));
     state->apply_action(action);
   }
   out.returns = state->returns();
@@ -179,18 +113,8 @@ std::vector<TeacherGame> play_teacher_games_together(const AnyGame& game,
   for (int seat = 0; seat < players; ++seat)
     seated.push_back(teacher.make(
         derive_seed(seed ^ 0xba7c4ull, static_cast<uint64_t>(first) * players + seat)));
-  std::vector<TeacherGame> games;
-  const bool known = Games::visit(game, [&](const auto& rules) {
-    using G = std::decay_t<decltype(rules)>;
-    std::vector<Agent<G>*> typed;
-    for (const auto& agent : seated)
-      typed.push_back(&dynamic_cast<AgentAdapter<G>&>(*agent).typed_agent());
-    games = play_together(rules, std::span<Agent<G>* const>(typed), first, count, seed,
-                          opening_plies, stop);
-  });
-  if (!known)
-    throw std::invalid_argument(game.spec() + ": batched teaching needs a game of the list");
-  return games;
+  return TypedCode<TypedTeacher>::of(game, "batched teaching")
+      .play_together(game, seated, first, count, seed, opening_plies, stop);
 }
 
 TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& options,

@@ -13,14 +13,17 @@
 // shards depend on B (teach.txt records it) but still not on the threads or a resume.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "agents/any_agent.h"
 #include "training/teacher/teacher_shard.h"
+#include "util/fields.h"
 
 namespace knightgym {
 
@@ -39,6 +42,17 @@ struct TeacherRun {
   int64_t decisions = 0;  // written by this call
   double seconds = 0;
   int64_t shards = 0;  // in the directory
+
+  static auto fields() {
+    return std::tuple{
+        field("games", &TeacherRun::games), field("positions", &TeacherRun::decisions),
+        field("seconds", &TeacherRun::seconds),
+        field("positions_per_s",
+              [](const TeacherRun& run) {
+                return static_cast<double>(run.decisions) / std::max(run.seconds, 1e-9);
+              }),
+        field("shards", &TeacherRun::shards)};
+  }
 };
 
 // Game `index` of a series: the teacher in every seat, each seat's agent seeded apart.

@@ -25,10 +25,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "env/core/types.h"
+#include "util/fields.h"
 
 namespace knightgym {
 
@@ -38,6 +40,12 @@ struct TeacherDecision {
   std::string state;                             // the game's serialize()
   float value = 0;                               // the mover's; NaN: none
   std::vector<std::pair<Action, float>> policy;  // legal actions with their probabilities
+
+  static auto fields() {
+    return std::tuple{field("state", &TeacherDecision::state),
+                      field("value", &TeacherDecision::value),
+                      field("policy", &TeacherDecision::policy)};
+  }
 };
 
 struct TeacherGame {
@@ -46,6 +54,13 @@ struct TeacherGame {
   bool truncated = false;
   std::vector<float> returns;  // per player
   std::vector<TeacherDecision> decisions;
+
+  static auto fields() {
+    return std::tuple{
+        field("index", &TeacherGame::index), field("start_seed", &TeacherGame::start_seed),
+        field("truncated", &TeacherGame::truncated), field("returns", &TeacherGame::returns),
+        field("decisions", &TeacherGame::decisions)};
+  }
 };
 
 struct TeacherShard {
@@ -56,6 +71,11 @@ struct TeacherShard {
   std::vector<TeacherGame> games;
 
   int64_t decisions() const;
+  static auto fields() {
+    return std::tuple{field("game", &TeacherShard::game_spec),
+                      field("teacher", &TeacherShard::teacher),
+                      field("games", &TeacherShard::games)};
+  }
 };
 
 // The shard as its file's bytes, and written to `path` all or nothing.

@@ -13,6 +13,7 @@
 #include "agents/any_agent.h"
 #include "env/core/heuristic.h"
 #include "env/registry/game_list.h"
+#include "env/registry/typed_code.h"
 #include "tests/cpp/agents/agent_checks.h"
 
 namespace knightgym {
@@ -200,28 +201,28 @@ void check_batched_equals_alone(const G& game, Evaluator& evaluator, AzConfig co
 }
 
 TEST_CASE("a batched search equals the same search alone", "[agents]") {
-  // Every game of the list at its default rules, and Knights Challenge with 3 players.
-  std::vector<std::string> specs = {"knights_challenge(mode=ffa3)"};
-  for (const GameEntry& entry : registered_games()) specs.emplace_back(entry.name);
-  for (const std::string& spec : specs) {
-    INFO(spec);
-    const auto loaded = load_game(spec);
-    if (!Games::visit(*loaded, [](const auto&) {})) continue;  // a game of the test tree
-    REQUIRE(Games::visit(*loaded, [](const auto& game) {
-      HashEvaluator evaluator(game.info());
-      for (const bool gumbel : {false, true}) {
-        for (const int leaves : {1, 4}) {
-          AzConfig config;
-          config.gumbel = gumbel;
-          config.sims = 24;
-          config.leaves = leaves;
-          config.dirichlet_fraction = 0.25f;
-          INFO((gumbel ? "gumbel" : "puct") << " leaves " << leaves);
-          check_batched_equals_alone(game, evaluator, config);
-        }
+  const auto check = [](const auto& game) {
+    HashEvaluator evaluator(game.info());
+    for (const bool gumbel : {false, true}) {
+      for (const int leaves : {1, 4}) {
+        AzConfig config;
+        config.gumbel = gumbel;
+        config.sims = 24;
+        config.leaves = leaves;
+        config.dirichlet_fraction = 0.25f;
+        INFO((gumbel ? "gumbel" : "puct") << " leaves " << leaves);
+        check_batched_equals_alone(game, evaluator, config);
       }
-    }));
-  }
+    }
+  };
+  // Every game of the list at its default rules, and Knights Challenge with 3 players.
+  Games::for_each([&]<Game G>() {
+    INFO(G::kName);
+    const auto loaded = load_game(G::kName);
+    check(typed_rules<G>(*loaded));
+  });
+  const auto three = load_game("knights_challenge(mode=ffa3)");
+  check(typed_rules<KnightsChallenge>(*three));
 }
 
 TEST_CASE("act_batch plays the actions of act() in turn", "[agents]") {

@@ -16,7 +16,7 @@
 #include "agents/random_variates.h"
 #include "env/core/heuristic.h"
 #include "env/games/knightmate/fen.h"
-#include "env/registry/game_list.h"
+#include "env/registry/typed_code.h"
 
 namespace knightgym {
 namespace {
@@ -221,8 +221,10 @@ TEST_CASE("PUCT and Gumbel play the only legal action, with 2 simulations", "[se
 
 TEST_CASE("with 2 simulations a search plays a legal action and its policy is on the mask",
           "[search]") {
-  REQUIRE(Games::visit(*load_game("knights_challenge"), [](const auto& game) {
-    using G = std::decay_t<decltype(game)>;
+  {
+    using G = KnightsChallenge;
+    const auto loaded = load_game("knights_challenge");
+    const G& game = typed_rules<G>(*loaded);
     auto evaluator = std::make_shared<UniformEvaluator>(game.info());
     Rng rng(2);
     typename G::State state;
@@ -251,7 +253,7 @@ TEST_CASE("with 2 simulations a search plays a legal action and its policy is on
         game.apply(state, action);
       }
     }
-  }));
+  }
 }
 
 TEST_CASE("Sequential Halving's schedule of root visits", "[search]") {
@@ -370,8 +372,10 @@ TEST_CASE("values are read relative to the observer", "[search]") {
 }
 
 TEST_CASE("virtual loss is undone and every simulation is counted once", "[search]") {
-  REQUIRE(Games::visit(*load_game("knights_challenge(mode=ffa3)"), [](const auto& game) {
-    using G = std::decay_t<decltype(game)>;
+  {
+    using G = KnightsChallenge;
+    const auto loaded = load_game("knights_challenge(mode=ffa3)");
+    const G& game = typed_rules<G>(*loaded);
     UniformEvaluator evaluator(game.info());
     for (const bool gumbel : {false, true}) {
       AzConfig config;
@@ -395,7 +399,7 @@ TEST_CASE("virtual loss is undone and every simulation is counted once", "[searc
         children_visits += tree[tree[0].first_child + c].visits;
       CHECK(children_visits == 64);
     }
-  }));
+  }
 }
 
 }  // namespace

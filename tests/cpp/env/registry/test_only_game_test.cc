@@ -26,6 +26,7 @@
 #include "env/registry/registry.h"
 #include "tests/games/nim/nim.h"
 #include "training/arena/arena.h"
+#include "training/arena/typed_matches.h"
 #include "training/selfplay/self_play.h"
 
 namespace knightgym {
@@ -167,6 +168,21 @@ TEST_CASE("a test-only game runs in self-play and the arena", "[test_game][arena
   const auto scores = score_agents(records, 2);
   CHECK(scores[0].games == 40);
   CHECK(scores[0].wins > 30);
+}
+
+TEST_CASE("what needs a game's typed code refuses one that has none by name",
+          "[test_game][arena]") {
+  // This test program registers no Nim: every layer's typed code is the list's alone.
+  const auto game = load_nim("stones=6");
+  CHECK_THROWS_WITH(AgentFactory("random", game),
+                    Catch::Contains("nim(stones=6,max_turns=100): no typed code for the agents"));
+  const std::vector<std::shared_ptr<const AgentFactory>> agents{
+      std::make_shared<AgentFactory>(AgentFactory::of<Nim>("random", game))};
+  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {4, 1, 5}, 2),
+                    Catch::Contains("no typed code for a match played in batches"));
+  // Once added, the same call plays (the batched games of a registered game).
+  TypedCode<TypedMatches>::add<Nim>();
+  CHECK(play_arena_in_batches(*game, agents, {4, 1, 5}, 2).size() == 4);
 }
 
 }  // namespace
