@@ -148,19 +148,16 @@ def update(model, optimizer, batch, adv, returns, args):
 def evaluate(model, game, episodes, seed):
     """The greedy policy's score against random over `episodes` games, one in each of as
     many environments (knightgym.scoring)."""
-    env = make_envs(game, episodes, "random")
 
     def choose(obs):
         with torch.no_grad():
             dist, _ = model(
-                torch.from_numpy(obs["observation"]),
+                torch.from_numpy(obs["observation"].copy()),  # the env's arrays are read-only
                 torch.from_numpy(obs["action_mask"].astype(bool)),
             )
         return dist.probs.argmax(1).numpy()
 
-    result = scoring.tally(scoring.first_game_returns(env, choose, seed))
-    env.close()
-    return result["score"]
+    return scoring.evaluate(game, choose, games=episodes, seed=seed)["score"]
 
 
 def main(argv=None):

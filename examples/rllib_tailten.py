@@ -16,7 +16,6 @@ wins, draws and the win rate with its 95% Wilson interval are printed.
 import argparse
 import time
 
-import gymnasium
 import knightgym.gymnasium
 import knightgym.rllib
 import numpy as np
@@ -30,13 +29,6 @@ from ray.rllib.core.columns import Columns
 def evaluate(module, game, opponent, seat, games, seed):
     """The module's most likely legal action against `opponent`, one game in each of
     `games` environments: their tally (knightgym.scoring)."""
-    env = gymnasium.make_vec(
-        knightgym.gymnasium.env_id(game),
-        num_envs=games,
-        vectorization_mode="vector_entry_point",
-        opponent=opponent,
-        seat=seat,
-    )
 
     def choose(obs):
         batch = {
@@ -51,9 +43,7 @@ def evaluate(module, game, opponent, seat, games, seed):
         assert obs["action_mask"][np.arange(games), actions].all()
         return actions
 
-    returns = scoring.first_game_returns(env, choose, seed)
-    env.close()
-    return scoring.tally(returns)
+    return scoring.evaluate(game, choose, opponent=opponent, seat=seat, games=games, seed=seed)
 
 
 def main(argv=None):

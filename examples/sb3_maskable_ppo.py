@@ -14,7 +14,6 @@ same opponent (1: every game won, 0.5: as many won as lost), with its 95% interv
 import argparse
 import time
 
-import knightgym
 import numpy as np
 from knightgym import sb3, scoring
 from sb3_contrib import MaskablePPO
@@ -23,7 +22,6 @@ from sb3_contrib import MaskablePPO
 def evaluate(model, spec, opponent, games, seed):
     """The learner's score over `games` games against `opponent`, one in each of as many
     environments (knightgym.scoring): (score, half-width of its 95% interval)."""
-    env = knightgym.make(spec, num_envs=games, opponent=opponent, seed=seed)
 
     def choose(obs):
         masks = obs["action_mask"].view(np.int8).copy()  # the env's arrays are read-only
@@ -34,7 +32,7 @@ def evaluate(model, spec, opponent, games, seed):
         )
         return actions.astype(np.int32)
 
-    result = scoring.tally(scoring.first_game_returns(env, choose))
+    result = scoring.evaluate(spec, choose, opponent=opponent, games=games, seed=seed)
     return result["score"], result["score_half_width"]
 
 

@@ -17,7 +17,6 @@ Wilson interval are printed.
 import argparse
 import time
 
-import gymnasium
 import knightgym.gymnasium
 import knightgym.tianshou
 import numpy as np
@@ -56,25 +55,16 @@ class QNetwork(nn.Module):
 def evaluate(policy, game, opponent, seat, games, seed):
     """The policy's greedy legal action against `opponent`, one game in each of `games`
     environments: their tally (knightgym.scoring)."""
-    env = gymnasium.make_vec(
-        knightgym.gymnasium.env_id(game),
-        num_envs=games,
-        vectorization_mode="vector_entry_point",
-        opponent=opponent,
-        seat=seat,
-    )
 
     def choose(obs):
         mask = obs["action_mask"].astype(bool)
         with torch.no_grad():
-            q, _ = policy.model(obs["observation"])
+            q, _ = policy.model(obs["observation"].copy())  # the env's arrays are read-only
             actions = policy.compute_q_value(q, mask).argmax(dim=1).numpy()
         assert mask[np.arange(games), actions].all()
         return actions
 
-    returns = scoring.first_game_returns(env, choose, seed)
-    env.close()
-    return scoring.tally(returns)
+    return scoring.evaluate(game, choose, opponent=opponent, seat=seat, games=games, seed=seed)
 
 
 def main(argv=None):

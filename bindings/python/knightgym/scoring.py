@@ -1,13 +1,26 @@
 """A Python policy's score against a C++ opponent: one game in each environment of an
 opponent env, tallied with the win rate's 95% Wilson interval (what the examples print).
 
-    returns = scoring.first_game_returns(env, lambda obs: policy(obs), seed=1)
-    scoring.report("after training", scoring.tally(returns))   # prints a line
+    result = scoring.evaluate("tailten", lambda obs: policy(obs), opponent="random", games=400)
+    scoring.report("after training", result)   # prints a line
+
+or, on an env of one's own, scoring.tally(scoring.first_game_returns(env, choose, seed)).
 """
 
 import numpy as np
 
 from knightgym.statistics import wilson_interval
+
+
+def evaluate(spec, choose, *, opponent="random", seat=None, games=200, seed=None):
+    """The tally of choose(obs) against `opponent` (an agent spec): one game in each of
+    `games` environments of knightgym.make(spec, opponent=...), the learner in `seat` (or
+    rotated across them). choose gets the env's observation dict, whose arrays are
+    read-only, and gives the learner's actions."""
+    import knightgym
+
+    env = knightgym.make(spec, num_envs=games, opponent=opponent, seat=seat, seed=seed)
+    return tally(first_game_returns(env, choose))
 
 
 def first_game_returns(env, choose, seed=None):
