@@ -3,10 +3,10 @@
 // everything the agents layer offers by register_game_with_agents<G>(): the registry learns
 // it (env/registry/registry.h: register_game), and TypedCode<TypedAgents> its typed code,
 // as the games of the list have theirs. The layers above add theirs the same way
-// (training/arena/typed_matches.h: register_game_for_play; training/trainer/
-// typed_training.h: register_game_for_training). A game defined in the test tree
-// (tests/games/) or a program's own game calls the highest its program links while it
-// loads, before other threads use the registry.
+// (training/game_registration.h: register_game_for_play, with the batched arena and the
+// teacher; training/trainer/typed_training.h: register_game_for_training). A game defined
+// in the test tree (tests/games/) or a program's own game calls the highest its program
+// links while it loads, before other threads use the registry.
 #pragma once
 
 #include <memory>

@@ -48,9 +48,7 @@ def evaluate(module, game, opponent, seat, games, seed):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="tailten")
-    parser.add_argument("--opponent", default="random", help="agent spec of the opponent")
-    parser.add_argument("--seat", type=int, default=0, help="the learner's seat")
+    scoring.add_match_arguments(parser, game="tailten", eval_games=400)
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--batch", type=int, default=4000, help="env steps per iteration")
     parser.add_argument("--minibatch", type=int, default=256)
@@ -60,8 +58,6 @@ def main(argv=None):
         "--env-runners", type=int, default=1, help="sampling processes (0: sample in this one)"
     )
     parser.add_argument("--envs", type=int, default=8, help="envs per env runner")
-    parser.add_argument("--eval-games", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     args = parser.parse_args(argv)
 

@@ -38,8 +38,7 @@ def evaluate(model, spec, opponent, games, seed):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="knight_fight", help="a game spec")
-    parser.add_argument("--opponent", default="random", help="an agent spec")
+    scoring.add_match_arguments(parser, game="knight_fight", eval_games=200, seat=False)
     parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--minutes", type=float, default=2.0, help="training time")
     parser.add_argument(
@@ -48,14 +47,12 @@ def main(argv=None):
     parser.add_argument("--n-steps", type=int, default=64, help="PPO rollout length")
     parser.add_argument("--batch-size", type=int, default=512)
     parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument(
         "--policy",
         choices=["board", "mlp"],
         default="board",
         help="knightgym.sb3.BoardPolicy, or SB3's default MultiInputPolicy",
     )
-    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
     envs = sb3.VecEnv(args.game, num_envs=args.envs, opponent=args.opponent, seed=args.seed)

@@ -69,17 +69,13 @@ def evaluate(policy, game, opponent, seat, games, seed):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="tailten")
-    parser.add_argument("--opponent", default="random", help="agent spec of the opponent")
-    parser.add_argument("--seat", type=int, default=0, help="the learner's seat")
+    scoring.add_match_arguments(parser, game="tailten", eval_games=400)
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--epoch-steps", type=int, default=5000, help="env steps per epoch")
     parser.add_argument("--envs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--buffer", type=int, default=50000)
-    parser.add_argument("--eval-games", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     args = parser.parse_args(argv)
 

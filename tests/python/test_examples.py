@@ -30,7 +30,7 @@ def test_ppo_runs_a_tiny_training():
             "2",
             "--eval-every",
             "1",
-            "--eval-episodes",
+            "--eval-games",
             "8",
             "--minibatch",
             "32",
