@@ -175,6 +175,7 @@ def fnv1a(data):
     return f"{value:016x}"
 
 
+@pytest.mark.needs_networks
 def test_a_result_records_the_networks_that_played_it(knight_fight_run, tmp_path):
     # No network: none recorded.
     assert knight_fight_run[1]["networks"] == []

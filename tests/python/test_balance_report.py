@@ -15,10 +15,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import balance_report  # noqa: E402
 
-pytestmark = pytest.mark.skipif(
-    not knightgym.balance.networks("knight_fight", "az:model=pretrained"),
-    reason="needs the shipped networks",
-)
+pytestmark = pytest.mark.needs_networks  # the runs here are played by a shipped network
 
 
 @pytest.fixture

@@ -96,6 +96,7 @@ NIM_TRAINING = {
 }
 
 
+@pytest.mark.needs_networks
 def test_nim_goes_through_the_batched_arena_the_teacher_and_the_python_training():
     """One registration line reaches every layer's typed code: games played in batches
     (balance, ladder), batched teaching and the trainer (the test-game training module)."""
