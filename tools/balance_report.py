@@ -679,21 +679,21 @@ def adjacent_score(rule_set):
 
 
 def old_against_new(data, plan):
-    """Each result played again (DATA/superseded/NAME beside DATA/NAME): per rule set, the
-    old and new player, the first seat's advantage of each and their difference, with 95%
-    intervals (the two runs' games are independent)."""
+    """Each result set aside to be played again (DATA/superseded/NAME) beside its replay
+    (DATA/NAME), "playing again" until there is one: per rule set, the old and new player,
+    the first seat's advantage of each and their difference, with 95% intervals (the two
+    runs' games are independent)."""
     rows = []
     for name in plan.runs:
         old, new = load(Path(data) / SUPERSEDED, name), load(data, name)
-        if not old or not new:
+        if not old:
             continue
         note_path = Path(data) / SUPERSEDED / name / "replaced.json"
         reason = json.loads(note_path.read_text())["reason"] if note_path.exists() else ""
-        keys = [sweep["key"] for sweep in new["sweeps"]]
-        for r in new["rule_sets"]:
-            before = rule_set_with(old, r["values"], keys)
-            if before:
-                rows.append((name, old, new, before, r, reason))
+        keys = [sweep["key"] for sweep in old["sweeps"]]
+        for before in old["rule_sets"]:
+            after = rule_set_with(new, before["values"], keys) if new else None
+            rows.append((name, old, new, before, after, reason))
     if not rows:
         return
     print(
@@ -702,14 +702,16 @@ def old_against_new(data, plan):
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name, old, new, before, after, reason in rows:
-        a, b = before["first_seat_advantage"], after["first_seat_advantage"]
-        difference = b["mean"] - a["mean"]
-        half = 1.96 * math.hypot(a["std_error"], b["std_error"])
-        print(
-            f"| {name} | {after['label'] or 'default'} | {player(old)} | {before['games']} | "
-            f"{interval(a)} | {player(new)} | {after['games']} | {interval(b)} | "
-            f"{difference:+.3f} ± {half:.3f} | {reason} |"
-        )
+        a = before["first_seat_advantage"]
+        cells = [name, before["label"] or "default", player(old), str(before["games"]), interval(a)]
+        if after:
+            b = after["first_seat_advantage"]
+            half = 1.96 * math.hypot(a["std_error"], b["std_error"])
+            cells += [player(new), str(after["games"]), interval(b)]
+            cells += [f"{b['mean'] - a['mean']:+.3f} ± {half:.3f}"]
+        else:  # set aside, and not played again yet
+            cells += ["playing again", "", "", ""]
+        print("| " + " | ".join(cells + [reason]) + " |")
 
 
 def player(result):
