@@ -684,9 +684,9 @@ def old_against_new(data, plan):
     the first seat's advantage of each and their difference, with 95% intervals (the two
     runs' games are independent)."""
     rows = []
-    for name in plan.runs:
+    for name, run in plan.runs.items():
         old, new = load(Path(data) / SUPERSEDED, name), load(data, name)
-        if not old:
+        if not old or run.record:  # an example game is a picture, not a verdict
             continue
         note_path = Path(data) / SUPERSEDED / name / "replaced.json"
         reason = json.loads(note_path.read_text())["reason"] if note_path.exists() else ""
