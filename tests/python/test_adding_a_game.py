@@ -9,6 +9,7 @@ import subprocess
 
 import knightgym
 import pytest
+from golden_files import golden_name
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TABLE = re.compile(r"<!-- files of a game -->\n(.*?)<!-- end of the files of a game -->", re.S)
@@ -33,19 +34,6 @@ def rows():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         table.append((re.findall(r"`([^`]+)`", cells[0]), cells[1].startswith("needed")))
     return table
-
-
-def golden_name(spec):
-    """The golden files' name of a spec (tests/cpp/env/registry/render_golden_test.cc)."""
-    out = []
-    for c in spec:
-        if c.isascii() and (c.isalnum() or c in "_=.+-"):
-            out.append(c)
-        elif c in "(,":
-            out.append("__")
-        elif c not in ")[]":
-            out.append("-")
-    return "".join(out)
 
 
 def specs_of(game):

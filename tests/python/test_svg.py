@@ -17,25 +17,13 @@ import xml.etree.ElementTree as ET
 
 import knightgym
 import pytest
+from golden_files import golden_name
 from knightgym import records, svg
 
 GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "golden"
 UPDATING = os.environ.get("KNIGHTGYM_UPDATE_GOLDEN") == "1"
 SVG_NS = "{http://www.w3.org/2000/svg}"
 GOLDEN_STATES = (0, 2, 3)  # of the render golden file's four: the start, after 20 and 60
-
-
-def golden_name(spec):
-    """The render golden file's name of a spec (tests/cpp/env/registry/render_golden_test.cc)."""
-    out = []
-    for c in spec:
-        if c.isascii() and (c.isalnum() or c in "_=.+-"):
-            out.append(c)
-        elif c in "(,":
-            out.append("__")
-        elif c not in ")[]":
-            out.append("-")
-    return "".join(out)
 
 
 def golden_states(spec):
