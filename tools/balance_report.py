@@ -214,22 +214,39 @@ def plan_of(build):
     return Plan({game: studies.get(game, "balance") for game in studies.games("balance", build)})
 
 
-def command_of(build, out, name, run, threads):
+def on_device(agents, device):
+    """The agents (a comma-separated list whose params are commas too) with each network's
+    search (az) evaluating on DEVICE."""
+    words, network = [], False
+    for word in agents.split(","):
+        if ":" in word or "=" not in word:  # the next agent begins
+            words += ["device=" + device] if network else []
+            network = word.startswith("az:")
+        words.append(word)
+    return ",".join(words + (["device=" + device] if network else []))
+
+
+def command_of(args, name, run):
+    """The command that plays a run; with --device, its networks evaluate there and, with
+    --batch, that many games are batched per thread (in the runs a network plays)."""
+    network = "az:" in run.agents
+    agents = on_device(run.agents, args.device) if args.device else run.agents
+    batch = args.batch if args.batch and network else run.batch
     command = [
-        str(Path(build) / "knightgym"),
+        str(Path(args.build) / "knightgym"),
         "balance",
         run.game,
         "--agents",
-        run.agents,
+        agents,
         "--games",
         str(run.games),
         "--seed",
         "1",
         "--out",
-        str(Path(out) / name),
+        str(Path(args.out) / name),
         "--resume",
     ]
-    command += ["--threads", str(threads)] + (["--batch", str(run.batch)] if run.batch else [])
+    command += ["--threads", str(args.threads)] + (["--batch", str(batch)] if batch else [])
     if run.opening_plies:
         command += ["--opening-plies", str(run.opening_plies)]
     for sweep in run.sweeps:
@@ -253,17 +270,41 @@ def run_queue(args, plan, names=None):
             run_ladders(args, plan)
         elif not finished(args, Path(name) / "balance.json"):
             restore_progress(args, name)
-            run_logged(name, command_of(args.build, args.out, name, plan.runs[name], args.threads))
+            run_logged(name, command_of(args, name, plan.runs[name]))
 
 
 def restore_progress(args, name):
     """Puts a run's committed progress (DATA/NAME/balance.progress) into OUT, where its
-    --resume goes on from it, unless OUT holds progress of its own."""
+    --resume goes on from it, unless OUT holds progress of its own, or the progress's
+    networks evaluated on another device (their games differ in the last bits: such a run
+    goes on only where it began, or starts afresh)."""
     saved = Path(args.data) / name / "balance.progress"
     target = Path(args.out) / name / "balance.progress"
-    if saved.exists() and not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        copy_atomically(saved, target)
+    if not saved.exists() or target.exists():
+        return
+    device = args.device or "cpu"
+    if network_device(saved) != device:
+        print(
+            f"{name}: its committed progress was played with networks on "
+            f"{network_device(saved)}; it starts afresh on {device}",
+            flush=True,
+        )
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    copy_atomically(saved, target)
+
+
+def network_device(progress):
+    """Where the networks of a run's saved progress evaluate: its players' device=...
+    (cpu, their default, where no network plays)."""
+    agents = json.loads(progress.read_text())["run"]["agents"]
+    devices = {
+        word[len("device=") :]
+        for spec in agents
+        for word in spec.split(",")
+        if word.startswith("device=")
+    }
+    return devices.pop() if len(devices) == 1 else "cpu"
 
 
 def ladder_command(build, out, name, ladder):
@@ -294,7 +335,7 @@ def print_commands(args, plan):
                 for ladder in plan.ladders
             ]
             if name == "ladders"
-            else [command_of(args.build, args.out, name, plan.runs[name], args.threads)]
+            else [command_of(args, name, plan.runs[name])]
         )
         for command in commands:
             print(" ".join(f"'{word}'" if "(" in word else word for word in command))
@@ -443,14 +484,24 @@ def games_cell(rule_set):
 
 
 def elo_table(data, plan):
-    """{ladder name: {canonical agent spec: (elo, 95% half width)}}."""
+    """{ladder name: {canonical agent spec, less its device: (elo, 95% half width)}}."""
     ratings = {}
     for name in plan.ladders:
         path = Path(data) / "ladders" / f"{name}.json"
         if path.exists():
             ladder = json.loads(path.read_text())
-            ratings[name] = {r["spec"]: (r["elo"], r["half_width"]) for r in ladder["ratings"]}
+            ratings[name] = {
+                same_player(r["spec"]): (r["elo"], r["half_width"]) for r in ladder["ratings"]
+            }
     return ratings
+
+
+def same_player(spec):
+    """A canonical agent spec without where its network evaluates: a player's strength is
+    the same on any device (a run played on a GPU takes its rating from the ladder)."""
+    kind, _, params = spec.partition(":")
+    kept = [param for param in params.split(",") if not param.startswith("device=")]
+    return f"{kind}:{','.join(kept)}" if params else kind
 
 
 def strength_rows(data, plan, game):
@@ -497,7 +548,7 @@ def across_strength(data, docs, plan):
         points = []
         for agent, result in strength_rows(data, plan, game):
             r = result["rule_sets"][0]
-            elo = table.get(result["agents"][0])
+            elo = table.get(same_player(result["agents"][0]))
             a = r["first_seat_advantage"]
             elo_cell = f"{elo[0]:.0f} ± {elo[1]:.0f}" if elo else "not rated"
             print(
@@ -797,6 +848,17 @@ def main():
     )
     parser.add_argument("--docs", default="docs/balance", help="where the plots go")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--device",
+        help="run: where the networks evaluate (cuda on a GPU machine; default: the CPU); "
+        "the results name it among their players",
+    )
+    parser.add_argument(
+        "--batch",
+        type=int,
+        help="run: games batched per thread in the runs a network plays (default: the "
+        "plan's); a GPU wants hundreds",
+    )
     parser.add_argument(
         "--only",
         nargs="*",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One generation of expert iteration (tools/generations.sh) for several games at once on
-# the device tool's machine: the CLI built there (tools/gpu_teach_train.sh's build phase),
+# the device tool's machine: the CLI built there (tools/gpu_build.sh),
 # then for each line of PLAN, all at once, the game's shipped network's search teaches its
 # child on THREADS threads, SHARD_GAMES games batched per thread, its network on
 # TEACHER_DEVICE (default cuda: that machine's processor evaluates small networks five
@@ -25,9 +25,7 @@ device=${TEACHER_DEVICE:-cuda}
 mkdir -p "$out" "$work"
 log() { echo "[$(date +%T)] $*" | tee -a "$out/summary.txt"; }
 
-first_game=$(grep -v '^#' "$plan" | awk 'NF { print $1; exit }')
-BUILD=$build PHASES=build tools/gpu_teach_train.sh "$carried" "$out" "$first_game" \
-  "$(grep -v '^#' "$plan" | awk 'NF { print $2; exit }')"
+BUILD=$build tools/gpu_build.sh "$carried" "$out"
 
 pids=() recipes=()
 while read -r game recipe threads teach_games shard_games sims steps; do

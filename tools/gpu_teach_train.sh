@@ -86,11 +86,7 @@ first_arm_settings() { settings_over "$recipe.txt" "$(arm_settings "${arms%% *}"
 
 phase_build() {
   local start=$SECONDS
-  [[ -f $build/build.ninja ]] ||
-    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE="$python" \
-      -DEigen3_DIR="$carried/eigen/share/eigen3/cmake" -DKNIGHTGYM_TESTS=OFF \
-      -DKNIGHTGYM_PYTHON=OFF -DKNIGHTGYM_WERROR=OFF > "$out/build.log"
-  cmake --build "$build" -j "$cores" --target knightgym_cli >> "$out/build.log"
+  BUILD=$build tools/gpu_build.sh "$carried" "$out"
   log "build: $((SECONDS - start)) s"
 }
 

@@ -35,6 +35,8 @@ def folders(tmp_path):
         out=str(tmp_path / "out"),
         build=str(ROOT / "build"),
         threads=1,
+        device=None,
+        batch=None,
         only=None,
         reason="its network was shipped anew",
     )
@@ -115,26 +117,73 @@ def test_a_replaced_result_is_set_aside_with_why_and_shown_beside_its_replay(fol
     assert cells[-1] == "a reason"
 
 
+def saved_progress(note, device=None):
+    """A run's progress as balance.progress begins: its players (a network's with its
+    device), and a note to tell one from another."""
+    network = f"az:model=pretrained,sims=2,device={device}" if device else "mcts:sims=16"
+    return json.dumps({"run": {"agents": [network]}, "note": note})
+
+
 def test_progress_under_way_is_committed_and_taken_back(folders):
     plan, args = folders
     out, data = pathlib.Path(args.out), pathlib.Path(args.data)
-    (out / "knight_fight_weak").mkdir(parents=True)
-    (out / "knight_fight_weak" / "balance.progress").write_text("progress")
+    progress = out / "knight_fight_weak" / "balance.progress"
+    progress.parent.mkdir(parents=True)
+    progress.write_text(saved_progress("first"))
     balance_report.archive(args.out, args.data, plan)
-    assert (data / "knight_fight_weak" / "balance.progress").read_text() == "progress"
+    assert (data / "knight_fight_weak" / "balance.progress").read_text() == saved_progress("first")
 
     # A fresh clone: OUT is empty, and the run goes on from the committed progress.
-    (out / "knight_fight_weak" / "balance.progress").unlink()
+    progress.unlink()
     balance_report.restore_progress(args, "knight_fight_weak")
-    assert (out / "knight_fight_weak" / "balance.progress").read_text() == "progress"
+    assert progress.read_text() == saved_progress("first")
     # OUT's own progress is newer and stays.
-    (out / "knight_fight_weak" / "balance.progress").write_text("newer")
+    progress.write_text(saved_progress("newer"))
     balance_report.restore_progress(args, "knight_fight_weak")
-    assert (out / "knight_fight_weak" / "balance.progress").read_text() == "newer"
+    assert progress.read_text() == saved_progress("newer")
 
     # Finished: the result replaces the progress in DATA.
-    (out / "knight_fight_weak" / "balance.progress").unlink()
+    progress.unlink()
     play(plan, args.out, "knight_fight_weak")
     balance_report.archive(args.out, args.data, plan)
     assert (data / "knight_fight_weak" / "balance.json").exists()
     assert not (data / "knight_fight_weak" / "balance.progress").exists()
+
+
+def test_progress_of_networks_on_another_device_is_not_taken_back(folders, capsys):
+    _, args = folders
+    saved = pathlib.Path(args.data) / "knight_fight_net64" / "balance.progress"
+    saved.parent.mkdir(parents=True)
+    saved.write_text(saved_progress("on the CPU", device="cpu"))
+    target = pathlib.Path(args.out) / "knight_fight_net64" / "balance.progress"
+    args.device = "cuda"
+    balance_report.restore_progress(args, "knight_fight_net64")
+    assert not target.exists()
+    assert "played with networks on cpu; it starts afresh on cuda" in capsys.readouterr().out
+    args.device = None
+    balance_report.restore_progress(args, "knight_fight_net64")
+    assert target.read_text() == saved_progress("on the CPU", device="cpu")
+
+
+def test_device_and_batch_reach_the_networks_alone(folders):
+    plan, args = folders
+    args.device, args.batch = "cuda", 250
+    command = balance_report.command_of(args, "knight_fight_net64", plan.runs["knight_fight_net64"])
+    agents = command[command.index("--agents") + 1]
+    assert agents == "az:model=pretrained,sims=64,device=cuda"
+    assert command[command.index("--batch") + 1] == "250"
+    command = balance_report.command_of(args, "knight_fight_weak", plan.runs["knight_fight_weak"])
+    assert command[command.index("--agents") + 1] == "mcts:sims=16" and "--batch" not in command
+    mixed = "random,mcts:sims=400,az:model=pretrained,sims=64,rules=any,uci:nodes=10"
+    assert balance_report.on_device(mixed, "cuda") == (
+        "random,mcts:sims=400,az:model=pretrained,sims=64,rules=any,device=cuda,uci:nodes=10"
+    )
+
+
+def test_a_player_on_a_gpu_is_rated_as_on_the_cpu():
+    on_gpu = "az:model=pretrained,sims=64,device=cuda,threads=0"
+    assert balance_report.same_player(on_gpu) == "az:model=pretrained,sims=64,threads=0"
+    assert balance_report.same_player(on_gpu.replace("cuda", "cpu")) == (
+        balance_report.same_player(on_gpu)
+    )
+    assert balance_report.same_player("random") == "random"
