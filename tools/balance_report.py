@@ -49,6 +49,7 @@ SKILL = "random,mcts:sims=100,mcts:sims=400"  # adjacent rungs of the ladders
 NETWORK_ANY_RULES = "az:model=pretrained,sims=64,rules=any"
 SKILL_TOP = f"random,mcts:sims=400,{NETWORK_ANY_RULES}"
 SUPERSEDED = "superseded"
+PROGRESS_BYTES = 1 << 24  # a run's progress is a few KB per rule set
 SPRT = "a0=0,a1=0.05,alpha=0.05,beta=0.05"
 # Which seat is favoured: stops early where a seat clearly is, plays on near even.
 SPRT_TWO_SIDED = "a0=-0.05,a1=0.05,alpha=0.05,beta=0.05"
@@ -282,11 +283,11 @@ def restore_progress(args, name):
     target = Path(args.out) / name / "balance.progress"
     if not saved.exists() or target.exists():
         return
-    device = args.device or "cpu"
-    if network_device(saved) != device:
+    device, played_on = args.device or "cpu", network_device(saved)
+    if played_on != device:
         print(
-            f"{name}: its committed progress was played with networks on "
-            f"{network_device(saved)}; it starts afresh on {device}",
+            f"{name}: its committed progress was played with networks on {played_on}; "
+            f"it starts afresh on {device}",
             flush=True,
         )
         return
@@ -297,10 +298,18 @@ def restore_progress(args, name):
 def network_device(progress):
     """Where the networks of a run's saved progress evaluate: its players' device=...
     (cpu, their default, where no network plays)."""
-    agents = json.loads(progress.read_text())["run"]["agents"]
+    with open(progress, "rb") as file:
+        text = file.read(PROGRESS_BYTES + 1)
+    try:
+        if len(text) > PROGRESS_BYTES:
+            raise ValueError(f"over {PROGRESS_BYTES} bytes")
+        agents = json.loads(text)["run"]["agents"]
+        specs = [spec for spec in agents if isinstance(spec, str)]
+    except (ValueError, KeyError, TypeError) as error:
+        raise SystemExit(f"{progress}: not a run's progress ({error!r})") from error
     devices = {
         word[len("device=") :]
-        for spec in agents
+        for spec in specs
         for word in spec.split(",")
         if word.startswith("device=")
     }
@@ -767,7 +776,8 @@ def old_against_new(data, plan):
 
 def player(result):
     """A run's players, short: each agent's kind and budget, a network by its hash (the
-    first 8 digits), or "network of before" where the result did not record it."""
+    first 8 digits, and where it evaluated unless on the CPU), or "network of before" where
+    the result did not record it."""
     names = []
     for spec in result["agents"]:
         kind, _, params = spec.partition(":")
@@ -777,7 +787,8 @@ def player(result):
         if values.get("model") not in (None, "uniform", "resnet"):
             networks = result.get("networks")
             hashes = ", ".join(network["fnv1a"][:8] for network in networks or [])
-            names[-1] += f" ({hashes or 'network of before'})"
+            where = "" if values.get("device", "cpu") == "cpu" else f" on {values['device']}"
+            names[-1] += f" ({hashes or 'network of before'}{where})"
     return "`" + ", ".join(names) + "`"
 
 

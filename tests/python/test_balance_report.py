@@ -187,3 +187,10 @@ def test_a_player_on_a_gpu_is_rated_as_on_the_cpu():
         balance_report.same_player(on_gpu)
     )
     assert balance_report.same_player("random") == "random"
+
+
+def test_a_damaged_progress_is_named(tmp_path):
+    progress = tmp_path / "balance.progress"
+    progress.write_text('{"run": ')
+    with pytest.raises(SystemExit, match="balance.progress: not a run's progress"):
+        balance_report.network_device(progress)
