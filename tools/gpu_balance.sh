@@ -6,7 +6,7 @@
 # networks evaluate on the GPU, many games batched per thread: that machine's processor
 # evaluates small networks five times slower than the VM's (docs/benchmarks.md).
 # What was played comes back as OUT/balance.tar.gz (finished results, and the progress of
-# a run cut short, which goes on only on a GPU) with OUT/log.txt; unpacked into out/balance
+# a run cut short, saved as its time ran out, which goes on only on a GPU) with OUT/log.txt; unpacked into out/balance
 # here, `tools/balance_report.py summarize` takes it into the report. PLAN's lines, #
 # comments allowed:
 #   NAME BATCH THREADS
@@ -45,6 +45,8 @@ while read -r name batch threads; do
   timeout "$left" python3 tools/balance_report.py run --build "$build" --out "$played" \
     --device "$device" --batch "$batch" --threads "$threads" --only "$name" \
     >> "$out/log.txt" 2> "$played/$name.err" || { status=$?; log "$name: stopped ($status)"; }
+  # timeout signals the whole group: the CLI saves the games it folded, then exits.
+  while pgrep -f -- "--out $played/$name " > /dev/null; do sleep 1; done
   tail -c 300 "$played/$name.err" | tr '\r' '\n' | tail -1 | tee -a "$out/log.txt"
 done < "$plan"
 [[ -z $sampler ]] || kill "$sampler"

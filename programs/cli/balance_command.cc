@@ -5,6 +5,7 @@
 // ADDRESS the whole run goes to knightgym.balance.evaluate in the project's .venv
 // (`python -m knightgym.balance run OPTIONS_JSON`), which plays it on the Ray cluster.
 // --record N adds DIR/records.jsonl, the first N games of each rule set with their moves.
+// SIGINT or SIGTERM stops a run with its progress saved, for --resume to go on from.
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "programs/cli/python_package.h"
+#include "programs/cli/stop_signals.h"
 #include "training/arena/game_record_file.h"
 #include "training/balance/chunk_player.h"
 #include "training/balance/progress_printer.h"
@@ -145,8 +147,16 @@ int balance_command(Args& args) {
 
   options.checkpoint = progress_path(out);
   BalanceProgressPrinter printer(stderr);
-  const BalanceResult result =
-      run_balance(options, [&](const BalanceProgress& progress) { printer(progress); });
+  BalanceResult result;
+  try {
+    result = run_balance(
+        options, [&](const BalanceProgress& progress) { printer(progress); }, {},
+        &stop_on_signals());
+  } catch (const BalanceStopped& stopped) {
+    printer.finish();
+    std::fprintf(stderr, "%s (signal %d)\n", stopped.what(), stop_signal());
+    return 128 + stop_signal();
+  }
   printer.finish();
   write_balance_json(out, result);
   std::filesystem::remove(options.checkpoint);

@@ -104,7 +104,7 @@ std::vector<RuleSet> expand_grid(const std::string& game, const std::vector<Swee
 
 BalanceResult run_balance(const BalanceOptions& options,
                           const std::function<void(const BalanceProgress&)>& progress,
-                          const ChunkRunner& runner) {
+                          const ChunkRunner& runner, const std::atomic<bool>* stop) {
   const auto start = SteadyClock::now();
   const ChunkPlayer player(options);
   const ChunkLayout& layout = player.layout();
@@ -132,6 +132,12 @@ BalanceResult run_balance(const BalanceOptions& options,
   const auto report = [&] {
     if (progress) progress(status);
   };
+  // Reports, and ends the window once `stop` is set (caught below, where the progress is
+  // saved).
+  const auto poll = [&] {
+    report();
+    if (stop && stop->load()) throw BalanceStopped("");
+  };
   // The chunks on this process's threads, at most a few per thread ahead of the fold,
   // each thread's networks on one intra-op thread (agents/network.h).
   const ChunkRunner on_threads = [&](int rule_set, int64_t first, int64_t count,
@@ -139,10 +145,10 @@ BalanceResult run_balance(const BalanceOptions& options,
     const NetworkThreadShare share(options.threads);
     ordered_parallel(
         count, options.threads, 4 * static_cast<int64_t>(options.threads),
-        [&](int64_t i, const std::atomic<bool>& stop) {
-          return player.play(rule_set, first + i, &stop);
+        [&](int64_t i, const std::atomic<bool>& quit) {
+          return player.play(rule_set, first + i, &quit);
         },
-        consume, report);
+        consume, poll);
   };
   const ChunkRunner& play = runner ? runner : on_threads;
 
@@ -187,13 +193,30 @@ BalanceResult run_balance(const BalanceOptions& options,
       const int64_t count = std::min(until - next, window);
       const auto window_start = SteadyClock::now();
       int64_t expected = next;
-      play(static_cast<int>(r), next, count, [&](const RuleSetTally& chunk) {
-        if (expected++ >= next + count)
-          throw std::logic_error("balance: a runner handed back more chunks than asked for");
-        done.tally.merge(chunk);
-        status.games_done += chunk.games;
-        report();
-      });
+      // Once `stop` is set: the chunks folded so far are saved, those under way dropped.
+      const auto stopped = [&] {
+        next = expected;
+        done.seconds = seconds_before + seconds_since(rule_start);
+        std::string kept;
+        if (!options.checkpoint.empty()) {
+          save_checkpoint(options.checkpoint, identity, saved);
+          kept = "; " + options.checkpoint + " holds them, and --resume goes on";
+        }
+        return BalanceStopped("balance: stopped after " + std::to_string(status.games_done) +
+                              " games" + kept);
+      };
+      if (stop && stop->load()) throw stopped();
+      try {
+        play(static_cast<int>(r), next, count, [&](const RuleSetTally& chunk) {
+          if (expected++ >= next + count)
+            throw std::logic_error("balance: a runner handed back more chunks than asked for");
+          done.tally.merge(chunk);
+          status.games_done += chunk.games;
+          poll();
+        });
+      } catch (const BalanceStopped&) {
+        throw stopped();
+      }
       if (expected != next + count)
         throw std::runtime_error("balance: the runner handed back " +
                                  std::to_string(expected - next) + " of " + std::to_string(count) +

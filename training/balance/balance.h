@@ -12,9 +12,11 @@
 // to whole chunks: a fixed schedule.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -104,10 +106,18 @@ struct BalanceProgress {
   int64_t games_planned = 0;
 };
 
+// Thrown by run_balance once `stop` is set: the chunks played so far are saved in the
+// progress file (where there is one), and a run with `resume` goes on from them.
+class BalanceStopped : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Throws std::invalid_argument for bad options (naming them) before any game is played.
-// Without a runner the chunks are played on `threads` threads of this process.
+// Without a runner the chunks are played on `threads` threads of this process. Once
+// `stop` is set, the chunks under way are dropped and the run throws BalanceStopped.
 BalanceResult run_balance(const BalanceOptions& options,
                           const std::function<void(const BalanceProgress&)>& progress = {},
-                          const ChunkRunner& runner = {});
+                          const ChunkRunner& runner = {}, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace knightgym

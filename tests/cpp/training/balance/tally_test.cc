@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <random>
 #include <stdexcept>
@@ -255,6 +256,33 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
   CHECK(testing::read_bytes(options.checkpoint) == before);
   options.resume = true;
   CHECK(without_timings(balance_json(run_balance(options))) ==
+        without_timings(balance_json(unbroken)));
+
+  // Stopped by the flag in the first rule set: what was folded is saved, and the run
+  // resumed from it equals the unbroken one.
+  std::filesystem::remove(options.checkpoint);
+  std::atomic<bool> stop{false};
+  int64_t folded = 0;
+  CHECK_THROWS_WITH(
+      run_balance(
+          options,
+          [&](const BalanceProgress& p) {
+            folded = p.games_done;
+            if (p.games_done >= 40) stop = true;
+          },
+          {}, &stop),
+      Catch::Contains("balance: stopped after") && Catch::Contains("--resume goes on"));
+  CHECK(folded >= 40);
+  REQUIRE(std::filesystem::exists(options.checkpoint));
+  const ChunkPlayer chunks(options);
+  int64_t saved_games = 0;
+  for (const SavedRuleSet& rule_set :
+       load_checkpoint(options.checkpoint,
+                       checkpoint_identity(options, chunks.agent_specs(), 20, chunks.grid())))
+    saved_games += rule_set.tally.games;
+  CHECK(saved_games == folded);
+  stop = false;
+  CHECK(without_timings(balance_json(run_balance(options, {}, {}, &stop))) ==
         without_timings(balance_json(unbroken)));
 
   // Resumed in the middle of a rule set, between two looks: chunks 0 to 2 of the first
