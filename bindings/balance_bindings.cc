@@ -5,6 +5,7 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -87,9 +88,10 @@ void init_balance(py::module_& m) {
         if (out) options.checkpoint = progress_path(*out);
         options.resume = resume;
         const ChunkRunner chunk_runner = runner ? python_runner(*runner) : ChunkRunner{};
-        // Ctrl-C: the progress callback finds the signal and stops the run, which ends
-        // with KeyboardInterrupt, writing no balance.json (the progress file stays).
+        // Ctrl-C: the progress callback finds the signal and stops the run, which saves
+        // its progress and ends with KeyboardInterrupt, writing no balance.json.
         std::optional<BalanceResult> result;
+        std::atomic<bool> stop{false};
         {
           py::gil_scoped_release release;
           BalanceProgressPrinter printer(stderr);
@@ -99,10 +101,11 @@ void init_balance(py::module_& m) {
                 [&](const BalanceProgress& p) {
                   if (progress) printer(p);
                   py::gil_scoped_acquire acquire;
-                  if (PyErr_CheckSignals() != 0) throw PythonError{};
+                  if (!stop && PyErr_CheckSignals() != 0) stop = true;  // the error stays set
                 },
-                chunk_runner);
-          } catch (const PythonError&) {
+                chunk_runner, &stop);
+          } catch (const BalanceStopped&) {
+          } catch (const PythonError&) {  // the runner raised
           }
           if (progress) printer.finish();
           if (result && out) {
@@ -110,7 +113,7 @@ void init_balance(py::module_& m) {
             std::filesystem::remove(options.checkpoint);
           }
         }
-        if (!result) throw py::error_already_set();
+        if (!result || stop) throw py::error_already_set();
         return balance_json(*result);
       },
       py::arg("game"), py::arg("sweeps"), py::arg("agents"), py::arg("games"), py::arg("threads"),

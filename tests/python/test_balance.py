@@ -550,7 +550,7 @@ def test_command_line_errors(tmp_path, args, message):
     assert not (tmp_path / "X").exists()
 
 
-def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path):
+def test_ctrl_c_stops_a_run_with_its_progress_saved(tmp_path):
     # A run of a million short games (a minute on two threads), interrupted after a second.
     # The child installs Python's own SIGINT handler: a shell that starts make in the
     # background ignores SIGINT, and its children inherit that.
@@ -581,7 +581,25 @@ def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path):
         pytest.fail("still running a minute after Ctrl-C:\n" + child.communicate()[1])
     assert child.returncode != 0
     assert "KeyboardInterrupt" in stderr and "in evaluate" in stderr
-    assert not out.exists()
+    assert (out / "balance.progress").exists() and not (out / "balance.json").exists()
+
+
+def test_sigterm_stops_the_command_with_its_progress_saved(tmp_path):
+    # The command stops on SIGTERM (as `timeout` sends it), saves the games folded so far,
+    # and a resumed run finishes.
+    out = tmp_path / "stopped"
+    args = [str(CLI), "balance", "knight_fight", "--agents", "mcts:sims=8", "--games", "1000000"]
+    args += ["--threads", "2", "--out", str(out), "--resume", "--no-plots"]
+    child = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert child.stderr.read(1) == "["  # the progress bar: the run (and its handler) began
+    time.sleep(0.5)
+    child.send_signal(signal.SIGTERM)
+    _, stderr = child.communicate(timeout=60)
+    assert child.returncode == 128 + signal.SIGTERM
+    assert "holds them, and --resume goes on (signal 15)" in stderr
+    progress = json.loads((out / "balance.progress").read_text())
+    assert progress["rule_sets"][0]["tally"]["games"] > 0
+    assert not (out / "balance.json").exists()
 
 
 def test_a_killed_run_resumes_where_it_stopped(tmp_path):
