@@ -85,7 +85,10 @@ void init_balance(py::module_& m) {
          const std::optional<py::function>& runner) {
         BalanceOptions options = balance_options(game, sweeps, agents, games, threads, seed, sprt,
                                                  check_every, batch, opening_plies);
-        if (out) options.checkpoint = progress_path(*out);
+        if (out) {
+          refuse_a_finished_run(*out);
+          options.checkpoint = progress_path(*out);
+        }
         options.resume = resume;
         const ChunkRunner chunk_runner = runner ? python_runner(*runner) : ChunkRunner{};
         // Ctrl-C: the progress callback finds the signal and stops the run, which saves

@@ -139,6 +139,7 @@ int balance_command(Args& args) {
     throw std::invalid_argument("--ray ADDRESS: an empty address");
   const int64_t record = args.get_int("record", 0, 0);
   args.finish();
+  refuse_a_finished_run(out);
   if (!ray.empty()) {
     const int status = run_on_ray(options, sweeps, sprt, ray, out, plots);
     if (status == 0 && record > 0) write_records(options, record, out);

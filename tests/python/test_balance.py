@@ -677,3 +677,22 @@ def test_a_killed_run_resumes_where_it_stopped(tmp_path):
             progress=False,
             resume=True,
         )
+
+
+def test_a_finished_run_is_not_written_over(tmp_path):
+    out = tmp_path / "done"
+    knightgym.balance.evaluate(
+        "knight_fight", agents="random", games=20, out=out, plots=False, progress=False
+    )
+    before = (out / "balance.json").read_bytes()
+    with pytest.raises(ValueError, match="balance.json: a finished run is there"):
+        knightgym.balance.evaluate(
+            "knight_fight", agents="random", games=40, out=out, progress=False, resume=True
+        )
+    again = subprocess.run(
+        [str(CLI), "balance", "knight_fight", "--agents", "random", "--out", str(out), "--resume"],
+        capture_output=True,
+        text=True,
+    )
+    assert again.returncode == 1 and "a finished run is there; delete it" in again.stderr
+    assert (out / "balance.json").read_bytes() == before

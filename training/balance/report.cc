@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -159,6 +160,14 @@ std::string balance_json(const BalanceResult& result) {
 
 std::string progress_path(const std::string& directory) {
   return (std::filesystem::path(directory) / "balance.progress").string();
+}
+
+void refuse_a_finished_run(const std::string& directory) {
+  const std::filesystem::path result = std::filesystem::path(directory) / "balance.json";
+  if (std::filesystem::exists(result) && !std::filesystem::exists(progress_path(directory)))
+    throw std::invalid_argument(result.string() +
+                                ": a finished run is there; delete it, or choose another "
+                                "directory, to play again");
 }
 
 void write_balance_json(const std::string& directory, const BalanceResult& result) {

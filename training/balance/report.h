@@ -20,4 +20,8 @@ void write_balance_json(const std::string& directory, const BalanceResult& resul
 // balance.json is written (checkpoint.h).
 std::string progress_path(const std::string& directory);
 
+// Throws std::invalid_argument where DIR holds a finished run (balance.json and no
+// progress): a result is not written over unless its file is deleted first.
+void refuse_a_finished_run(const std::string& directory);
+
 }  // namespace knightgym

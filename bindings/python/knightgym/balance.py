@@ -92,7 +92,8 @@ def evaluate(
     ("HOST:PORT", "auto", "ray://HOST:PORT") to play the games as tasks there
     (knightgym.balance_ray). With `out`, the run keeps its progress in
     out/balance.progress (about once a minute) until balance.json is written; resume=True
-    goes on from that file, and without it an unfinished run's file is refused. Bad options
+    goes on from that file, and without it an unfinished run's file is refused; so is an
+    `out` that holds a finished run (its balance.json is never written over). Bad options
     raise ValueError naming them before any game is played, and an address with no cluster
     raises ConnectionError; neither writes anything. The result depends on the options
     alone (the seed, and the batch), not on the threads or the machines.
