@@ -637,7 +637,7 @@ def side_by_side(data, title, names, keys):
         return
     columns = []
     for result in results:
-        agent = result["agents"][0].split(",")[0]
+        agent = short_name(result["agents"][0])
         columns += [f"{agent}: advantage (95%)", "balance", "games", "length"]
     print(f"\n{title}\n")
     print("| " + " | ".join(keys + columns) + " |")
@@ -692,7 +692,7 @@ def verdicts_compared(data, title, names, keys):
     results = [result for result in (load(data, name) for name in names) if result]
     if len(results) < 2:
         return
-    agents = [result["agents"][0].split(",")[0] for result in results]
+    agents = [short_name(result["agents"][0]) for result in results]
     print(f"\n{title}: the verdict per rule set\n")
     print("| " + " | ".join(keys + agents) + " | changed | the sequential test |")
     print("|" + "---|" * (len(keys) + len(agents) + 2))
@@ -715,7 +715,7 @@ def skill_depth(data, names):
         result = load(data, name)
         if not result:
             continue
-        players = [agent.split(",")[0] for agent in result["agents"]]
+        players = [short_name(agent) for agent in result["agents"]]
         print(
             "\n| game | rule set | games | "
             + " | ".join(f"Elo: {player}" for player in players[1:])
@@ -774,16 +774,23 @@ def old_against_new(data, plan):
         print("| " + " | ".join(cells + [reason]) + " |")
 
 
+def short_name(spec):
+    """An agent spec's kind and budget: "az:sims=64", "uci:nodes=1000", "random"."""
+    kind, _, params = spec.partition(":")
+    values = dict(param.split("=", 1) for param in params.split(",") if "=" in param)
+    budget = next((f"{key}={values[key]}" for key in ("sims", "nodes") if key in values), "")
+    return f"{kind}:{budget}" if budget else kind
+
+
 def player(result):
     """A run's players, short: each agent's kind and budget, a network by its hash (the
     first 8 digits, and where it evaluated unless on the CPU), or "network of before" where
     the result did not record it."""
     names = []
     for spec in result["agents"]:
-        kind, _, params = spec.partition(":")
+        params = spec.partition(":")[2]
         values = dict(param.split("=", 1) for param in params.split(",") if "=" in param)
-        budget = next((f"{key}={values[key]}" for key in ("sims", "nodes") if key in values), "")
-        names.append(f"{kind}:{budget}" if budget else kind)
+        names.append(short_name(spec))
         if values.get("model") not in (None, "uniform", "resnet"):
             networks = result.get("networks")
             hashes = ", ".join(network["fnv1a"][:8] for network in networks or [])
