@@ -29,7 +29,9 @@ them again:
 """
 
 import argparse
+import contextlib
 import datetime
+import io
 import json
 import math
 import shutil
@@ -710,25 +712,34 @@ def verdicts_compared(data, title, names, keys):
 def skill_depth(data, names):
     """Per skill run and rule set: the Elo of each player above random within the rule
     set (the last one's is the span), and how often the strongest beats the one below it
-    (the Bradley-Terry probability from their Elo difference)."""
+    (the Bradley-Terry probability from their Elo difference). One table for the runs
+    whose players below the strongest are the same, naming the strongest where it varies
+    from game to game."""
+    groups = {}
     for name in names:
         result = load(data, name)
-        if not result:
-            continue
-        players = [short_name(agent) for agent in result["agents"]]
+        if result:
+            players = [short_name(agent) for agent in result["agents"]]
+            groups.setdefault(tuple(players[:-1]), []).append((players[-1], result))
+    for below, runs in groups.items():
+        varied = len({top for top, _ in runs}) > 1
+        top = "the strongest" if varied else runs[0][0]
         print(
             "\n| game | rule set | games | "
-            + " | ".join(f"Elo: {player}" for player in players[1:])
-            + f" (the span) | {players[-1]} against {players[-2]}: score |"
+            + ("strongest | " if varied else "")
+            + " | ".join(f"Elo: {player}" for player in below[1:])
+            + f" | Elo: {top} (the span) | {top} against {below[-1]}: score |"
         )
-        print("|" + "---|" * (len(players) + 3))
-        for r in result["rule_sets"]:
-            elo = [agent["elo"] - r["agents"][0]["elo"] for agent in r["agents"]]
-            print(
-                f"| {result['game']} | {r['label'] or 'default'} | {r['games']} | "
-                + " | ".join(f"{e:.0f}" for e in elo[1:])
-                + f" | {adjacent_score(r):.3f} |"
-            )
+        print("|" + "---|" * (len(below) + 4 + varied))
+        for strongest, result in runs:
+            for r in result["rule_sets"]:
+                elo = [agent["elo"] - r["agents"][0]["elo"] for agent in r["agents"]]
+                print(
+                    f"| {result['game']} | {r['label'] or 'default'} | {r['games']} | "
+                    + (f"`{strongest}` | " if varied else "")
+                    + " | ".join(f"{e:.0f}" for e in elo[1:])
+                    + f" | {adjacent_score(r):.3f} |"
+                )
 
 
 def adjacent_score(rule_set):
@@ -824,6 +835,59 @@ def examples(data, docs, plan):
 
 
 def summarize(args, plan):
+    """The tables on standard output or, with --into, in place of the report's own."""
+    if not args.into:
+        print_summary(args, plan)
+        return
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        print_summary(args, plan)
+    report = Path(args.into)
+    text, unplaced = replace_tables(report.read_text(), printed.getvalue())
+    temporary = report.with_suffix(".tmp")
+    temporary.write_text(text)
+    temporary.replace(report)
+    for header in unplaced:
+        print(f"{report} has no table that begins like this one; place it by hand:\n{header}")
+
+
+def table_signature(header):
+    """What tells a report's tables apart: their header's cells up to the first player's
+    (a sweep's keys and its first run), or the first four."""
+    cells = [cell.strip() for cell in header.strip().strip("|").split("|")]
+    first_player = next((i for i, cell in enumerate(cells) if "mcts" in cell), 3)
+    return tuple(cells[: first_player + 1])
+
+
+def tables_of(text):
+    """The Markdown tables of TEXT: (first line, end line) of each run of "|" lines."""
+    lines, tables, start = text.split("\n"), [], None
+    for i, line in enumerate([*lines, ""]):
+        if line.startswith("|") and start is None:
+            start = i
+        elif not line.startswith("|") and start is not None:
+            tables.append((start, i))
+            start = None
+    return lines, tables
+
+
+def replace_tables(report, summary):
+    """REPORT with each of its tables that SUMMARY has a table of the same signature for
+    replaced by that one; and the headers of SUMMARY's tables it has no place for."""
+    new_lines, new_tables = tables_of(summary)
+    fresh = {table_signature(new_lines[a]): new_lines[a:b] for a, b in new_tables}
+    lines, tables = tables_of(report)
+    placed = set()
+    for a, b in reversed(tables):
+        signature = table_signature(lines[a])
+        if signature in fresh:
+            lines[a:b] = fresh[signature]
+            placed.add(signature)
+    unplaced = [new_lines[a] for a, _ in new_tables if table_signature(new_lines[a]) not in placed]
+    return "\n".join(lines), unplaced
+
+
+def print_summary(args, plan):
     import tempfile
 
     import knightgym.balance
@@ -865,6 +929,11 @@ def main():
         help="the results the report is made from (committed)",
     )
     parser.add_argument("--docs", default="docs/balance", help="where the plots go")
+    parser.add_argument(
+        "--into",
+        help="summarize: put the tables into this report (docs/balance.md) in place of "
+        "those with the same columns, rather than print them",
+    )
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
         "--device",

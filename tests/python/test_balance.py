@@ -696,3 +696,12 @@ def test_a_finished_run_is_not_written_over(tmp_path):
     )
     assert again.returncode == 1 and "a finished run is there; delete it" in again.stderr
     assert (out / "balance.json").read_bytes() == before
+
+
+def test_a_plot_title_of_long_specs_is_broken_after_commas():
+    spec = "az:" + ",".join(f"param{i}=value{i}" for i in range(30))
+    title = knightgym.balance._wrapped(f"knight_fight: {spec}", width=60)
+    lines = title.split("\n")
+    assert len(lines) > 1 and all(len(line) <= 60 for line in lines)
+    assert all(line.endswith(",") for line in lines[:-1])
+    assert title.replace("\n", "") == f"knight_fight: {spec}"

@@ -194,3 +194,49 @@ def test_a_damaged_progress_is_named(tmp_path):
     progress.write_text('{"run": ')
     with pytest.raises(SystemExit, match="balance.progress: not a run's progress"):
         balance_report.network_device(progress)
+
+
+def test_summarize_into_replaces_the_tables_with_the_same_columns():
+    report = "\n".join(
+        [
+            "# Report",
+            "| game | agent | Elo (95%) | games | old |",
+            "|---|---|---|---|---|",
+            "| kf | random | 0 | 10 | x |",
+            "",
+            "Words stay.",
+            "| mode | mcts:sims=16: advantage (95%) | balance |",
+            "|---|---|---|",
+            "| ffa4 | +0.1 | 0.9 |",
+            "| duel | +0.2 | 0.8 |",
+        ]
+    )
+    summary = "\n".join(
+        [
+            "## Across strength",
+            "",
+            "| game | agent | Elo (95%) | games | new | more |",
+            "|---|---|---|---|---|---|",
+            "| kf | random | 0 | 20 | y | z |",
+            "",
+            "| mode | mcts:sims=16: advantage (95%) | balance | az:sims=64: advantage (95%) |",
+            "|---|---|---|---|",
+            "| ffa4 | +0.1 | 0.9 | -0.1 |",
+            "",
+            "| run | rule set | old player | games |",
+            "|---|---|---|---|",
+        ]
+    )
+    text, unplaced = balance_report.replace_tables(report, summary)
+    assert text.split("\n") == [
+        "# Report",
+        "| game | agent | Elo (95%) | games | new | more |",
+        "|---|---|---|---|---|---|",
+        "| kf | random | 0 | 20 | y | z |",
+        "",
+        "Words stay.",
+        "| mode | mcts:sims=16: advantage (95%) | balance | az:sims=64: advantage (95%) |",
+        "|---|---|---|---|",
+        "| ffa4 | +0.1 | 0.9 | -0.1 |",
+    ]
+    assert unplaced == ["| run | rule set | old player | games |"]

@@ -169,6 +169,19 @@ def _rule_set_labels(result):
     return [rule_set["label"] for rule_set in result["rule_sets"]]
 
 
+def _wrapped(text, width=100):
+    """TEXT broken after commas into lines of at most about WIDTH characters: a plot's
+    title names the agents' specs in full, which have no spaces to break at."""
+    lines, line = [], ""
+    for part in text.split(","):
+        if line and len(line) + 1 + len(part) > width:
+            lines.append(line + ",")
+            line = part
+        else:
+            line = f"{line},{part}" if line else part
+    return "\n".join([*lines, line])
+
+
 def plot(result, out):
     """Draws seat_win_rates.png, first_seat_advantage.png and game_lengths.png into `out`
     from a balance result (a dict, or the folder holding balance.json); returns the paths."""
@@ -183,7 +196,7 @@ def plot(result, out):
     sets = result["rule_sets"]
     labels = _rule_set_labels(result)
     players = max(s["players"] for s in sets)  # a sweep over a mode may mix 2 to 4
-    title = f"{result['game']}: " + ", ".join(result["agents"])
+    title = _wrapped(f"{result['game']}: " + ", ".join(result["agents"]))
     paths = []
 
     def save(figure, name):
