@@ -16,7 +16,8 @@ that give each strength its Elo (random = 0) into OUT/ladders.
 committed: a few hundred KB of JSON that hours of games produced), and the progress of
 every unfinished run (NAME/balance.progress, which `run` takes back into OUT, so that a
 run goes on in a fresh clone); then it prints the report's tables (Markdown) from DATA
-alone and draws its plots into DOCS. So the report can be made again from the committed
+alone, or with --into REPORT puts each in place of REPORT's table with the same columns,
+and draws its plots into DOCS. So the report can be made again from the committed
 data without playing a game, and a later session adds runs to it.
 
 Each result records the networks that played it (their files and hashes). `stale` lists
@@ -639,7 +640,7 @@ def side_by_side(data, title, names, keys):
         return
     columns = []
     for result in results:
-        agent = short_name(result["agents"][0])
+        agent = agent_label(result["agents"][0])
         columns += [f"{agent}: advantage (95%)", "balance", "games", "length"]
     print(f"\n{title}\n")
     print("| " + " | ".join(keys + columns) + " |")
@@ -694,7 +695,7 @@ def verdicts_compared(data, title, names, keys):
     results = [result for result in (load(data, name) for name in names) if result]
     if len(results) < 2:
         return
-    agents = [short_name(result["agents"][0]) for result in results]
+    agents = [agent_label(result["agents"][0]) for result in results]
     print(f"\n{title}: the verdict per rule set\n")
     print("| " + " | ".join(keys + agents) + " | changed | the sequential test |")
     print("|" + "---|" * (len(keys) + len(agents) + 2))
@@ -719,7 +720,7 @@ def skill_depth(data, names):
     for name in names:
         result = load(data, name)
         if result:
-            players = [short_name(agent) for agent in result["agents"]]
+            players = [agent_label(agent) for agent in result["agents"]]
             groups.setdefault(tuple(players[:-1]), []).append((players[-1], result))
     for below, runs in groups.items():
         varied = len({top for top, _ in runs}) > 1
@@ -785,12 +786,12 @@ def old_against_new(data, plan):
         print("| " + " | ".join(cells + [reason]) + " |")
 
 
-def short_name(spec):
-    """An agent spec's kind and budget: "az:sims=64", "uci:nodes=1000", "random"."""
-    kind, _, params = spec.partition(":")
-    values = dict(param.split("=", 1) for param in params.split(",") if "=" in param)
-    budget = next((f"{key}={values[key]}" for key in ("sims", "nodes") if key in values), "")
-    return f"{kind}:{budget}" if budget else kind
+def agent_label(spec):
+    """knightgym.balance.agent_label, imported only where a table needs it: `run` plays on
+    machines without the Python module (tools/gpu_balance.sh)."""
+    import knightgym.balance
+
+    return knightgym.balance.agent_label(spec)
 
 
 def player(result):
@@ -801,7 +802,7 @@ def player(result):
     for spec in result["agents"]:
         params = spec.partition(":")[2]
         values = dict(param.split("=", 1) for param in params.split(",") if "=" in param)
-        names.append(short_name(spec))
+        names.append(agent_label(spec))
         if values.get("model") not in (None, "uniform", "resnet"):
             networks = result.get("networks")
             hashes = ", ".join(network["fnv1a"][:8] for network in networks or [])

@@ -698,10 +698,9 @@ def test_a_finished_run_is_not_written_over(tmp_path):
     assert (out / "balance.json").read_bytes() == before
 
 
-def test_a_plot_title_of_long_specs_is_broken_after_commas():
-    spec = "az:" + ",".join(f"param{i}=value{i}" for i in range(30))
-    title = knightgym.balance._wrapped(f"knight_fight: {spec}", width=60)
-    lines = title.split("\n")
-    assert len(lines) > 1 and all(len(line) <= 60 for line in lines)
-    assert all(line.endswith(",") for line in lines[:-1])
-    assert title.replace("\n", "") == f"knight_fight: {spec}"
+def test_agents_are_labelled_by_kind_and_budget():
+    label = knightgym.balance.agent_label
+    assert label("az:model=pretrained,sims=64,device=cuda,rules=any") == "az:sims=64"
+    assert label("uci:engine=fairy-stockfish,nodes=1000,movetime=0") == "uci:nodes=1000"
+    assert label("mcts:sims=400,c=1.4") == "mcts:sims=400"
+    assert label("random") == "random"

@@ -169,17 +169,13 @@ def _rule_set_labels(result):
     return [rule_set["label"] for rule_set in result["rule_sets"]]
 
 
-def _wrapped(text, width=100):
-    """TEXT broken after commas into lines of at most about WIDTH characters: a plot's
-    title names the agents' specs in full, which have no spaces to break at."""
-    lines, line = [], ""
-    for part in text.split(","):
-        if line and len(line) + 1 + len(part) > width:
-            lines.append(line + ",")
-            line = part
-        else:
-            line = f"{line},{part}" if line else part
-    return "\n".join([*lines, line])
+def agent_label(spec):
+    """An agent spec's kind and budget, for titles and tables: "az:sims=64",
+    "uci:nodes=1000", "random" (balance.json and balance.md name it in full)."""
+    kind, _, params = spec.partition(":")
+    values = dict(param.split("=", 1) for param in params.split(",") if "=" in param)
+    budget = next((f"{key}={values[key]}" for key in ("sims", "nodes") if key in values), "")
+    return f"{kind}:{budget}" if budget else kind
 
 
 def plot(result, out):
@@ -196,7 +192,7 @@ def plot(result, out):
     sets = result["rule_sets"]
     labels = _rule_set_labels(result)
     players = max(s["players"] for s in sets)  # a sweep over a mode may mix 2 to 4
-    title = _wrapped(f"{result['game']}: " + ", ".join(result["agents"]))
+    title = f"{result['game']}: " + ", ".join(agent_label(spec) for spec in result["agents"])
     paths = []
 
     def save(figure, name):
