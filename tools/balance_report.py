@@ -938,14 +938,14 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
         "--device",
-        help="run: where the networks evaluate (cuda on a GPU machine; default: the CPU); "
-        "the results name it among their players",
+        help="run, commands: where the networks evaluate (cuda on a GPU machine; default: "
+        "the CPU); the results name it among their players",
     )
     parser.add_argument(
         "--batch",
         type=int,
-        help="run: games batched per thread in the runs a network plays (default: the "
-        "plan's); a GPU wants hundreds",
+        help="run, commands: games batched per thread in the runs a network plays "
+        "(default: the plan's); a GPU wants hundreds",
     )
     parser.add_argument(
         "--only",
