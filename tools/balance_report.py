@@ -714,8 +714,8 @@ def skill_depth(data, names):
     """Per skill run and rule set: the Elo of each player above random within the rule
     set (the last one's is the span), and how often the strongest beats the one below it
     (the Bradley-Terry probability from their Elo difference). One table for the runs
-    whose players below the strongest are the same, naming the strongest where it varies
-    from game to game."""
+    whose players below the top rung are the same, naming the top rung where it varies
+    from game to game (the network or engine: not the strongest on every rule set)."""
     groups = {}
     for name in names:
         result = load(data, name)
@@ -724,10 +724,10 @@ def skill_depth(data, names):
             groups.setdefault(tuple(players[:-1]), []).append((players[-1], result))
     for below, runs in groups.items():
         varied = len({top for top, _ in runs}) > 1
-        top = "the strongest" if varied else runs[0][0]
+        top = "the top rung" if varied else runs[0][0]
         print(
             "\n| game | rule set | games | "
-            + ("strongest | " if varied else "")
+            + ("top rung | " if varied else "")
             + " | ".join(f"Elo: {player}" for player in below[1:])
             + f" | Elo: {top} (the span) | {top} against {below[-1]}: score |"
         )

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The balance report's runs played by networks, on the device tool's GPU machine: the CLI
-# built there against its PyTorch (tools/gpu_build.sh), then each line
-# of PLAN in order, `tools/balance_report.py run --device cuda` with that line's batch and
-# threads, until SECONDS (counted from the start, the build included) have passed. The
-# networks evaluate on the GPU, many games batched per thread: that machine's processor
-# evaluates small networks five times slower than the VM's (docs/benchmarks.md).
-# What was played comes back as OUT/balance.tar.gz (finished results, and the progress of
-# a run cut short, saved as its time ran out, which goes on only on a GPU) with OUT/log.txt; unpacked into out/balance
-# here, `tools/balance_report.py summarize` takes it into the report. PLAN's lines, #
-# comments allowed:
+# built there against its PyTorch (tools/gpu_build.sh), then each line of PLAN in order,
+# `tools/balance_report.py run --device cuda` with that line's batch and threads, until
+# SECONDS (counted from the start, the build included) have passed. The networks evaluate
+# on the GPU, many games batched per thread: that machine's processor evaluates small
+# networks five times slower than the VM's (docs/benchmarks.md).
+# What was played comes back as OUT/balance.tar.gz: finished results, and the progress of
+# a run cut short (saved as its time ran out; it goes on only on a GPU), with OUT/log.txt.
+# Unpacked into out/balance here, `tools/balance_report.py summarize` takes it into the
+# report. PLAN's lines, # comments allowed:
 #   NAME BATCH THREADS
 # Tried on the CPU first with DEVICE=cpu, BUILD=build and a short SECONDS.
 #   tools/gpu_balance.sh CARRIED OUT PLAN SECONDS
