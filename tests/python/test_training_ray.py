@@ -139,6 +139,19 @@ def playing_actors():
     return found
 
 
+def playing_on(node):
+    """The actors of `playing_actors` that run on NODE (its raylet started them)."""
+    raylet = node.all_processes["raylet"][0].process.pid
+    found = []
+    for pid in playing_actors():
+        try:
+            if psutil.Process(pid).ppid() == raylet:
+                found.append(pid)
+        except psutil.Error:
+            continue
+    return found
+
+
 def once_a_row_is_logged(out, action):
     """A thread that calls action() once the run in `out` has logged a row (taken its
     first chunk), until it returns True or the run ends (set the event returned)."""
@@ -182,14 +195,20 @@ def test_an_actor_killed_mid_run_is_restarted_and_counts_no_chunk_twice(
 
 
 def test_a_node_that_leaves_loses_only_the_games_in_flight_on_it(two_actors, tmp_path, capfd):
-    # A cluster of its own, whose second node goes mid-run; its actor cannot come back
-    # (the head's one CPU is taken), so the other actor plays every chunk from then on.
+    # A cluster of its own, whose second node goes mid-run, while its actor plays a chunk
+    # (so that the loss is certain to be seen); that actor cannot come back (the head's
+    # one CPU is taken), so the other actor plays every chunk from then on.
     with pytest.MonkeyPatch.context() as env, two_node_cluster(env) as cluster:
         second = cluster.list_all_nodes()[1]
         out = tmp_path / "run"
-        remover, finished = once_a_row_is_logged(
-            out, lambda: cluster.remove_node(second, allow_graceful=False) or True
-        )
+
+        def remove_the_second_node_mid_chunk():
+            if not playing_on(second):
+                return False
+            cluster.remove_node(second, allow_graceful=False)
+            return True
+
+        remover, finished = once_a_row_is_logged(out, remove_the_second_node_mid_chunk)
         try:
             result = train(cluster, out, actors=2)
         finally:
