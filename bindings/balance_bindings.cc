@@ -53,21 +53,30 @@ BalanceOptions balance_options(const std::string& game, const std::vector<std::s
 
 // A Python runner(rule_set, first, count, consume) as a ChunkRunner: it hands each
 // chunk's serialized tally to consume(bytes), in chunk order. Called without the GIL.
+// Ctrl-C, whether it lands in the runner's Python code or in the run's progress callback,
+// unwinds the runner's frames as KeyboardInterrupt and the run's as BalanceStopped, which
+// saves the progress; the binding then raises the KeyboardInterrupt.
 ChunkRunner python_runner(const py::function& runner) {
   return [runner](int rule_set, int64_t first, int64_t count,
                   const std::function<void(const RuleSetTally&)>& consume) {
     py::gil_scoped_acquire acquire;
+    bool stopped = false;
     try {
       const py::cpp_function take([&](const py::bytes& text) {
         try {
           consume(RuleSetTally::parse(std::string(text)));
+        } catch (const BalanceStopped&) {
+          stopped = true;
+          throw py::error_already_set();
         } catch (const PythonError&) {
           throw py::error_already_set();  // back into the runner's Python frames
         }
       });
       runner(rule_set, first, count, take);
     } catch (py::error_already_set& error) {
+      const bool interrupted = stopped || error.matches(PyExc_KeyboardInterrupt);
       error.restore();
+      if (interrupted) throw BalanceStopped("");
       throw PythonError{};
     }
   };

@@ -704,3 +704,48 @@ def test_agents_are_labelled_by_kind_and_budget():
     assert label("uci:engine=fairy-stockfish,nodes=1000,movetime=0") == "uci:nodes=1000"
     assert label("mcts:sims=400,c=1.4") == "mcts:sims=400"
     assert label("random") == "random"
+
+
+def test_ctrl_c_stops_a_run_with_a_runner_and_saves_its_progress(tmp_path):
+    # A runner of our own (as the Ray one is): the chunks it hands back before Ctrl-C are
+    # kept, and the run resumed without it equals an unbroken one.
+    from knightgym import _knightgym
+
+    options = dict(
+        game="knight_fight",
+        sweeps=[],
+        agents=["mcts:sims=4"],
+        games=400,
+        threads=1,
+        seed=2,
+        sprt=None,
+        check_every=100,
+        batch=0,
+        opening_plies=0,
+    )
+    player = _knightgym.BalanceChunkPlayer(**options)
+    handed = []
+
+    def runner(rule_set, first, count, consume):
+        for tally in player.play(rule_set, first, count):
+            consume(tally)
+            handed.append(tally)
+            if len(handed) == 3:
+                signal.raise_signal(signal.SIGINT)
+
+    out = tmp_path / "stopped"
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _knightgym.run_balance(
+                **options, out=str(out), resume=False, progress=False, runner=runner
+            )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    progress = json.loads((out / "balance.progress").read_text())
+    assert progress["rule_sets"][0]["chunks_done"] == 3
+    resumed = json.loads(
+        _knightgym.run_balance(**options, out=str(out), resume=True, progress=False)
+    )
+    unbroken = json.loads(_knightgym.run_balance(**options, out=None, resume=False, progress=False))
+    assert resumed["rule_sets"][0]["seats"] == unbroken["rule_sets"][0]["seats"]
