@@ -1,8 +1,8 @@
 """Balance runs on a real Ray cluster of two nodes on this machine (ray.cluster_utils:
 a head and a second raylet, each with its own worker processes): the figures equal the
 one-machine run's, a worker killed in the middle of a task loses no games, the command
-line's --ray gives the same balance.json, and bad addresses fail at once, writing
-nothing."""
+line's --ray gives the same balance.json, a client server that fails to start is tried
+again, and bad addresses fail at once, writing nothing."""
 
 import json
 import os
@@ -100,6 +100,42 @@ def _kill_the_first_task(killed, finished):
                 killed.append(process.info["pid"])
                 return
         time.sleep(0.02)
+
+
+def test_a_client_server_that_fails_to_start_is_tried_again(cluster, monkeypatch):
+    # Ray's client server starts a server per ray:// driver, and that start can fail for a
+    # moment; the connection is tried again (the failure injected, the cluster real), and
+    # another failure is not.
+    from knightgym.ray_cluster import connect
+
+    real_init, calls = ray.init, []
+
+    def init_failing_once(*args, **kwargs):
+        calls.append(kwargs["address"])
+        if len(calls) == 1:
+            raise ConnectionError(
+                "Initialization failure from server: RuntimeError: Starting Ray client "
+                "server failed. See ray_client_server_23000.err for detailed logs."
+            )
+        return real_init(*args, **kwargs)
+
+    monkeypatch.setattr(ray, "init", init_failing_once)
+    assert connect(cluster.client_address)
+    try:
+        assert calls == [cluster.client_address] * 2
+        assert ray.cluster_resources()["CPU"] == 2
+    finally:
+        ray.shutdown()
+
+    def init_refused(*args, **kwargs):
+        calls.append(kwargs["address"])
+        raise ConnectionError("something else")
+
+    calls.clear()
+    monkeypatch.setattr(ray, "init", init_refused)
+    with pytest.raises(ConnectionError, match="something else"):
+        connect(cluster.client_address)
+    assert len(calls) == 1 and not ray.is_initialized()
 
 
 def test_a_worker_killed_mid_run_loses_no_games(cluster):

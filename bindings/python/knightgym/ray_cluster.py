@@ -11,10 +11,15 @@ import logging
 import os
 import re
 import socket
+import time
 
 __all__ = ["check_address", "connect"]
 
 CONNECT_TIMEOUT = 5.0
+# Ray's client server starts a server of its own for each ray:// driver; that start can
+# fail for a moment (its gRPC poller losing a file descriptor), and is tried again.
+CONNECT_ATTEMPTS = 3
+_SERVER_FAILED_TO_START = "Starting Ray client server failed"
 
 _ADDRESS = re.compile(r"^(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(?P<port>\d{1,5})$")
 
@@ -89,13 +94,23 @@ def connect(address):
         os.environ["RAY_AUTH_MODE"] = "token"
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = os.pathsep.join(p for p in (package_parent, os.environ.get("PYTHONPATH")) if p)
-    try:
-        ray.init(
-            address=address,
-            runtime_env={"env_vars": {"PYTHONPATH": path}},
-            log_to_driver=False,
-            logging_level=logging.WARNING,
-        )
-    except (ConnectionError, RuntimeError, ValueError, ray.exceptions.AuthenticationError) as error:
-        raise ConnectionError(f"Ray cluster at {address}: {error}") from None
-    return True
+    for attempt in range(1, CONNECT_ATTEMPTS + 1):
+        try:
+            ray.init(
+                address=address,
+                runtime_env={"env_vars": {"PYTHONPATH": path}},
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+            )
+            return True
+        except (
+            ConnectionError,
+            RuntimeError,
+            ValueError,
+            ray.exceptions.AuthenticationError,
+        ) as error:
+            # A failed init leaves half a connection behind, which fails the next one.
+            ray.shutdown()
+            if attempt == CONNECT_ATTEMPTS or _SERVER_FAILED_TO_START not in str(error):
+                raise ConnectionError(f"Ray cluster at {address}: {error}") from None
+            time.sleep(attempt)
