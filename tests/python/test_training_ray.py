@@ -152,20 +152,28 @@ def playing_on(node):
     return found
 
 
-def once_a_row_is_logged(out, action):
-    """A thread that calls action() once the run in `out` has logged a row (taken its
-    first chunk), until it returns True or the run ends (set the event returned)."""
+def until_done(action):
+    """A thread that calls action() until it returns True or the run ends (set the event
+    returned)."""
     finished = threading.Event()
 
     def wait():
         while not finished.is_set():
-            if (out / "metrics.csv").exists() and len(metrics(out)) >= 1 and action():
+            if action():
                 return
             time.sleep(0.02)
 
     thread = threading.Thread(target=wait)
     thread.start()
     return thread, finished
+
+
+def once_a_row_is_logged(out, action):
+    """until_done(action), from when the run in `out` has logged a row (taken its first
+    chunk)."""
+    return until_done(
+        lambda: (out / "metrics.csv").exists() and len(metrics(out)) >= 1 and action()
+    )
 
 
 def test_an_actor_killed_mid_run_is_restarted_and_counts_no_chunk_twice(
@@ -195,9 +203,10 @@ def test_an_actor_killed_mid_run_is_restarted_and_counts_no_chunk_twice(
 
 
 def test_a_node_that_leaves_loses_only_the_games_in_flight_on_it(two_actors, tmp_path, capfd):
-    # A cluster of its own, whose second node goes mid-run, while its actor plays a chunk
-    # (so that the loss is certain to be seen); that actor cannot come back (the head's
-    # one CPU is taken), so the other actor plays every chunk from then on.
+    # A cluster of its own, whose second node goes while its actor plays its first chunk
+    # (one the run needs, so that the loss is certain to be seen: a chunk asked for ahead
+    # may go unneeded); that actor cannot come back (the head's one CPU is taken), so the
+    # other actor plays every chunk from then on.
     with pytest.MonkeyPatch.context() as env, two_node_cluster(env) as cluster:
         second = cluster.list_all_nodes()[1]
         out = tmp_path / "run"
@@ -208,7 +217,7 @@ def test_a_node_that_leaves_loses_only_the_games_in_flight_on_it(two_actors, tmp
             cluster.remove_node(second, allow_graceful=False)
             return True
 
-        remover, finished = once_a_row_is_logged(out, remove_the_second_node_mid_chunk)
+        remover, finished = until_done(remove_the_second_node_mid_chunk)
         try:
             result = train(cluster, out, actors=2)
         finally:
