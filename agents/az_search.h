@@ -51,7 +51,11 @@ class AzSearch {
   using State = typename G::State;
 
   AzSearch(const G& game, const AzConfig& config)
-      : game_(game), config_(config), info_(game.info()) {}
+      : game_(&game), config_(config), info_(game.info()) {}
+
+  // The rules of the searches from the next start() on: another rule set of the same game,
+  // whose actions and observations have the same shapes (self-play over many rule sets).
+  void set_game(const G& game) { game_ = &game; }
 
   // A new search from `root` (not over) with `sims` simulations (0: the configured number).
   void start(const State& root, uint64_t seed, int64_t sims = 0) {
@@ -60,7 +64,7 @@ class AzSearch {
     tie_seed_ = rng_.next();
     sims_ = sims > 0 ? sims : config_.sims;
     started_ = completed_ = 0;
-    tree_.reset(static_cast<int8_t>(game_.current_player(root)));
+    tree_.reset(static_cast<int8_t>(game_->current_player(root)));
     root_evaluated_ = false;
     done_ = false;
   }
@@ -89,7 +93,7 @@ class AzSearch {
       int32_t node = 0;
       while (tree_[node].first_child >= 0 && !tree_[node].pending) {
         node = select(node, node == 0);
-        game_.apply(state, tree_[node].action);
+        game_->apply(state, tree_[node].action);
         paths_.push_back(node);
       }
       Node& leaf = tree_[node];
@@ -98,9 +102,9 @@ class AzSearch {
         break;
       }
       ++started_;
-      if (leaf.mover == kTerminalPlayer || game_.terminal(state)) {
+      if (leaf.mover == kTerminalPlayer || game_->terminal(state)) {
         if (!leaf.solved) {
-          game_.returns(state, leaf.exact);
+          game_->returns(state, leaf.exact);
           leaf.solved = 1;
           leaf.mover = kTerminalPlayer;
         }
@@ -115,7 +119,7 @@ class AzSearch {
       pending_.back().path_begin = path_begin;
       pending_.back().path_end = paths_.size();
       if (config_.rollouts > 0)
-        rollout_returns(game_, state, config_.rollouts, rng_, pending_.back().rollout);
+        rollout_returns(*game_, state, config_.rollouts, rng_, pending_.back().rollout);
       ++rows;
     }
     if (rows == 0 && completed_ >= sims_) done_ = true;
@@ -243,13 +247,13 @@ class AzSearch {
   };
 
   void request(int32_t node, const State& state, float* observation, uint8_t* mask) {
-    const int mover = game_.current_player(state);
+    const int mover = game_->current_player(state);
     Action legal[G::kMaxActions];
-    const int n = game_.legal_actions(state, legal);
+    const int n = game_->legal_actions(state, legal);
     tree_.expand(node, legal, n, static_cast<int8_t>(mover));
     tree_[node].pending = 1;
-    game_.observe(state, mover, observation);
-    game_.legal_mask(state, mask);
+    game_->observe(state, mover, observation);
+    game_->legal_mask(state, mask);
     pending_.push_back({node, 0, 0, {}});
   }
 
@@ -379,7 +383,7 @@ class AzSearch {
     }
   }
 
-  const G& game_;
+  const G* game_;
   AzConfig config_;
   GameInfo info_;
   State root_;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "env/core/params.h"
+#include "env/registry/rule_grid.h"
 #include "util/json_reader.h"
 #include "util/text.h"
 
@@ -45,22 +46,41 @@ std::string manifest_path(const std::string& directory) {
 
 namespace {
 
-// Two networks for one game, or a network without its file or game, named.
+// The canonical specs a network plays: its game, and the grid of its rules over it.
+std::vector<std::string> covered(const PretrainedModel& model) {
+  if (model.rules.empty()) return {model.game};
+  std::vector<std::string> specs;
+  for (const RuleSet& rules : expand_grid(model.game, parse_sweeps(model.rules)))
+    specs.push_back(rules.spec);
+  if (std::find(specs.begin(), specs.end(), model.game) == specs.end()) specs.push_back(model.game);
+  return specs;
+}
+
+// Two networks for one rule set, a network without its file or game, or rules that are no
+// sweeps of its game, named.
 void check_entries(const std::string& path, const std::vector<PretrainedModel>& models) {
+  std::vector<std::vector<std::string>> specs;
   for (size_t i = 0; i < models.size(); ++i) {
     for (const char* key : {"file", "game"})
       if (!has_field(models[i], key))
         throw std::invalid_argument(path + ": [" + models[i].name + "] has no '" + key + "'");
+    try {
+      specs.push_back(covered(models[i]));
+    } catch (const std::invalid_argument& error) {
+      throw std::invalid_argument(path + ": [" + models[i].name + "] rules: " + error.what());
+    }
     for (size_t j = 0; j < i; ++j)
-      if (models[j].game == models[i].game)
-        throw std::invalid_argument(path + ": [" + models[j].name + "] and [" + models[i].name +
-                                    "] are both for " + models[i].game);
+      for (const std::string& spec : specs[i])
+        if (std::find(specs[j].begin(), specs[j].end(), spec) != specs[j].end())
+          throw std::invalid_argument(path + ": [" + models[j].name + "] and [" + models[i].name +
+                                      "] are both for " + spec);
   }
 }
 
 void add_field(PretrainedModel& model, std::string key, std::string value) {
   if (key == "file") model.file = value;
   if (key == "game") model.game = value;
+  if (key == "rules") model.rules = value;
   model.fields.emplace_back(std::move(key), std::move(value));
 }
 
@@ -72,7 +92,8 @@ std::vector<PretrainedModel> read_json_manifest(const std::string& path, std::is
   try {
     const JsonValue json = parse_json(text.view());
     for (const auto& [name, entry] : json.at("networks").as_object()) {
-      PretrainedModel& model = models.emplace_back(PretrainedModel{name, "", "", directory, {}});
+      PretrainedModel& model =
+          models.emplace_back(PretrainedModel{name, "", "", "", directory, {}});
       for (const auto& [key, value] : entry.as_object()) {
         if (value.kind() != JsonValue::Kind::kString && value.kind() != JsonValue::Kind::kNumber)
           value.fail("expected a string or a number");
@@ -105,7 +126,7 @@ std::vector<PretrainedModel> read_text_manifest(const std::string& path, std::is
       const std::string name(trim(text.substr(1, text.size() - 2)));
       for (const PretrainedModel& model : models)
         if (model.name == name) throw fail("[" + name + "] twice");
-      models.push_back({name, "", "", directory, {}});
+      models.push_back({name, "", "", "", directory, {}});
       continue;
     }
     const size_t equals = text.find('=');
@@ -150,11 +171,14 @@ size_t differences(const std::string& a, const std::string& b) {
   return count;
 }
 
-// The network made for `game_spec`, or under kAny the closest one of its game.
+// The network that covers `game_spec` (check_entries: at most one), or under kAny the
+// closest one of its game.
 const PretrainedModel* choose(const std::vector<PretrainedModel>& models,
                               const std::string& game_spec, NetworkRules rules) {
-  for (const PretrainedModel& model : models)
-    if (model.game == game_spec) return &model;
+  for (const PretrainedModel& model : models) {
+    const std::vector<std::string> specs = covered(model);
+    if (std::find(specs.begin(), specs.end(), game_spec) != specs.end()) return &model;
+  }
   if (rules == NetworkRules::kExact) return nullptr;
   const std::string name = game_name(game_spec);
   const PretrainedModel *closest = nullptr, *as_close = nullptr;
@@ -180,7 +204,8 @@ std::string pretrained_model_path(const std::string& game_spec, NetworkRules rul
   const PretrainedModel* model = choose(models, game_spec, rules);
   if (!model) {
     std::vector<std::string> games;
-    for (const PretrainedModel& other : models) games.push_back(other.game);
+    for (const PretrainedModel& other : models)
+      games.push_back(other.game + (other.rules.empty() ? "" : " over rules " + other.rules));
     throw std::invalid_argument("no shipped network for " + game_spec +
                                 " (model=pretrained covers the games of " +
                                 manifest_path(directory) + ": " +

@@ -9,14 +9,16 @@
 //       "minutes": 25.0,
 //       ...
 //
-// `file` and `game` (the canonical spec the network was trained for) are required; any
-// other key (a string or a number) describes the network (settings, training time and
-// steps, measured strength) and is kept in order for listings. `az:model=pretrained` and
-// the training setting `init=pretrained` find the network whose `game` is the canonical
-// spec being played; a variant no network covers is refused with the list of what is
-// shipped. The manifest.txt of earlier versions ([name] sections of key = value lines) is
-// still read where a directory has no manifest.json. No LibTorch here: the manifest is
-// read (and its errors given) in any build.
+// `file` and `game` (the canonical spec the network was trained for) are required; a
+// network trained over many rule sets (the training setting `rules`) has `rules`, the
+// same sweeps ("neighbor_attack=false,true;switch_move=false,true"), and covers every rule
+// set of their grid over `game`. Any other key (a string or a number) describes the
+// network (settings, training time and steps, measured strength) and is kept in order for
+// listings. `az:model=pretrained` and the training setting `init=pretrained` find the
+// network that covers the canonical spec being played; a variant no network covers is
+// refused with the list of what is shipped, never given the nearest network. The manifest.txt of
+// earlier versions ([name] sections of key = value lines) is still read where a directory has no
+// manifest.json. No LibTorch here: the manifest is read (and its errors given) in any build.
 #pragma once
 
 #include <string>
@@ -29,6 +31,7 @@ struct PretrainedModel {
   std::string name;       // its key in "networks"
   std::string file;       // as written: relative to the manifest's directory
   std::string game;       // canonical game spec
+  std::string rules;      // sweeps over `game` whose rule sets it plays too; empty: none
   std::string directory;  // the manifest's
   std::vector<std::pair<std::string, std::string>> fields;  // every key, in order
   std::string path() const { return directory + "/" + file; }
@@ -46,14 +49,15 @@ std::string manifest_path(const std::string& directory);
 // The entries of the manifest in `directory`. Throws std::invalid_argument naming the file
 // and where in it a problem is: unreadable, malformed JSON (or, in a manifest.txt, a line
 // that is neither [section], key = value, a comment nor blank), a key or network twice, a
-// value neither string nor number, a network without file or game, two for one game.
+// value neither string nor number, a network without file or game, two that cover one rule set,
+// `rules` that are no sweeps of the game.
 std::vector<PretrainedModel> read_manifest(const std::string& directory);
 
 // Which rules a network may play: only those it was made for, or any of its game's.
 enum class NetworkRules { kExact, kAny };
 
-// The shipped network for canonical `game_spec`: its path, checked to exist. With kAny,
-// where none is made for these rules, the network of the same game whose rules differ
+// The shipped network that covers canonical `game_spec`: its path, checked to exist. With
+// kAny, where none covers these rules, the network of the same game whose rules differ
 // from them in the fewest parameters (a tie is refused, naming both). Throws
 // std::invalid_argument if none covers it, listing the games that have one.
 std::string pretrained_model_path(const std::string& game_spec,

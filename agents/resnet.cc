@@ -74,11 +74,17 @@ class Builder {
 }  // namespace
 
 torch::jit::Module make_resnet(const GameInfo& info, const std::string& game_spec,
-                               const NetConfig& net, uint64_t seed) {
+                               const NetConfig& net, uint64_t seed,
+                               const std::vector<std::string>& rule_sets) {
   torch::NoGradGuard no_grad;
   torch::jit::Module module("knightgym.ResNet");
   module.register_attribute("training", c10::BoolType::get(), true);
   module.register_attribute("game_spec", c10::StringType::get(), game_spec);
+  c10::List<std::string> rules;
+  for (const std::string& spec :
+       rule_sets.empty() ? std::vector<std::string>{game_spec} : rule_sets)
+    rules.push_back(spec);
+  module.register_attribute("rule_sets", c10::ListType::ofStrings(), rules);
   module.register_attribute("num_actions", c10::IntType::get(), int64_t{info.num_actions});
   module.register_attribute("num_players", c10::IntType::get(), int64_t{info.num_players});
 
@@ -126,6 +132,17 @@ torch::jit::Module make_resnet(const GameInfo& info, const std::string& game_spe
   line("return p, v");
   module.define(code);
   return module;
+}
+
+std::vector<std::string> recorded_rule_sets(const torch::jit::Module& module) {
+  std::vector<std::string> out;
+  if (module.hasattr("rule_sets") && module.attr("rule_sets").isList()) {
+    for (const c10::IValue& spec : module.attr("rule_sets").toListRef())
+      if (spec.isString()) out.push_back(spec.toStringRef());
+  } else if (module.hasattr("game_spec") && module.attr("game_spec").isString()) {
+    out.push_back(module.attr("game_spec").toStringRef());
+  }
+  return out;
 }
 
 }  // namespace knightgym

@@ -20,9 +20,11 @@ class SearchBatch {
       : game_(game), config_(config), evaluator_(evaluator), info_(game.info()) {}
 
   // Runs one search per root, search i seeded with seeds[i], to the end or to the limits;
-  // with `sims`, search i runs sims[i] simulations (self-play's playout cap).
+  // with `sims`, search i runs sims[i] simulations (self-play's playout cap); with `games`,
+  // search i plays by the rules of *games[i], a rule set of this batch's game with the same
+  // shapes (self-play over many rule sets), else by this batch's.
   void run(std::span<const State> roots, const uint64_t* seeds, const SearchLimits& limits = {},
-           const int* sims = nullptr) {
+           const int* sims = nullptr, const G* const* games = nullptr) {
     const int n = static_cast<int>(roots.size());
     while (static_cast<int>(searches_.size()) < n) searches_.emplace_back(game_, config_);
     const int capacity = n * std::max(config_.leaves, 1);
@@ -31,8 +33,10 @@ class SearchBatch {
     priors_.resize(static_cast<size_t>(capacity) * info_.num_actions);
     values_.resize(static_cast<size_t>(capacity) * info_.num_players);
     rows_.resize(n);
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
+      searches_[i].set_game(games ? *games[i] : game_);
       searches_[i].start(roots[i], seeds[i], sims ? sims[i] : limits.sims);
+    }
 
     bool stopped = false;
     while (true) {

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <torch/cuda.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 #include "agents/resnet.h"
 #include "util/atomic_file.h"
+#include "util/text.h"
 
 namespace knightgym {
 
@@ -135,9 +137,16 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::read(std::istream& bytes, const 
   }
   if (module.hasattr("game_spec")) {
     const std::string made_for = module.attr("game_spec").toStringRef();
+    const std::vector<std::string> rule_sets = recorded_rule_sets(module);
     // A bare game name accepts a module made for any rules of that game (az's rules=any).
-    const bool fits = made_for == game_spec || (game_spec.find('(') == std::string::npos &&
-                                                made_for.starts_with(game_spec + "("));
+    const bool fits =
+        made_for == game_spec ||
+        std::find(rule_sets.begin(), rule_sets.end(), game_spec) != rule_sets.end() ||
+        (game_spec.find('(') == std::string::npos && made_for.starts_with(game_spec + "("));
+    if (!fits && rule_sets.size() > 1)
+      throw std::invalid_argument(what + " was trained over " + std::to_string(rule_sets.size()) +
+                                  " rule sets, not " + game_spec +
+                                  " (its rule sets: " + join(rule_sets, "; ") + ")");
     if (!fits)
       throw std::invalid_argument(what + " was made for " + made_for + ", not " + game_spec);
   }

@@ -63,7 +63,9 @@ def golden_states():
 
 def teacher_shards():
     """Shards of the golden states (training/teacher/teacher_shard.h), written here from
-    the format's description: two players, each decision the whole policy on action 0."""
+    the format's description: two players, each decision the whole policy on action 0; of
+    format 2 (the game's rules, the shard's own or named) and, as written before it,
+    format 1."""
 
     def text(value):
         data = value.encode()
@@ -73,10 +75,14 @@ def teacher_shards():
     for spec, state in golden_states():
         by_spec.setdefault(spec, []).append(state)
     shards = []
-    for spec, states in list(by_spec.items())[:6]:
-        body = b"KGTEACH1" + struct.pack("<I", 1) + text(spec) + text("mcts:sims=4")
+    for number, (spec, states) in enumerate(list(by_spec.items())[:6]):
+        form = 1 if number == 0 else 2
+        body = b"KGTEACH1" + struct.pack("<I", form) + text(spec) + text("mcts:sims=4")
         body += struct.pack("<III", 2, 100, 1)
-        body += struct.pack("<qQB", 0, 7, 0) + struct.pack("<ff", 1.0, -1.0)
+        body += struct.pack("<qQ", 0, 7)
+        if form == 2:
+            body += text(spec if number % 2 else "")
+        body += struct.pack("<B", 0) + struct.pack("<ff", 1.0, -1.0)
         body += struct.pack("<I", len(states))
         for state in states:
             body += text(state) + struct.pack("<fI", 0.25, 1) + struct.pack("<if", 0, 1.0)

@@ -12,7 +12,9 @@ included, and the GPU minutes, where given (--cpu-minutes, --gpu-minutes), and t
 generations of expert iteration behind it (--generations) are recorded too. A run
 started from the shipped network (init=pretrained) continues its entry: the totals add
 up. Shipping a new network drops
-the old strength, which no longer holds; measure it again and give it with --strength.
+the old strength, which no longer holds; measure it again and give it with --strength. A
+run over many rule sets (rules=) ships with its rules, every rule set of which the
+network then plays as az:model=pretrained.
 Every file is written whole or not at all.
 """
 
@@ -27,8 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ABOUT = (
     "The networks shipped with knightgym, one member of networks per network "
-    "(agents/pretrained.h): az:model=pretrained plays the one whose game is the game's "
-    "canonical spec, and the training setting init=pretrained starts from it. Written by "
+    "(agents/pretrained.h): az:model=pretrained plays the one that covers the game's "
+    "canonical spec (its game, or a rule set of its rules), and the training setting "
+    "init=pretrained starts from it. Written by "
     "tools/ship_model.py; the strength is measured as docs/strength.md says."
 )
 # Knightmate's 8 x 96 network (issue 45) is 5.8 MB.
@@ -121,7 +124,7 @@ def ship(args, models):
     changed = [
         f"{key}={value}"
         for key, value in settings.items()
-        if not same_setting(defaults.get(key), value) and key not in ("init", "teacher")
+        if not same_setting(defaults.get(key), value) and key not in ("init", "teacher", "rules")
     ]
     if settings.get("teacher") and not args.teacher:
         sys.exit(f"{run} learned from a teacher: say which and what its data took, --teacher TEXT")
@@ -161,6 +164,7 @@ def ship(args, models):
     models[args.name] = {
         "file": f"{args.name}.pt",
         "game": game,
+        **({"rules": settings["rules"]} if settings.get("rules") else {}),
         "settings": " ".join(changed) if changed else "the game's training defaults",
         "minutes": f"{totals['minutes']:.1f}",
         "steps": str(totals["steps"]),

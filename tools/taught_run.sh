@@ -28,7 +28,8 @@ train_minutes=$minutes
 if [[ -n "$teach" ]]; then
   start=$SECONDS
   again=()
-  [[ -f "$run.teach/teach.txt" ]] && again=(--resume)
+  # a teach run, or one per rule set (teach --rules)
+  [[ -f "$run.teach/teach.txt" || -f "$run.teach/rules-000/teach.txt" ]] && again=(--resume)
   # shellcheck disable=SC2046  # the file holds flags, split on purpose
   "${timed[@]}" "$build/knightgym" teach "$game" $(grep '^--' "$teach") --seed "$seed" \
     --out "$run.teach" "${again[@]}"

@@ -91,9 +91,10 @@ const Command kCommands[] = {
      &knightgym::cli::balance_command},
     {"teach",
      "GAME --teacher SPEC --games N --out DIR [--threads T] [--batch B] [--seed S]\n"
-     "[--opening-plies P] [--shard-games K] [--resume]",
+     "[--opening-plies P] [--shard-games K] [--rules KEY=V1,V2[;KEY=...]] [--resume]",
      "teacher data: SPEC plays every seat, each decision kept with its policy and value in\n"
-     "DIR/shard-*.kgt (--batch: B games at once per thread); see docs/training.md",
+     "DIR/shard-*.kgt (--batch: B games at once per thread; --rules: N games of each rule\n"
+     "set of the grid in DIR/rules-NNN, for train's rules=); see docs/training.md",
      &knightgym::cli::teach_command},
     {"view",
      "[FILE|DIR...] [--folder DIR]... [--model NAME=PATH]...\n"

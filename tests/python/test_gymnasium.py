@@ -217,7 +217,7 @@ def test_make_vec_takes_every_autoreset_mode(mode):
             ended_once = True
             if mode == AutoresetMode.SAME_STEP:
                 assert np.array_equal(info["_final_obs"], terminated)
-                assert info["final_obs"]["observation"].shape == (6, 10, 10, 10)
+                assert info["final_obs"]["observation"].shape == (6, 14, 10, 10)
                 assert np.array_equal(
                     info["final_info"]["returns"][terminated], rewards[terminated]
                 )

@@ -27,8 +27,8 @@ def test_a_game_answers_pyspiels_methods():
     assert game.num_players() == 2
     assert game.num_distinct_actions() == game.num_actions == 101
     assert game.max_game_length() == 24
-    assert game.observation_tensor_shape() == [10, 10, 10]
-    assert game.observation_tensor_size() == 1000
+    assert game.observation_tensor_shape() == [14, 10, 10]
+    assert game.observation_tensor_size() == 1400
     assert game.get_parameters() == game.parameters
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
 

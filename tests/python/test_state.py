@@ -245,7 +245,7 @@ def test_the_game_describes_itself(game):
     )
     assert game.num_players() == 2
     assert game.num_actions == 101
-    assert game.observation_shape == (10, 10, 10)
+    assert game.observation_shape == (14, 10, 10)
     assert game.max_game_length() == 400
     assert game.parameters == {
         "double_erase": "optional",

@@ -83,3 +83,36 @@ def test_the_command_resumes_to_the_same_shards_and_refuses_bad_files(tmp_path):
         knightgym.teacher.read_shard(str(tmp_path / "whole" / "teach.txt"))
     with pytest.raises(ValueError, match="holds games of tailten"):
         knightgym.teacher.read_shard(str(tmp_path / "whole" / "shard-000001.kgt"), "knightmate")
+
+
+def test_the_command_teaches_every_rule_set_of_a_grid_in_a_folder_each(tmp_path):
+    def teach(games, *more):
+        return subprocess.run(
+            [str(CLI), "teach", "tailten(max_turns=12)", "--teacher", "mcts:sims=4"]
+            + ["--games", str(games), "--shard-games", "1", "--out", str(tmp_path / "t"), *more],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    rules = ["--rules", "first_player=0,1;ringforts=30,20"]
+    done = teach(1, *rules)
+    assert done.returncode == 0, done.stderr
+    folders = sorted(p.name for p in (tmp_path / "t").iterdir())
+    assert folders == ["rules-000", "rules-001", "rules-002", "rules-003"]
+    specs = [
+        knightgym.teacher.read_shard(str(tmp_path / "t" / f / "shard-000000.kgt"))["game"]
+        for f in folders
+    ]
+    expected = [
+        f"tailten(first_player={p},ringforts={r},max_turns=12)" for p in (0, 1) for r in (30, 20)
+    ]
+    assert specs == expected
+    # --resume goes on in every folder; a new run where one is refused before any game.
+    resumed = teach(2, *rules, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert all((tmp_path / "t" / f / "shard-000001.kgt").exists() for f in folders)
+    again = teach(1, *rules)
+    assert again.returncode != 0 and "rules-000' already holds a teacher run" in again.stderr
+    bad = teach(1, "--rules", "first_player=0,0")
+    assert bad.returncode != 0 and "appears twice" in bad.stderr

@@ -33,7 +33,7 @@ def test_properties_describe_the_game(env):
     assert env.num_threads == 2
     assert env.num_players == 2
     assert env.num_actions == 101
-    assert env.observation_shape == (10, 10, 10)
+    assert env.observation_shape == (14, 10, 10)
     assert env.spec == (
         "knight_fight(double_erase=optional,mirror_on_moves=true,max_turns=200,layout=random)"
     )

@@ -21,32 +21,15 @@
 #include <utility>
 #include <vector>
 
+#include "env/registry/rule_grid.h"
 #include "training/balance/figures.h"
 #include "training/balance/statistics.h"
 #include "training/balance/tally.h"
 
 namespace knightgym {
 
-// One swept parameter and its values, in order.
-struct Sweep {
-  std::string key;
-  std::vector<std::string> values;
-};
-
-// "KEY=V1,V2,..." (a value with commas in brackets, as in game specs). Throws
-// std::invalid_argument naming the problem.
-Sweep parse_sweep(const std::string& text);
 // "a0=0,a1=0.05,alpha=0.05,beta=0.05", any subset; the rest keep their defaults.
 SprtSettings parse_sprt(const std::string& text);
-
-struct RuleSet {
-  std::string spec;                                         // the game's canonical spec
-  std::vector<std::pair<std::string, std::string>> values;  // the swept ones
-};
-
-// The grid: the base spec with every combination of the swept values, the last sweep
-// varying fastest. Each spec is loaded, so a bad key or value is refused here, by name.
-std::vector<RuleSet> expand_grid(const std::string& game, const std::vector<Sweep>& sweeps);
 
 struct BalanceOptions {
   std::string game;  // the base spec, "knight_fight(max_turns=100)"

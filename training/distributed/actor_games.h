@@ -39,7 +39,11 @@ template <Game G>
 class ActorGames final : public GameSource<G> {
  public:
   ActorGames(const G& game, std::string game_spec, const TrainConfig& config, ChunkChannel& channel)
-      : info_(game.info()), spec_(std::move(game_spec)), config_(config), channel_(channel) {}
+      : info_(game.info()),
+        spec_(std::move(game_spec)),
+        config_(config),
+        rule_sets_(grid_size(config.rules)),
+        channel_(channel) {}
 
   SourceStep next(const Learner& learner, const TrainingCounters& counters,
                   std::vector<Trajectory<G>>& games) override {
@@ -51,8 +55,8 @@ class ActorGames final : public GameSource<G> {
     while (asked_ < next_ + config_.chunks_ahead) channel_.request(asked_++);
     const std::string bytes = channel_.receive(next_);
     if (bytes.empty()) return {};
-    SelfPlayChunk<G> chunk =
-        decode_chunk<G>(bytes, "self-play chunk " + std::to_string(next_), spec_, info_);
+    SelfPlayChunk<G> chunk = decode_chunk<G>(bytes, "self-play chunk " + std::to_string(next_),
+                                             spec_, info_, rule_sets_);
     if (chunk.number != next_)
       throw std::invalid_argument("self-play chunk " + std::to_string(next_) +
                                   " came back as chunk " + std::to_string(chunk.number));
@@ -67,6 +71,7 @@ class ActorGames final : public GameSource<G> {
   GameInfo info_;
   std::string spec_;
   TrainConfig config_;
+  int rule_sets_;  // those the actors draw from
   ChunkChannel& channel_;
   int64_t next_ = -1, asked_ = -1;  // the chunk the learner takes next; the next to ask for
   int64_t published_ = -1;          // the version of the weights last published

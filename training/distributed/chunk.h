@@ -13,7 +13,8 @@
 //   "KGCHUNK1"  u32 format  str game spec  u32 sizeof(State)  u32 num_players
 //   i64 number  i64 version  i64 decisions  i64 evaluations  f64 seconds
 //   u32 games, each:
-//     u8 truncated  i32 plies  f32 returns[num_players]  u32 n (recorded decisions)
+//     u8 truncated  i32 plies  u32 rule set (its index in the run's, rule_sets.h)
+//     f32 returns[num_players]  u32 n (recorded decisions)
 //     State states[n]  i32 policy_begin[n + 1]  f32 root_values[n * num_players]
 //     u32 m  i32 actions[m]  f32 probabilities[m]
 //   u64 FNV-1a hash of every byte before it
@@ -29,7 +30,7 @@
 
 namespace knightgym {
 
-inline constexpr uint32_t kChunkFormat = 1;
+inline constexpr uint32_t kChunkFormat = 2;
 inline constexpr std::string_view kChunkMagic = "KGCHUNK1";
 
 template <Game G>
@@ -57,6 +58,7 @@ std::string encode_chunk(const SelfPlayChunk<G>& chunk, const std::string& game_
   for (const Trajectory<G>& game : chunk.games) {
     out.put(static_cast<uint8_t>(game.truncated));
     out.put(static_cast<int32_t>(game.plies));
+    out.put(static_cast<uint32_t>(game.rule_set));
     out.put_array(game.returns.data(), game.returns.size());
     out.put(static_cast<uint32_t>(game.size()));
     out.put_array(game.states.data(), game.states.size());
@@ -72,10 +74,12 @@ std::string encode_chunk(const SelfPlayChunk<G>& chunk, const std::string& game_
 
 // Reads a chunk back; throws std::invalid_argument naming `where` and the problem: not a
 // chunk, another format, another game or build (the state's size), damaged, or values
-// that no self-play writes (policies outside [0, 1], values outside [-1, 1]).
+// that no self-play writes (policies outside [0, 1], values outside [-1, 1], a rule set
+// outside the run's `rule_sets`).
 template <Game G>
 SelfPlayChunk<G> decode_chunk(std::string_view bytes, const std::string& where,
-                              const std::string& game_spec, const GameInfo& info) {
+                              const std::string& game_spec, const GameInfo& info,
+                              int rule_sets = 1) {
   using State = typename G::State;
   BinaryReader in(bytes, where);
   in.open(kChunkMagic, "self-play chunk");
@@ -95,12 +99,17 @@ SelfPlayChunk<G> decode_chunk(std::string_view bytes, const std::string& where,
   chunk.decisions = in.get<int64_t>(), chunk.evaluations = in.get<int64_t>();
   chunk.seconds = in.get<double>();
   const auto in_range = [](float x, float low, float high) { return x >= low && x <= high; };
-  chunk.games.resize(in.get_count(9 + 4 * players));
+  chunk.games.resize(in.get_count(13 + 4 * players));
   for (Trajectory<G>& game : chunk.games) {
     const uint8_t truncated = in.get<uint8_t>();
     if (truncated > 1) in.fail("a truncated flag of " + std::to_string(truncated));
     game.truncated = truncated == 1;
     game.plies = in.get<int32_t>();
+    const uint32_t rule_set = in.get<uint32_t>();
+    if (rule_set >= static_cast<uint32_t>(rule_sets))
+      in.fail("a game of rule set " + std::to_string(rule_set) + ", but the run has " +
+              std::to_string(rule_sets));
+    game.rule_set = static_cast<int>(rule_set);
     game.returns.resize(players);
     in.get_array(game.returns.data(), players);
     const uint32_t n = in.get_count(sizeof(State));

@@ -30,10 +30,10 @@ class ChunkPlayer {
  public:
   ChunkPlayer(const G& game, std::string game_spec, const TrainConfig& config, std::string device,
               int threads)
-      : game_(game),
-        info_(game.info()),
+      : info_(game.info()),
         spec_(std::move(game_spec)),
         config_(config),
+        rules_(game, spec_, config.rules),
         device_(std::move(device)),
         threads_(threads) {}
 
@@ -57,7 +57,7 @@ class ChunkPlayer {
     chunk.number = number;
     chunk.version = version_;
     SelfPlay<G> self_play(
-        game_, config_.search, *network_, config_.games,
+        rules_, config_.search, *network_, config_.games,
         stream_seed(config_.seed, Stream::kSelfPlayChunk, static_cast<uint64_t>(number)),
         config_.sample_plies, config_.playout_cap, config_.horizon, config_.chunk_games);
     while (!self_play.done())
@@ -69,10 +69,10 @@ class ChunkPlayer {
   }
 
  private:
-  const G& game_;
   GameInfo info_;
   std::string spec_;
   TrainConfig config_;
+  RuleSets<G> rules_;  // the run's (training/selfplay/rule_sets.h)
   std::string device_;
   int threads_;
   std::shared_ptr<Evaluator> network_;

@@ -95,14 +95,15 @@ struct Learner::Impl {
 };
 
 Learner::Learner(const GameInfo& info, const std::string& game_spec, const NetConfig& net,
-                 uint64_t seed, const LearnerConfig& config, const std::string& device)
+                 uint64_t seed, const LearnerConfig& config, const std::string& device,
+                 const std::vector<std::string>& rule_sets)
     : impl_(new Impl{info, game_spec, net, config, torch::kCPU, {}, {}, {}, {}, {}, {}}) {
   if (config.learning_rate <= 0 || config.weight_decay < 0 || config.value_weight < 0)
     throw std::invalid_argument("a learner needs lr > 0, weight_decay >= 0, value_weight >= 0");
   if (net.blocks < 0 || net.channels < 1 || net.policy_channels < 1)
     throw std::invalid_argument(
         "a network needs blocks >= 0, channels >= 1 and policy_channels >= 1");
-  impl_->module = make_resnet(info, game_spec, net, seed);
+  impl_->module = make_resnet(info, game_spec, net, seed, rule_sets);
   // over() checks the device name and that CUDA is there; the module moves after it.
   impl_->evaluator = TorchEvaluator::over(impl_->module, info, device);
   impl_->device = torch::Device(device);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "agents/torch_evaluator.h"
 
@@ -66,10 +67,12 @@ enum class CheckpointPrecision { kFull, kCompact };
 
 class Learner {
  public:
-  // A fresh network for the game (info and canonical spec), its weights drawn from seed.
+  // A fresh network for the game (info and canonical spec), its weights drawn from seed,
+  // recording the rule sets it learns to play (empty: game_spec alone; rule_sets.h).
   // device: cpu, cuda or cuda:N (std::invalid_argument if CUDA is absent).
   Learner(const GameInfo& info, const std::string& game_spec, const NetConfig& net, uint64_t seed,
-          const LearnerConfig& config, const std::string& device);
+          const LearnerConfig& config, const std::string& device,
+          const std::vector<std::string>& rule_sets = {});
   ~Learner();
 
   // Inference over the network being trained (do not call while train() runs).

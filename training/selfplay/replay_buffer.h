@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -47,8 +48,16 @@ class ReplayBuffer {
   // observation_shape; masks, policies: batch x num_actions; values: batch x num_players.
   void sample(const G& game, int batch, Rng& rng, float* observations, uint8_t* masks,
               float* policies, float* values, float q_weight = 0) {
+    const G* const one = &game;
+    sample({&one, 1}, batch, rng, observations, masks, policies, values, q_weight);
+  }
+
+  // The same for games of many rule sets: a trajectory's observations and masks are made
+  // by games[its rule_set] (rule_sets.h).
+  void sample(std::span<const G* const> games, int batch, Rng& rng, float* observations,
+              uint8_t* masks, float* policies, float* values, float q_weight = 0) {
     if (size_ == 0) throw std::logic_error("sampling from an empty replay buffer");
-    const GameInfo info = game.info();
+    const GameInfo info = games[0]->info();
     const int obs_size = info.observation_shape.size();
     ends_.clear();  // ends_[g]: decisions in games 0..g
     for (const Trajectory<G>& t : games_)
@@ -59,6 +68,7 @@ class ReplayBuffer {
       const Trajectory<G>& t = games_[g];
       const int i = static_cast<int>(index - (ends_[g] - t.size()));
       const auto& state = t.states[i];
+      const G& game = *games[t.rule_set];
       const int mover = game.current_player(state);
       game.observe(state, mover, observations + static_cast<int64_t>(row) * obs_size);
       game.legal_mask(state, masks + static_cast<int64_t>(row) * info.num_actions);

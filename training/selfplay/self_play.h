@@ -18,6 +18,9 @@
 // With a game budget, self-play plays exactly that many games and stops: a slot whose
 // game ends starts another only while fewer than the budget have started (a self-play
 // chunk of training/distributed/chunk_player.h, the same games wherever it is played).
+//
+// Over many rule sets (rule_sets.h), each game that starts draws its rule set, which its
+// trajectory records; the games of every rule set share the searches' batches.
 #pragma once
 
 #include <algorithm>
@@ -25,6 +28,7 @@
 #include <vector>
 
 #include "agents/search_batch.h"
+#include "training/selfplay/rule_sets.h"
 #include "training/selfplay/trajectory.h"
 
 namespace knightgym {
@@ -42,18 +46,26 @@ class SelfPlay {
   SelfPlay(const G& game, const AzConfig& search, Evaluator& evaluator, int num_games,
            uint64_t seed, int sample_plies = 30, PlayoutCap cap = {}, int horizon = 0,
            int64_t game_budget = 0)
-      : game_(game),
-        info_(game.info()),
+      : SelfPlay(RuleSets<G>(game, ""), search, evaluator, num_games, seed, sample_plies, cap,
+                 horizon, game_budget) {}
+
+  // The same over `rules`, each game's drawn as it starts.
+  SelfPlay(RuleSets<G> rules, const AzConfig& search, Evaluator& evaluator, int num_games,
+           uint64_t seed, int sample_plies = 30, PlayoutCap cap = {}, int horizon = 0,
+           int64_t game_budget = 0)
+      : rules_(std::move(rules)),
+        info_(rules_[0].info()),
         gumbel_(search.gumbel),
         sample_plies_(sample_plies),
         full_sims_(search.sims),
         cap_(cap),
         horizon_(horizon),
         budget_(game_budget),
-        batch_(game, search, evaluator),
+        batch_(rules_[0], search, evaluator),
         rng_(seed),
         games_(slots_for(num_games, game_budget)),
         states_(games_.size()),
+        rule_games_(games_.size()),
         seeds_(games_.size()),
         sims_(games_.size(), search.sims),
         plies_(games_.size()),
@@ -73,7 +85,7 @@ class SelfPlay {
         full_[i] = static_cast<double>(rng_.next() >> 11) * 0x1.0p-53 < cap_.full_fraction;
         sims_[i] = full_[i] ? full_sims_ : cap_.fast_sims;
       }
-    batch_.run(states_, seeds_.data(), {}, sims_.data());
+    batch_.run(states_, seeds_.data(), {}, sims_.data(), rule_games_.data());
     int kept = live;
     for (int i = 0; i < live; ++i) {
       const AzSearch<G>& search = batch_.search(i);
@@ -84,18 +96,19 @@ class SelfPlay {
       }
       const Action action =
           gumbel_ || plies_[i] >= sample_plies_ ? search.best_action() : sample_from(policy_);
-      game_.apply(states_[i], action);
+      const G& game = *rule_games_[i];
+      game.apply(states_[i], action);
       ++plies_[i];
       ++decisions_;
-      if (!game_.terminal(states_[i])) {
+      if (!game.terminal(states_[i])) {
         if (horizon_ == 0 || plies_[i] < horizon_) continue;
         states_[i].end = End::kTruncated;  // scored as if the game's own cap fell here
       }
       Trajectory<G>& done = games_[i];
       done.plies = plies_[i];
       done.returns.resize(info_.num_players);
-      game_.returns(states_[i], done.returns.data());
-      done.truncated = game_.truncated(states_[i]);
+      game.returns(states_[i], done.returns.data());
+      done.truncated = game.truncated(states_[i]);
       on_finished(std::move(done));
       ++finished_;
       if (budget_ == 0 || started_ < budget_) {
@@ -121,7 +134,9 @@ class SelfPlay {
     games_[i] = Trajectory<G>{};
     plies_[i] = 0;
     ++started_;
-    game_.init(states_[i], rng_);
+    games_[i].rule_set = rules_.draw(rng_);
+    rule_games_[i] = &rules_[games_[i].rule_set];
+    rule_games_[i]->init(states_[i], rng_);
   }
 
   static int slots_for(int num_games, int64_t budget) {
@@ -135,12 +150,14 @@ class SelfPlay {
       if (plies_[from] == kRetired) continue;
       if (to != from) {
         states_[to] = states_[from];
+        rule_games_[to] = rule_games_[from];
         games_[to] = std::move(games_[from]);
         plies_[to] = plies_[from];
       }
       ++to;
     }
-    states_.resize(to), games_.resize(to), plies_.resize(to), seeds_.resize(to);
+    states_.resize(to), rule_games_.resize(to), games_.resize(to), plies_.resize(to);
+    seeds_.resize(to);
     sims_.resize(to), full_.resize(to);
   }
 
@@ -156,7 +173,7 @@ class SelfPlay {
     return last;
   }
 
-  const G& game_;
+  RuleSets<G> rules_;
   GameInfo info_;
   bool gumbel_;
   int sample_plies_;
@@ -169,6 +186,7 @@ class SelfPlay {
   Rng rng_;
   std::vector<Trajectory<G>> games_;
   std::vector<State> states_;
+  std::vector<const G*> rule_games_;  // each slot's game: its rule set's
   std::vector<uint64_t> seeds_;
   std::vector<int> sims_, plies_;
   std::vector<uint8_t> full_;

@@ -23,7 +23,8 @@ struct Trajectory {
   std::vector<float> root_values;  // num_players per decision, by player
   std::vector<float> returns;      // per player, once the game is over
   bool truncated = false;
-  int plies = 0;  // decisions in the game, recorded or not (playout cap randomization)
+  int plies = 0;     // decisions in the game, recorded or not (playout cap randomization)
+  int rule_set = 0;  // the index of its rules among the run's (rule_sets.h)
 
   int size() const { return static_cast<int>(states.size()); }
 

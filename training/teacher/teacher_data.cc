@@ -1,5 +1,6 @@
 #include "training/teacher/teacher_data.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -230,6 +231,21 @@ std::vector<TeacherShard> read_teacher_data(const std::string& dir, const std::s
   if (shards.empty())
     throw std::invalid_argument("'" + dir + "' holds no teacher shards (shard-000000.kgt, ...)");
   return shards;
+}
+
+std::vector<std::string> teacher_run_dirs(const std::string& dir) {
+  if (fs::exists(shard_path(dir, 0))) return {dir};
+  std::vector<std::string> runs;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error))
+    if (entry.is_directory() && fs::exists(shard_path(entry.path().string(), 0)))
+      runs.push_back(entry.path().string());
+  if (runs.empty())
+    throw std::invalid_argument("'" + dir +
+                                "' holds no teacher shards (shard-000000.kgt, ...), nor folders "
+                                "that do");
+  std::sort(runs.begin(), runs.end());
+  return runs;
 }
 
 }  // namespace knightgym

@@ -78,9 +78,15 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
                                  const std::string& dir, bool resume, std::FILE* log,
                                  const std::atomic<bool>& stop);
 
-// Every shard of a teacher run directory, in order, each checked (teacher_shard.h) and
-// of `game_spec`; throws std::invalid_argument naming the file and the problem, or a
-// directory without shards.
-std::vector<TeacherShard> read_teacher_data(const std::string& dir, const std::string& game_spec);
+// Every shard of a teacher run directory, in order, each checked (teacher_shard.h) and,
+// unless `game_spec` is empty, of that game; throws std::invalid_argument naming the
+// file and the problem, or a directory without shards.
+std::vector<TeacherShard> read_teacher_data(const std::string& dir,
+                                            const std::string& game_spec = "");
+
+// The teacher runs of `dir`: itself where it holds shards, else its folders that do, in
+// the order of their names (a teacher for many rule sets: a run for each). Throws
+// std::invalid_argument if there are none.
+std::vector<std::string> teacher_run_dirs(const std::string& dir);
 
 }  // namespace knightgym

@@ -8,13 +8,16 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "agents/evaluator.h"
 #include "env/core/rng.h"
 #include "training/selfplay/replay_buffer.h"
+#include "training/selfplay/rule_sets.h"
 #include "training/teacher/teacher_data.h"
+#include "util/text.h"
 
 namespace knightgym {
 
@@ -44,12 +47,15 @@ Trajectory<G> to_trajectory(const G& game, const TeacherGame& played) {
 }
 
 // The other way: a trajectory as a teacher's game (its root value the mover's), which
-// to_trajectory reads back exactly in a two-player game.
+// to_trajectory reads back exactly in a two-player game; `rules`: the canonical spec of
+// its rule set where it is not the shard's game.
 template <Game G>
-TeacherGame to_teacher_game(const G& game, const Trajectory<G>& played, int64_t index) {
+TeacherGame to_teacher_game(const G& game, const Trajectory<G>& played, int64_t index,
+                            std::string rules = "") {
   const int players = game.info().num_players;
   TeacherGame out;
   out.index = index;
+  out.rules = std::move(rules);
   out.truncated = played.truncated;
   out.returns = played.returns;
   for (int i = 0; i < played.size(); ++i) {
@@ -72,11 +78,12 @@ struct Agreement {
 };
 
 // The evaluator's agreement with the teacher on `rows` decisions of `decisions`, the same
-// ones at every call (a fixed draw), evaluated `batch` at a time.
+// ones at every call (a fixed draw), evaluated `batch` at a time; `games`: each rule
+// set's game (ReplayBuffer::sample).
 template <Game G>
-Agreement measure_agreement(const G& game, ReplayBuffer<G>& decisions, Evaluator& evaluator,
-                            int rows, int batch) {
-  const GameInfo info = game.info();
+Agreement measure_agreement(std::span<const G* const> games, ReplayBuffer<G>& decisions,
+                            Evaluator& evaluator, int rows, int batch) {
+  const GameInfo info = games[0]->info();
   const int actions = info.num_actions;
   std::vector<float> observations(static_cast<size_t>(batch) * info.observation_shape.size());
   std::vector<float> targets(static_cast<size_t>(batch) * actions), priors(targets.size());
@@ -86,7 +93,7 @@ Agreement measure_agreement(const G& game, ReplayBuffer<G>& decisions, Evaluator
   Agreement out;
   for (int done = 0; done < rows; done += batch) {
     const int n = std::min(batch, rows - done);
-    decisions.sample(game, n, rng, observations.data(), masks.data(), targets.data(),
+    decisions.sample(games, n, rng, observations.data(), masks.data(), targets.data(),
                      values.data());
     evaluator.evaluate(n, observations.data(), masks.data(), priors.data(), values.data());
     for (int row = 0; row < n; ++row) {
@@ -108,18 +115,43 @@ Agreement measure_agreement(const G& game, ReplayBuffer<G>& decisions, Evaluator
 }
 
 template <Game G>
+Agreement measure_agreement(const G& game, ReplayBuffer<G>& decisions, Evaluator& evaluator,
+                            int rows, int batch) {
+  const G* const one = &game;
+  return measure_agreement<G>({&one, 1}, decisions, evaluator, rows, batch);
+}
+
+template <Game G>
 class TeacherSet {
  public:
   // Every game of the teacher run in `dir` (of `game_spec`), game i held out when
   // holdout > 0 and i falls on a multiple of 1 / holdout. Throws std::invalid_argument
   // naming the problem (no shards, a damaged or foreign one, no game left to learn).
   TeacherSet(const G& game, const std::string& dir, const std::string& game_spec, double holdout)
+      : TeacherSet(RuleSets<G>(game, game_spec), dir, holdout) {}
+
+  // The same for a run over many rule sets: `dir` holds a teacher run, or folders of them
+  // (teacher_run_dirs: one per rule set, say), and every game's rules must be one of
+  // `rules`, whose index its trajectory keeps.
+  TeacherSet(const RuleSets<G>& rules, const std::string& dir, double holdout)
       : train_(std::numeric_limits<int64_t>::max()), holdout_(std::numeric_limits<int64_t>::max()) {
     const int64_t period = holdout > 0 ? std::llround(1 / holdout) : 0;
-    for (const TeacherShard& shard : read_teacher_data(dir, game_spec))
-      for (const TeacherGame& played : shard.games)
-        (period > 0 && played.index % period == period - 1 ? holdout_ : train_)
-            .add(to_trajectory(game, played));
+    for (const std::string& run : teacher_run_dirs(dir))
+      for (const TeacherShard& shard : read_teacher_data(run))
+        for (const TeacherGame& played : shard.games) {
+          const std::string& spec = played.rules.empty() ? shard.game_spec : played.rules;
+          const int rule_set = rules.index_of(spec);
+          if (rule_set < 0)
+            throw std::invalid_argument(
+                "'" + run + "' holds games of " + spec + ", not of " +
+                (rules.size() == 1 ? rules.spec(0)
+                                   : "one of the run's " + std::to_string(rules.size()) +
+                                         " rule sets (" + join(rules.specs(), "; ") + ")"));
+          Trajectory<G> trajectory = to_trajectory(rules[rule_set], played);
+          trajectory.rule_set = rule_set;
+          (period > 0 && played.index % period == period - 1 ? holdout_ : train_)
+              .add(std::move(trajectory));
+        }
     if (train_.size() == 0)
       throw std::invalid_argument("'" + dir + "' holds no teacher decisions to learn from");
   }
@@ -127,9 +159,11 @@ class TeacherSet {
   ReplayBuffer<G>& train() { return train_; }
   int64_t holdout_decisions() const { return holdout_.size(); }
 
-  // The evaluator's agreement with the teacher on `rows` held-out decisions.
-  Agreement holdout_agreement(const G& game, Evaluator& evaluator, int rows, int batch) {
-    return measure_agreement(game, holdout_, evaluator, rows, batch);
+  // The evaluator's agreement with the teacher on `rows` held-out decisions; `games`:
+  // each rule set's game.
+  Agreement holdout_agreement(std::span<const G* const> games, Evaluator& evaluator, int rows,
+                              int batch) {
+    return measure_agreement(games, holdout_, evaluator, rows, batch);
   }
 
  private:

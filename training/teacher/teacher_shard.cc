@@ -12,6 +12,7 @@ namespace knightgym {
 namespace {
 
 constexpr std::string_view kMagic = "KGTEACH1";
+constexpr uint32_t kOldestFormat = 1;
 constexpr uint32_t kMostPlayers = 64, kMostActions = 1 << 20;  // far above every game's
 
 }  // namespace
@@ -36,6 +37,7 @@ std::string encode_shard(const TeacherShard& shard) {
       throw std::logic_error("a teacher game with returns for another number of players");
     out.put(game.index);
     out.put(game.start_seed);
+    out.put_text(game.rules);
     out.put(static_cast<uint8_t>(game.truncated));
     for (const float r : game.returns) out.put(r);
     out.put(static_cast<uint32_t>(game.decisions.size()));
@@ -62,9 +64,9 @@ TeacherShard decode_shard(std::string_view bytes, const std::string& where,
   BinaryReader in(bytes, where);
   in.open(kMagic, "knightgym teacher shard");
   const uint32_t format = in.get<uint32_t>();
-  if (format != kTeacherShardFormat)
-    in.fail("format " + std::to_string(format) + ", but this build reads format " +
-            std::to_string(kTeacherShardFormat));
+  if (format < kOldestFormat || format > kTeacherShardFormat)
+    in.fail("format " + std::to_string(format) + ", but this build reads formats " +
+            std::to_string(kOldestFormat) + " to " + std::to_string(kTeacherShardFormat));
   in.check_hash();
 
   TeacherShard shard;
@@ -84,6 +86,7 @@ TeacherShard decode_shard(std::string_view bytes, const std::string& where,
   for (TeacherGame& game : shard.games) {
     game.index = in.get<int64_t>();
     game.start_seed = in.get<uint64_t>();
+    if (format >= 2) game.rules = in.get_text();
     const uint8_t truncated = in.get<uint8_t>();
     if (truncated > 1) in.fail("a truncated flag of " + std::to_string(truncated));
     game.truncated = truncated == 1;

@@ -11,6 +11,8 @@
 //   str game spec (canonical)  str teacher spec (canonical)
 //   u32 num_players  u32 num_actions  u32 number of games
 //   each game:  i64 index in its series  u64 seed of its initial state
+//               str rules (format 2 on: the canonical spec of the game's rule set where
+//               it is not the shard's, else empty)
 //               u8 truncated  f32 returns[num_players]  u32 decisions
 //     each decision:  str state (the game's own serialize(): any history the
 //                     observation needs is in it)
@@ -19,7 +21,8 @@
 //   u64 FNV-1a hash of every byte before it
 //
 // where str is a u32 length and that many bytes. States are text rather than raw bytes,
-// so that a shard outlives a change of a State's layout.
+// so that a shard outlives a change of a State's layout. Format 1 (without the games'
+// rules) is read as well.
 #pragma once
 
 #include <cstdint>
@@ -34,7 +37,7 @@
 
 namespace knightgym {
 
-inline constexpr uint32_t kTeacherShardFormat = 1;
+inline constexpr uint32_t kTeacherShardFormat = 2;
 
 struct TeacherDecision {
   std::string state;                             // the game's serialize()
@@ -51,15 +54,18 @@ struct TeacherDecision {
 struct TeacherGame {
   int64_t index = 0;  // in its series (the seeds derive from it)
   uint64_t start_seed = 0;
+  // The canonical spec of its rule set where it is not the shard's game (a training run
+  // over many rule sets keeps its games so), else empty.
+  std::string rules;
   bool truncated = false;
   std::vector<float> returns;  // per player
   std::vector<TeacherDecision> decisions;
 
   static auto fields() {
     return std::tuple{
-        field("index", &TeacherGame::index), field("start_seed", &TeacherGame::start_seed),
-        field("truncated", &TeacherGame::truncated), field("returns", &TeacherGame::returns),
-        field("decisions", &TeacherGame::decisions)};
+        field("index", &TeacherGame::index),     field("start_seed", &TeacherGame::start_seed),
+        field("rules", &TeacherGame::rules),     field("truncated", &TeacherGame::truncated),
+        field("returns", &TeacherGame::returns), field("decisions", &TeacherGame::decisions)};
   }
 };
 

@@ -43,9 +43,9 @@ template <Game G>
 class LocalSelfPlay final : public GameSource<G> {
  public:
   // A session of the run, which has made counters.decisions decisions before it.
-  LocalSelfPlay(const G& game, const TrainConfig& config, Evaluator& evaluator,
+  LocalSelfPlay(const RuleSets<G>& rules, const TrainConfig& config, Evaluator& evaluator,
                 const TrainingCounters& counters)
-      : self_play_(game, config.search, evaluator, config.games,
+      : self_play_(rules, config.search, evaluator, config.games,
                    stream_seed(config.seed, Stream::kSelfPlay, counters.decisions),
                    config.sample_plies, config.playout_cap, config.horizon) {}
 

@@ -25,11 +25,11 @@ template <Game G>
 class OverlappedSelfPlay final : public GameSource<G> {
  public:
   // A session of the run, which has made counters.decisions decisions before it.
-  OverlappedSelfPlay(const G& game, const TrainConfig& config, Learner& learner,
+  OverlappedSelfPlay(const RuleSets<G>& rules, const TrainConfig& config, Learner& learner,
                      const TrainingCounters& counters)
       : learner_(learner),
         copy_(learner.copy()),
-        self_play_(game, config.search, *copy_, config.games,
+        self_play_(rules, config.search, *copy_, config.games,
                    stream_seed(config.seed, Stream::kSelfPlay, counters.decisions),
                    config.sample_plies, config.playout_cap, config.horizon),
         threads_(config.threads) {}

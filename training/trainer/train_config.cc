@@ -93,9 +93,21 @@ void read(ParamReader& r, TrainConfig& c) {
   c.init = r.get_string("init", c.init,
                         "first weights: empty (fresh), pretrained (the shipped network of the "
                         "game) or a TorchScript file of the same game and shape");
-  c.teacher = r.get_string("teacher", c.teacher,
-                           "a teacher run directory (knightgym teach) to learn from before "
-                           "self-play, for teacher_steps optimizer steps (empty: none)");
+  const std::string rules = r.get_string(
+      "rules", sweeps_text(c.rules),
+      "rule sets to play, one drawn for each self-play game: swept parameters of the game, "
+      "KEY=V1,V2 separated by ';' (\"neighbor_attack=false,true;switch_move=false,true\": "
+      "every combination), for one network that plays them all; empty: the game's own rules");
+  try {
+    c.rules = parse_sweeps(rules);
+  } catch (const std::invalid_argument& error) {
+    r.fail("rules", error.what());
+  }
+  c.teacher =
+      r.get_string("teacher", c.teacher,
+                   "a teacher run directory (knightgym teach), or a folder of them (one per rule "
+                   "set), to learn from before self-play, for teacher_steps optimizer "
+                   "steps (empty: none)");
   c.teacher_steps = r.get_int("teacher_steps", c.teacher_steps, 0, 1000000000,
                               "optimizer steps on the teacher's data, then self-play");
   c.teacher_holdout = r.get_float("teacher_holdout", c.teacher_holdout, 0, 0.5,

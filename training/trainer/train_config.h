@@ -13,6 +13,7 @@
 #include "agents/torch_evaluator.h"
 #include "env/core/params.h"
 #include "env/core/training_defaults.h"
+#include "env/registry/rule_grid.h"
 #include "training/learner/learner.h"
 #include "training/selfplay/self_play.h"
 
@@ -22,6 +23,9 @@ struct TrainConfig {
   NetConfig net{4, 32, 4};
   AzConfig search;   // self-play search (sims, gumbel or PUCT, ...)
   std::string init;  // first weights: "" (fresh), pretrained, or a TorchScript file
+  // The rule sets self-play draws from, one for each game: the grid of these sweeps over
+  // the game's spec (training/selfplay/rule_sets.h); none: the game's own rules.
+  std::vector<Sweep> rules;
   // Supervised learning first: teacher data (training/teacher/teacher_data.h) learned from
   // for teacher_steps optimizer steps before self-play starts.
   std::string teacher;

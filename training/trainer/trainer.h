@@ -9,7 +9,9 @@
 // Periodic evaluation plays the network (with `eval_sims` simulations) against the best
 // network so far and against fixed baselines; metrics go to metrics.csv, checkpoints are
 // atomic and kept `keep` deep, and a run resumes from the newest checkpoint that loads
-// (run_directory.h).
+// (run_directory.h). Over many rule sets (the `rules` setting, rule_sets.h) each self-play
+// game draws its rules, evaluations share their games among the rule sets, and the network
+// records them all.
 #pragma once
 
 #include <algorithm>
@@ -57,24 +59,23 @@ class Trainer {
   // checkpoint starts over).
   Trainer(const G& game, std::string game_spec, const TrainConfig& config, std::string device,
           const std::string& dir, bool resume, std::FILE* log)
-      : game_(game),
-        info_(game.info()),
+      : info_(game.info()),
         game_spec_(std::move(game_spec)),
         config_(applying_threads(config)),
+        rules_(game, game_spec_, config_.rules),
         device_(std::move(device)),
         dir_(dir),
         log_(log),
         progress_(log),
         learner_(info_, game_spec_, config.net, stream_seed(config.seed, Stream::kLearnerInit, 0),
-                 config.learner, device_),
+                 config.learner, device_, rules_.specs()),
         buffer_(config.window) {
     const bool restored = resume && restore();
     if (!restored && !config_.init.empty())
       learner_.load_weights(config_.init == "pretrained" ? pretrained_model_path(game_spec_)
                                                          : config_.init);
     if (learning_from_teacher()) {  // a teacher's data is learned from before self-play
-      teacher_ = std::make_unique<TeacherSet<G>>(game_, config_.teacher, game_spec_,
-                                                 config_.teacher_holdout);
+      teacher_ = std::make_unique<TeacherSet<G>>(rules_, config_.teacher, config_.teacher_holdout);
       if (restored) restore_holdout_best();
     }
     dir_.create();  // only now: bad settings or a bad teacher leave nothing behind
@@ -133,9 +134,9 @@ class Trainer {
     std::optional<LocalSelfPlay<G>> local;
     std::optional<OverlappedSelfPlay<G>> overlapped;
     if (!source && config_.overlap)
-      source = &overlapped.emplace(game_, config_, learner_, counters_);
+      source = &overlapped.emplace(rules_, config_, learner_, counters_);
     else if (!source)
-      source = &local.emplace(game_, config_, *learner_.evaluator(), counters_);
+      source = &local.emplace(rules_, config_, *learner_.evaluator(), counters_);
     // Training samples per recorded decision: with playout cap randomization, the expected
     // share of decisions searched in full (the decisions counter holds them all).
     const double recorded_share =
@@ -301,7 +302,7 @@ class Trainer {
 
   // The same held-out decisions at every call (measure_agreement's fixed draw).
   Agreement holdout_agreement(Evaluator& evaluator) {
-    return teacher_->holdout_agreement(game_, evaluator, kHoldoutBatches * config_.batch,
+    return teacher_->holdout_agreement(rules_.games(), evaluator, kHoldoutBatches * config_.batch,
                                        config_.batch);
   }
 
@@ -311,7 +312,7 @@ class Trainer {
 
   Losses train_step(Rng& rng, ReplayBuffer<G>& source) {
     const int n = config_.batch;
-    source.sample(game_, n, rng, observations_.data(), masks_.data(), policies_.data(),
+    source.sample(rules_.games(), n, rng, observations_.data(), masks_.data(), policies_.data(),
                   values_.data(), static_cast<float>(config_.q_weight));
     if (config_.augment && Symmetries<G>::kCount > 1) {
       const int obs_size = info_.observation_shape.size();
@@ -334,36 +335,57 @@ class Trainer {
     search.sims = config_.eval_sims;
     search.dirichlet_fraction = 0;
     const uint64_t round = static_cast<uint64_t>(counters_.eval_rounds++);
-    AzAgent<G> candidate(game_, search, learner_.evaluator(),
-                         stream_seed(config_.seed, Stream::kEvaluationCandidate, round));
     evaluation_.clear();
-    // Opponent 0 is the best network, opponent 1 + b baseline b.
-    const auto seed = [&](Stream stream, int opponent) {
-      return stream_seed(config_.seed, stream, evaluation_index(round, opponent));
+    // Opponent 0 is the best network, opponent 1 + b baseline b. Over many rule sets the
+    // games are shared among them in turn, each rule set's agents seeded apart (rule set
+    // 0's as a run of one rule set's).
+    const auto seed = [&](Stream stream, uint64_t index, int rule_set) {
+      const uint64_t base = stream_seed(config_.seed, stream, index);
+      return rule_set == 0 ? base : derive_seed(base, static_cast<uint64_t>(rule_set));
     };
-    const auto play = [&](const std::string& name, Agent<G>& opponent, int index) {
-      Agent<G>* agents[2] = {&candidate, &opponent};
-      const auto records = play_batched(game_, std::span<Agent<G>* const>(agents, 2),
-                                        config_.eval_games, seed(Stream::kEvaluationGames, index));
+    // make_opponent(rule set, its seed) -> a std::unique_ptr to an Agent<G> of that rule set.
+    const auto play = [&](const std::string& name, int opponent, const auto& make_opponent) {
+      const uint64_t index = evaluation_index(round, opponent);
+      std::vector<GameRecord> records;
+      for (int r = 0; r < rules_.size(); ++r) {
+        const int64_t games = share(config_.eval_games, r);
+        if (games == 0) continue;
+        AzAgent<G> candidate(rules_[r], search, learner_.evaluator(),
+                             seed(Stream::kEvaluationCandidate, round, r));
+        const auto other = make_opponent(r, seed(Stream::kEvaluationOpponent, index, r));
+        Agent<G>* agents[2] = {&candidate, other.get()};
+        for (GameRecord& record : play_batched(rules_[r], std::span<Agent<G>* const>(agents, 2),
+                                               games, seed(Stream::kEvaluationGames, index, r)))
+          records.push_back(std::move(record));
+      }
       evaluation_.push_back({name, score_agents(records, 2)[0]});
     };
     {
       std::shared_ptr<Evaluator> best =
           TorchEvaluator::load(dir_.file("best.pt"), info_, game_spec_, device_);
-      AzAgent<G> opponent(game_, search, best, seed(Stream::kEvaluationOpponent, 0));
-      play("best", opponent, 0);
+      play("best", 0, [&](int r, uint64_t agent_seed) {
+        return std::make_unique<AzAgent<G>>(rules_[r], search, best, agent_seed);
+      });
     }
     for (int b = 0; b < static_cast<int>(config_.baselines.size()); ++b) {
       const AgentConfig agent = read_agent_config(config_.baselines[b]);
-      auto opponent = make_agent(game_, agent, share_for_game(agent, info_, game_spec_),
-                                 seed(Stream::kEvaluationOpponent, 1 + b));
-      play(config_.baselines[b], *opponent, 1 + b);
+      play(config_.baselines[b], 1 + b, [&](int r, uint64_t agent_seed) {
+        return make_agent(rules_[r], agent, share_for_game(agent, info_, rules_.spec(r)),
+                          agent_seed);
+      });
     }
     if (evaluation_.front().score.score >= config_.gate) {
       learner_.export_model(dir_.file("best.pt"));
       ++counters_.generation;
     }
     fresh_evaluation_ = true;
+  }
+
+  // Rule set r's share of `games` games: as even as whole games allow, rotating seats
+  // within each where games are a multiple of 2 x the rule sets.
+  int64_t share(int64_t games, int r) const {
+    const int64_t sets = rules_.size();
+    return games * (r + 1) / sets - games * r / sets;
   }
 
   void checkpoint() {
@@ -382,8 +404,11 @@ class Trainer {
     for (int64_t left = config_.kept_replay; first != games.begin() && (first - 1)->size() <= left;)
       left -= (--first)->size();
     TeacherShard shard{game_spec_, "self-play", info_.num_players, info_.num_actions, {}};
-    for (auto game = first; game != games.end(); ++game)
-      shard.games.push_back(to_teacher_game(game_, *game, game - first));
+    for (auto game = first; game != games.end(); ++game) {
+      const std::string& rules = rules_.spec(game->rule_set);
+      shard.games.push_back(to_teacher_game(rules_[game->rule_set], *game, game - first,
+                                            rules == game_spec_ ? "" : rules));
+    }
     return shard;
   }
 
@@ -393,8 +418,15 @@ class Trainer {
     const std::string path = RunDirectory::replay_sample(checkpoint);
     if (!std::filesystem::exists(path)) return;
     try {
-      for (const TeacherGame& game : read_shard(path, game_spec_).games)
-        buffer_.add(to_trajectory(game_, game));
+      for (const TeacherGame& game : read_shard(path, game_spec_).games) {
+        const int rule_set = rules_.index_of(game.rules.empty() ? game_spec_ : game.rules);
+        if (rule_set < 0)
+          throw std::invalid_argument(path + ": a game of " + game.rules +
+                                      ", none of this run's rule sets");
+        Trajectory<G> trajectory = to_trajectory(rules_[rule_set], game);
+        trajectory.rule_set = rule_set;
+        buffer_.add(std::move(trajectory));
+      }
       std::fprintf(log_, "replay window refilled with %lld decisions from %s\n",
                    static_cast<long long>(buffer_.size()), path.c_str());
     } catch (const std::invalid_argument& error) {
@@ -496,10 +528,10 @@ class Trainer {
     return text;
   }
 
-  const G& game_;
   GameInfo info_;
   std::string game_spec_;
   TrainConfig config_;
+  RuleSets<G> rules_;  // those self-play draws from: the game alone, or config.rules' grid
   std::string device_;
   RunDirectory dir_;
   std::FILE* log_;

@@ -104,6 +104,9 @@ void KnightFight::observe(const State& s, int player, float* out) const {
   fill(kPlanePendingErase, s.pending_erase ? 1.0f : 0.0f);
   fill(kPlaneScoreDifference, static_cast<float>(s.score[player] - s.score[1 - player]) / 100.0f);
   fill(kPlaneProgress, static_cast<float>(s.turns) / static_cast<float>(params_.max_turns));
+  const int erase = static_cast<int>(params_.double_erase);
+  for (int k = 0; k < 3; ++k) fill(kPlaneDoubleErase + k, k == erase ? 1.0f : 0.0f);
+  fill(kPlaneMirrorOnMoves, params_.mirror_on_moves ? 1.0f : 0.0f);
 }
 
 const char* KnightFight::broken_invariant(const State& s) const {

@@ -15,8 +15,8 @@
 //              (9 - a / 10) * 10 + a % 10 for Black. Strings name the real square
 //              (a1..j10) whoever moves.
 //   100        pass: decline to erase a double (double_erase=optional)
-// Observation: 10 planes of 10x10 from the observer's side, ranks flipped for Black
-// (see kPlane* below and docs/rules/knight_fight.md).
+// Observation: 14 planes of 10x10 from the observer's side, ranks flipped for Black, the
+// last four the rules (see kPlane* below and docs/rules/knight_fight.md).
 #pragma once
 
 #include <array>
@@ -59,6 +59,10 @@ class KnightFight : public EndOfGame<KnightFight> {
     kPlanePendingErase,     // all ones while the mover chooses a double to erase
     kPlaneScoreDifference,  // (own score - opponent score) / 100, constant plane
     kPlaneProgress,         // turns played / max_turns, constant plane
+    // The rules, constant planes, so that one network can play every rule set: double_erase
+    // one-hot (optional, forced, off: DoubleErase's order), then mirror_on_moves.
+    kPlaneDoubleErase,
+    kPlaneMirrorOnMoves = kPlaneDoubleErase + 3,
     kNumPlanes
   };
 

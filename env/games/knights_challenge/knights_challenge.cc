@@ -357,6 +357,10 @@ void KnightsChallenge::observe(const State& s, int player, float* out) const {
               !terminal(s) && s.to_move == frame ? 1.0f : 0.0f);
   std::fill_n(out + kPlaneProgress * squares, squares,
               static_cast<float>(s.turns) / static_cast<float>(params_.max_turns));
+  for (int mode = 0; mode < kPlaneCentralFirst - kPlaneMode; ++mode)
+    std::fill_n(out + (kPlaneMode + mode) * squares, squares,
+                mode == static_cast<int>(params_.mode) ? 1.0f : 0.0f);
+  std::fill_n(out + kPlaneCentralFirst * squares, squares, params_.central_first ? 1.0f : 0.0f);
 }
 
 const char* KnightsChallenge::broken_invariant(const State& s) const {

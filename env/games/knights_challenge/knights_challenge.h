@@ -84,7 +84,11 @@ class KnightsChallenge : public EndOfGame<KnightsChallenge> {
     kPlaneCaptures = 17,        // 4 constant planes: knights colour r captured / 8
     kPlaneObserverToMove = 21,  // all ones if the observer's colour moves now
     kPlaneProgress = 22,        // turns / max_turns
-    kNumPlanes = 23
+    // The rules, constant planes, so that one network can play several rule sets: the
+    // mode one-hot (5 planes, Mode's order), then central_first.
+    kPlaneMode = 23,
+    kPlaneCentralFirst = 28,
+    kNumPlanes = 29
   };
 
   struct State {

@@ -189,5 +189,49 @@ TEST_CASE("pretrained: the shipped manifest names canonical games and files of a
   }
 }
 
+// A network over a grid of rules (the training setting rules=) and one for a rule set
+// of another game.
+const char* kRuleNetwork = R"json({"networks": {
+  "double_duel": {
+    "file": "a.pt",
+    "game": "double_duel(neighbor_attack=false,switch_move=false,single_pawn_blocks=false,double_free_pawn_moves=false,max_turns=200)",
+    "rules": "neighbor_attack=false,true;switch_move=false,true"
+  },
+  "tailten": {"file": "b.pt", "game": "tailten(first_player=0,ringforts=30,max_turns=200)"}
+}})json";
+
+TEST_CASE("pretrained: a network over rules covers every rule set of its grid, and no other",
+          "[pretrained][rules]") {
+  const std::string dir = models_with("manifest_rules", kRuleNetwork);
+  ModelsDirectory in(dir);
+  const auto models = read_manifest(dir);
+  REQUIRE(models.size() == 2);
+  CHECK(models[0].rules == "neighbor_attack=false,true;switch_move=false,true");
+  for (const char* spec :
+       {"double_duel", "double_duel(neighbor_attack=true)", "double_duel(switch_move=true)",
+        "double_duel(neighbor_attack=true,switch_move=true)"})
+    CHECK(pretrained_model_path(load_game(spec)->spec()) == dir + "/a.pt");
+  // Outside the grid: refused by name, never the nearest network.
+  const std::string outside = load_game("double_duel(single_pawn_blocks=true)")->spec();
+  CHECK_THROWS_WITH(pretrained_model_path(outside),
+                    Contains("no shipped network for " + outside) &&
+                        Contains("over rules neighbor_attack=false,true;switch_move=false,true"));
+  CHECK_THROWS_WITH(pretrained_model_path(load_game("double_duel(max_turns=100)")->spec()),
+                    Contains("no shipped network"));
+
+  // Two networks for one rule set, and rules that are no sweeps of the game, are refused.
+  const std::string overlap = models_with("manifest_rules_twice", R"json({"networks": {
+    "all": {"file": "a.pt", "game": "double_duel", "rules": "switch_move=false,true"},
+    "one": {"file": "b.pt",
+            "game": "double_duel(neighbor_attack=false,switch_move=true,single_pawn_blocks=false,double_free_pawn_moves=false,max_turns=200)"}
+  }})json");
+  CHECK_THROWS_WITH(read_manifest(overlap), Contains("[all] and [one] are both for double_duel(") &&
+                                                Contains("switch_move=true"));
+  const std::string bad = models_with("manifest_rules_bad", R"json({"networks": {
+    "all": {"file": "a.pt", "game": "double_duel", "rules": "no_such_rule=1,2"}
+  }})json");
+  CHECK_THROWS_WITH(read_manifest(bad), Contains("[all] rules: ") && Contains("no_such_rule"));
+}
+
 }  // namespace
 }  // namespace knightgym

@@ -609,8 +609,9 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
     lowest = std::min(lowest, std::stod(std::string(split(rows[row], ',')[13])));
   TeacherSet<Tailten> held_out(game, shards, spec, 0.25);
   const auto best = TorchEvaluator::load(dir + "/teacher_best.pt", game.info(), spec, "cpu");
-  CHECK_THAT(held_out.holdout_agreement(game, *best, 64, 32).policy_loss,
-             Catch::Matchers::WithinAbs(lowest, 1e-3));
+  CHECK_THAT(
+      held_out.holdout_agreement(RuleSets<Tailten>(game, spec).games(), *best, 64, 32).policy_loss,
+      Catch::Matchers::WithinAbs(lowest, 1e-3));
   check_plays_legally(dir + "/model.pt", any_game);
   // A damaged teacher_best.pt is skipped on resume and replaced by the next measurement.
   write_bytes(dir + "/teacher_best.pt", "not a network");
@@ -767,6 +768,45 @@ TEST_CASE(
   INFO("policy loss above the teacher's entropy " << before << " -> " << after);
   CHECK(after < 0.8 * before);
   check_plays_legally(dir + "/model.pt", any_game);
+}
+
+TEST_CASE("trainer: one network over a grid of rule sets plays each and records them",
+          "[trainer][rules]") {
+  const auto base = load_game("double_duel(max_turns=6)");
+  const DoubleDuel& game = typed_rules<DoubleDuel>(*base);
+  const std::string dir = temporary_dir("trainer_rules");
+  const TrainConfig config = read_train_config(
+      training_defaults<DoubleDuel>(),
+      "blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\nwindow=2000\n"
+      "eval_seconds=0\neval_games=4\neval_sims=2\nbaselines=random\nkeep=2\nlog_seconds=1\n"
+      "checkpoint_seconds=1\nrules=neighbor_attack=false,true\n");
+  CHECK(sweeps_text(config.rules) == "neighbor_attack=false,true");
+  std::atomic<bool> stop{false};
+  {
+    Trainer<DoubleDuel> trainer(game, base->spec(), config, "cpu", dir, false, stderr);
+    REQUIRE(trainer.run({0, 30}, stop));
+    REQUIRE(trainer.last_evaluation().size() == 2);
+    CHECK(trainer.last_evaluation()[1].score.games == 4);  // two of each rule set
+  }
+  const std::string attack = load_game("double_duel(max_turns=6,neighbor_attack=true)")->spec();
+  const std::string other = load_game("double_duel(max_turns=6,switch_move=true)")->spec();
+  // The network plays both rule sets, and refuses others by name.
+  for (const std::string& spec : {base->spec(), attack})
+    CHECK_NOTHROW(TorchEvaluator::load(dir + "/model.pt", game.info(), spec, "cpu"));
+  CHECK_THROWS_WITH(TorchEvaluator::load(dir + "/model.pt", game.info(), other, "cpu"),
+                    Contains("was trained over 2 rule sets, not " + other) && Contains(attack));
+  // The replay kept with a checkpoint names each game's rules where they are not the
+  // run's game, and a resumed run refills its window from it.
+  const RunDirectory run(dir);
+  const TeacherShard kept = read_shard(RunDirectory::replay_sample(run.checkpoints().front()));
+  std::set<std::string> rules;
+  for (const TeacherGame& played : kept.games) rules.insert(played.rules);
+  CHECK(rules == std::set<std::string>{"", attack});
+  {
+    Trainer<DoubleDuel> trainer(game, base->spec(), config, "cpu", dir, true, stderr);
+    CHECK(trainer.replay_decisions() > 0);
+    REQUIRE(trainer.run({0, 34}, stop));
+  }
 }
 
 TEST_CASE("trainer: a run goes on from its kept state in a fresh directory", "[trainer]") {

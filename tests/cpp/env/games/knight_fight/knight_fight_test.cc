@@ -639,6 +639,34 @@ TEST_CASE("the legal mask reads off the mover's observation at the same cells", 
     }
 }
 
+TEST_CASE("observation planes show the rules to both players, in every position",
+          "[knight_fight]") {
+  const struct {
+    const char* rules;
+    int erase_plane;  // of the three double_erase planes, the one of all ones
+    float mirror;
+  } cases[] = {{"", 0, 1},
+               {"double_erase=forced", 1, 1},
+               {"double_erase=off,mirror_on_moves=false", 2, 0},
+               {"double_erase=optional,mirror_on_moves=false", 0, 0}};
+  for (const auto& rules : cases) {
+    const std::string spec =
+        std::string("knight_fight(layout=identity") + (*rules.rules ? "," : "") + rules.rules + ")";
+    INFO(spec);
+    const KnightFight game = make_game(spec);
+    State s = new_state(game);
+    for (const int plies : {0, 2}) {
+      if (plies) play(game, s, {"c1", "d10"});
+      for (const int player : {0, 1}) {
+        const std::vector<float> obs = observe(game, s, player);
+        for (int k = 0; k < 3; ++k)
+          CHECK(plane_is(obs, KnightFight::kPlaneDoubleErase + k, k == rules.erase_plane));
+        CHECK(plane_is(obs, KnightFight::kPlaneMirrorOnMoves, rules.mirror));
+      }
+    }
+  }
+}
+
 TEST_CASE("observation planes show the board from the observer's side", "[knight_fight]") {
   const KnightFight game = make_game();
   State s = new_state(game);

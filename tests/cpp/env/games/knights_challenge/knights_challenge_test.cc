@@ -990,6 +990,33 @@ TEST_CASE("knights_challenge: a quarter-turn with every colour shifted is the sa
   REQUIRE(checked > 100);
 }
 
+TEST_CASE("knights_challenge: the rules' planes name the mode and central_first",
+          "[knights_challenge]") {
+  using KC = KnightsChallenge;
+  const char* modes[] = {"ffa4", "ffa3", "duel", "alliance2", "team4"};
+  for (int mode = 0; mode < 5; ++mode)
+    for (const bool central : {true, false}) {
+      const std::string spec = std::string("knights_challenge(mode=") + modes[mode] +
+                               ",central_first=" + (central ? "true" : "false") + ")";
+      INFO(spec);
+      const KnightsChallenge game = make_game(spec);
+      State s = new_state(game);
+      for (const int plies : {0, 3}) {
+        for (int k = 0; k < plies; ++k) {
+          Action legal[KC::kMaxActions];
+          REQUIRE(game.legal_actions(s, legal) > 0);
+          game.apply(s, legal[0]);
+        }
+        for (int player = 0; player < game.info().num_players; ++player) {
+          const Floats obs = observe(game, s, player);
+          for (int k = 0; k < 5; ++k)
+            CHECK(constant(obs, KC::kPlaneMode + k) == (k == mode ? 1.0f : 0.0f));
+          CHECK(constant(obs, KC::kPlaneCentralFirst) == (central ? 1.0f : 0.0f));
+        }
+      }
+    }
+}
+
 TEST_CASE("knights_challenge: observation planes", "[knights_challenge]") {
   using KC = KnightsChallenge;
   const KnightsChallenge game = make_game();
