@@ -41,7 +41,7 @@ class RuleSets {
           info.observation_shape != first.observation_shape)
         throw std::invalid_argument("rules: " + rules.spec +
                                     " has other players, actions or observations than " + spec +
-                                    ": one network cannot play both");
+                                    ", the game trained: one network cannot play both");
       games_.push_back(&typed);
       specs_.push_back(std::move(rules.spec));
       owned_.push_back(std::move(loaded));

@@ -337,8 +337,7 @@ class Trainer {
     const uint64_t round = static_cast<uint64_t>(counters_.eval_rounds++);
     evaluation_.clear();
     // Opponent 0 is the best network, opponent 1 + b baseline b. Over many rule sets the
-    // games are shared among them in turn, each rule set's agents seeded apart (rule set
-    // 0's as a run of one rule set's).
+    // games are shared among them in turn, each rule set's agents seeded apart.
     const auto seed = [&](Stream stream, uint64_t index, int rule_set) {
       const uint64_t base = stream_seed(config_.seed, stream, index);
       return rule_set == 0 ? base : derive_seed(base, static_cast<uint64_t>(rule_set));
