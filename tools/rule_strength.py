@@ -6,7 +6,10 @@ whose other seats its opponent holds:
     knightgym balance GAME --sweep ... --agents NET,OPPONENT --games 100 --out RUN
     tools/rule_strength.py RUN [--beside OTHER_RUN] [--target 0.75]
 
-A row per rule set: the network's games, wins, draws and losses, its score (wins and half
+RUN is a run's folder or its balance.json.
+
+A row per rule set (the first named by its values, the others by those that differ from
+the first's): the network's games, wins, draws and losses, its score (wins and half
 the draws, over its games) with the run's 95% interval, whether the score reaches the
 target, and beside it the score of another run of the same grid (the network it replaces,
 say). The last row counts the rule sets that reach the target.
@@ -19,10 +22,13 @@ from pathlib import Path
 
 
 def read_run(path):
-    file = Path(path) / "balance.json"
+    file = Path(path) if Path(path).is_file() else Path(path) / "balance.json"
     try:
         run = json.loads(file.read_text())
-        return {rules["spec"]: (rules["label"], rules["agents"][0]) for rules in run["rule_sets"]}
+        return {
+            rules["spec"]: (rules["label"], rules.get("values", {}), rules["agents"][0])
+            for rules in run["rule_sets"]
+        }
     except (OSError, ValueError, KeyError, IndexError, TypeError) as error:
         sys.exit(f"{file}: not a finished balance run ({error})")
 
@@ -40,7 +46,12 @@ def table(run, beside=None, target=0.75):
         rule += "---|"
     lines = [head, rule]
     met = 0
-    for spec, (label, agent) in run.items():
+    first = None  # the first rule set's values: the others are named by how they differ
+    for spec, (label, values, agent) in run.items():
+        if first is None:
+            first = values
+        else:
+            label = ", ".join(f"{k}={v}" for k, v in values.items() if first.get(k) != v)
         reached = agent["score"] >= target
         met += reached
         row = (
@@ -50,7 +61,7 @@ def table(run, beside=None, target=0.75):
         )
         if beside is not None:
             other = beside.get(spec)
-            row += f" {score(other[1]) if other else '-'} |"
+            row += f" {score(other[-1]) if other else '-'} |"
         lines.append(row)
     lines.append(f"\n{met} of {len(run)} rule sets reach {100 * target:g}%.")
     return "\n".join(lines)

@@ -27,7 +27,10 @@ def agent(wins, draws, losses, low, high):
 
 def write_run(folder, rows):
     folder.mkdir()
-    rule_sets = [{"spec": spec, "label": label, "agents": [a]} for spec, label, a in rows]
+    rule_sets = [
+        {"spec": spec, "label": label, "values": dict([label.split("=")]), "agents": [a]}
+        for spec, label, a in rows
+    ]
     (folder / "balance.json").write_text(json.dumps({"rule_sets": rule_sets}))
     return folder
 
@@ -54,6 +57,7 @@ def test_a_row_per_rule_set_with_the_other_runs_score_beside(tmp_path):
     assert lines[3] == "| a=1 | 100 | 70-2-28 | 71.0% (61.0, 79.0) | no | 40.0% (31.0, 50.0) |"
     assert lines[-1] == "1 of 2 rule sets reach 75%."
     assert run(new, "--target", 0.7).stdout.splitlines()[-1] == "2 of 2 rule sets reach 70%."
+    assert run(new / "balance.json").stdout == run(new).stdout  # the file, or its folder
 
 
 def test_a_run_that_is_no_finished_balance_run_is_named(tmp_path):
