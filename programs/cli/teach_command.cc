@@ -1,7 +1,9 @@
-// knightgym teach: teacher data (training/teacher/teacher_data.h) into DIR, with --resume,
-// and SIGINT/SIGTERM stopping with whole shards written.
+// knightgym teach: teacher data (training/teacher/teacher_data.h) into DIR, or with --rules
+// a run for each rule set of a grid in DIR/rules-NNN; with --resume, and SIGINT/SIGTERM
+// stopping with whole shards written.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -53,9 +55,17 @@ int teach_command(Args& args) {
       runs.emplace_back(grid[r].spec, out + name);
     }
   }
+  // Each folder is checked before the first game. With --rules, --resume goes on in the
+  // folders that hold a run and starts the others (a run stopped before them).
+  std::vector<bool> go_on;
   for (const auto& [spec, dir] : runs) {
+    go_on.push_back(resume && (rules.empty() || std::filesystem::exists(dir + "/teach.txt")));
+    check_teacher_dir(dir, go_on.back());
+  }
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const auto& [spec, dir] = runs[r];
     const TeacherRun run =
-        generate_teacher_data(*load_game(spec), options, dir, resume, stderr, stop_on_signals());
+        generate_teacher_data(*load_game(spec), options, dir, go_on[r], stderr, stop_on_signals());
     std::printf("%s: %lld games, %lld positions in %.1f s (%.1f positions/s); %lld shards in %s\n",
                 spec.c_str(), static_cast<long long>(run.games),
                 static_cast<long long>(run.decisions), run.seconds,

@@ -4,6 +4,7 @@ the same on any thread count and after a resume, and a damaged or foreign shard 
 name."""
 
 import pathlib
+import shutil
 import subprocess
 
 import knightgym
@@ -108,7 +109,9 @@ def test_the_command_teaches_every_rule_set_of_a_grid_in_a_folder_each(tmp_path)
         f"tailten(first_player={p},ringforts={r},max_turns=12)" for p in (0, 1) for r in (30, 20)
     ]
     assert specs == expected
-    # --resume goes on in every folder; a new run where one is refused before any game.
+    # --resume goes on in every folder, and starts those a stopped run did not reach; a new
+    # run where one is refused before any game.
+    shutil.rmtree(tmp_path / "t" / "rules-003")
     resumed = teach(2, *rules, "--resume")
     assert resumed.returncode == 0, resumed.stderr
     assert all((tmp_path / "t" / f / "shard-000001.kgt").exists() for f in folders)

@@ -125,25 +125,13 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
   const AgentFactory teacher(options.teacher, game.shared_from_this());
   const std::string settings = settings_text(game, teacher.config().spec, options);
   const std::string settings_file = dir + "/teach.txt";
+  check_teacher_dir(dir, resume);
   if (resume) {
-    if (!fs::exists(settings_file))
-      throw std::invalid_argument("'" + dir + "' holds no teacher run to resume (no teach.txt)");
     const std::string kept = read_file(settings_file).value_or("");
     if (kept != settings)
       throw std::invalid_argument("'" + dir + "' holds a teacher run of other settings:\n" + kept +
                                   "not\n" + settings);
   } else {
-    if (fs::exists(settings_file))
-      throw std::invalid_argument("'" + dir +
-                                  "' already holds a teacher run: --resume continues it, or "
-                                  "choose another --out");
-    // Shards without their teach.txt are another run's: new ones would mix with them.
-    if (fs::is_directory(dir))
-      for (const auto& entry : fs::directory_iterator(dir))
-        if (entry.path().extension() == ".kgt")
-          throw std::invalid_argument("'" + dir + "' holds teacher shards (" +
-                                      entry.path().filename().string() +
-                                      ") but no teach.txt: choose another --out");
     fs::create_directories(dir);
     write_file_atomically(settings_file, settings);
   }
@@ -231,6 +219,25 @@ std::vector<TeacherShard> read_teacher_data(const std::string& dir, const std::s
   if (shards.empty())
     throw std::invalid_argument("'" + dir + "' holds no teacher shards (shard-000000.kgt, ...)");
   return shards;
+}
+
+void check_teacher_dir(const std::string& dir, bool resume) {
+  if (resume) {
+    if (!fs::exists(dir + "/teach.txt"))
+      throw std::invalid_argument("'" + dir + "' holds no teacher run to resume (no teach.txt)");
+    return;
+  }
+  if (fs::exists(dir + "/teach.txt"))
+    throw std::invalid_argument("'" + dir +
+                                "' already holds a teacher run: --resume continues it, or "
+                                "choose another --out");
+  // Shards without their teach.txt are another run's: new ones would mix with them.
+  if (fs::is_directory(dir))
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (entry.path().extension() == ".kgt")
+        throw std::invalid_argument("'" + dir + "' holds teacher shards (" +
+                                    entry.path().filename().string() +
+                                    ") but no teach.txt: choose another --out");
 }
 
 std::vector<std::string> teacher_run_dirs(const std::string& dir) {

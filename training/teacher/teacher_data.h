@@ -84,6 +84,11 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
 std::vector<TeacherShard> read_teacher_data(const std::string& dir,
                                             const std::string& game_spec = "");
 
+// Whether `dir` can take a teacher run: with `resume`, one must be there (teach.txt);
+// without, neither a run nor shards may be. Throws std::invalid_argument naming the
+// folder and the problem.
+void check_teacher_dir(const std::string& dir, bool resume);
+
 // The teacher runs of `dir`: itself where it holds shards, else its folders that do, in
 // the order of their names (a teacher for many rule sets: a run for each). Throws
 // std::invalid_argument if there are none.
