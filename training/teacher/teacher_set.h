@@ -46,6 +46,25 @@ Trajectory<G> to_trajectory(const G& game, const TeacherGame& played) {
   return out;
 }
 
+// A shard's game as a trajectory of the one of `rules` it was played by (its own rules,
+// else the shard's game), whose index the trajectory keeps. Throws std::invalid_argument
+// naming `where` if that is none of them.
+template <Game G>
+Trajectory<G> to_trajectory(const RuleSets<G>& rules, const TeacherShard& shard,
+                            const TeacherGame& played, const std::string& where) {
+  const std::string& spec = played.rules.empty() ? shard.game_spec : played.rules;
+  const int rule_set = rules.index_of(spec);
+  if (rule_set < 0)
+    throw std::invalid_argument("'" + where + "' holds games of " + spec + ", not of " +
+                                (rules.size() == 1
+                                     ? rules.spec(0)
+                                     : "one of the run's " + std::to_string(rules.size()) +
+                                           " rule sets (" + join(rules.specs(), "; ") + ")"));
+  Trajectory<G> trajectory = to_trajectory(rules[rule_set], played);
+  trajectory.rule_set = rule_set;
+  return trajectory;
+}
+
 // The other way: a trajectory as a teacher's game (its root value the mover's), which
 // to_trajectory reads back exactly in a two-player game; `rules`: the canonical spec of
 // its rule set where it is not the shard's game.
@@ -138,20 +157,9 @@ class TeacherSet {
     const int64_t period = holdout > 0 ? std::llround(1 / holdout) : 0;
     for (const std::string& run : teacher_run_dirs(dir))
       for (const TeacherShard& shard : read_teacher_data(run))
-        for (const TeacherGame& played : shard.games) {
-          const std::string& spec = played.rules.empty() ? shard.game_spec : played.rules;
-          const int rule_set = rules.index_of(spec);
-          if (rule_set < 0)
-            throw std::invalid_argument(
-                "'" + run + "' holds games of " + spec + ", not of " +
-                (rules.size() == 1 ? rules.spec(0)
-                                   : "one of the run's " + std::to_string(rules.size()) +
-                                         " rule sets (" + join(rules.specs(), "; ") + ")"));
-          Trajectory<G> trajectory = to_trajectory(rules[rule_set], played);
-          trajectory.rule_set = rule_set;
+        for (const TeacherGame& played : shard.games)
           (period > 0 && played.index % period == period - 1 ? holdout_ : train_)
-              .add(std::move(trajectory));
-        }
+              .add(to_trajectory(rules, shard, played, run));
     if (train_.size() == 0)
       throw std::invalid_argument("'" + dir + "' holds no teacher decisions to learn from");
   }

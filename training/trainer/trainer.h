@@ -417,15 +417,9 @@ class Trainer {
     const std::string path = RunDirectory::replay_sample(checkpoint);
     if (!std::filesystem::exists(path)) return;
     try {
-      for (const TeacherGame& game : read_shard(path, game_spec_).games) {
-        const int rule_set = rules_.index_of(game.rules.empty() ? game_spec_ : game.rules);
-        if (rule_set < 0)
-          throw std::invalid_argument(path + ": a game of " + game.rules +
-                                      ", none of this run's rule sets");
-        Trajectory<G> trajectory = to_trajectory(rules_[rule_set], game);
-        trajectory.rule_set = rule_set;
-        buffer_.add(std::move(trajectory));
-      }
+      const TeacherShard shard = read_shard(path, game_spec_);
+      for (const TeacherGame& game : shard.games)
+        buffer_.add(to_trajectory(rules_, shard, game, path));
       std::fprintf(log_, "replay window refilled with %lld decisions from %s\n",
                    static_cast<long long>(buffer_.size()), path.c_str());
     } catch (const std::invalid_argument& error) {
