@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <variant>
@@ -120,10 +119,8 @@ void init_balance(py::module_& m) {
           } catch (const PythonError&) {  // the runner raised
           }
           if (progress) printer.finish();
-          if (result && out) {
-            write_balance_json(*out, *result);
-            std::filesystem::remove(options.checkpoint);
-          }
+          // balance.progress stays: resume=True with more games extends the run.
+          if (result && out) write_balance_json(*out, *result);
         }
         if (!result || stop) throw py::error_already_set();
         return balance_json(*result);

@@ -1,13 +1,19 @@
 // knightgym._knightgym's statistics: the Wilson interval, the sequential test and the
-// Bradley-Terry fit of training/balance/statistics.h, as the balance runs and ladders
+// Bradley-Terry fit of training/balance/statistics.h, the confidence sequences and the
+// sweep's verdicts (confidence_sequence.h, verdicts.h), as the balance runs and ladders
 // compute them, for knightgym.statistics (and the tests that check them against SciPy
 // and statsmodels).
 #include <pybind11/stl.h>
 
+#include <stdexcept>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "bindings/bindings.h"
+#include "training/balance/confidence_sequence.h"
 #include "training/balance/statistics.h"
+#include "training/balance/verdicts.h"
 
 namespace py = pybind11;
 
@@ -33,6 +39,79 @@ void init_statistics(py::module_& m) {
       py::arg("a0"), py::arg("a1"), py::arg("alpha"), py::arg("beta"), py::arg("samples"),
       py::arg("sum"), py::arg("sum_squares"),
       "The generalized SPRT's log-likelihood ratio, its bounds and its decision.");
+  m.def(
+      "mean_sequence",
+      [](double mean, double sd, int64_t samples, int64_t tuned_samples, double alpha) {
+        const MeanEstimate estimate{samples, mean, sd, 0};
+        const Interval interval = mean_sequence(estimate, {tuned_samples, kFamilyAlpha}, alpha);
+        return py::make_tuple(interval.low, interval.high);
+      },
+      py::arg("mean"), py::arg("sd"), py::arg("samples"), py::arg("tuned_samples"),
+      py::arg("alpha") = kFamilyAlpha,
+      "(low, high): the confidence sequence of a mean of `samples` samples of sd `sd`, "
+      "valid at every number of samples, tightest at tuned_samples.");
+  m.def(
+      "rate_sequence",
+      [](int64_t successes, int64_t trials, int64_t tuned_samples, double alpha) {
+        if (trials < 0 || successes < 0 || successes > trials)
+          throw std::invalid_argument("rate_sequence: need 0 <= successes <= trials, got " +
+                                      std::to_string(successes) + " of " + std::to_string(trials));
+        const Interval interval =
+            rate_sequence(successes, trials, {tuned_samples, kFamilyAlpha}, alpha);
+        return py::make_tuple(interval.low, interval.high);
+      },
+      py::arg("successes"), py::arg("trials"), py::arg("tuned_samples"),
+      py::arg("alpha") = kFamilyAlpha,
+      "(low, high): the confidence sequence of a rate, valid at every number of trials.");
+  m.def(
+      "anytime_p_value",
+      [](double mean, double sd, int64_t samples, double value, int64_t tuned_samples) {
+        return anytime_p_value({samples, mean, sd, 0}, value, {tuned_samples, kFamilyAlpha});
+      },
+      py::arg("mean"), py::arg("sd"), py::arg("samples"), py::arg("value"),
+      py::arg("tuned_samples"), "The anytime-valid p-value of the hypothesis mean = value.");
+  m.def(
+      "holm_adjusted", [](const std::vector<double>& p_values) { return holm_adjusted(p_values); },
+      py::arg("p_values"), "Holm's step-down adjusted p-values, in the order given.");
+  m.def(
+      "sweep_statistics",
+      [](const std::vector<std::tuple<double, double, int64_t>>& advantages,
+         const std::vector<int64_t>& tuned_blocks) {
+        std::vector<MeanEstimate> estimates;
+        std::vector<SequenceDesign> designs;
+        for (const auto& [mean, sd, blocks] : advantages)
+          estimates.push_back({blocks, mean, sd, 0});
+        for (const int64_t tuned : tuned_blocks) designs.push_back({tuned, kFamilyAlpha});
+        const std::vector<AdvantageVerdict> verdicts = advantage_verdicts(estimates, designs);
+        const std::vector<RuleSetComparison> comparisons = compare_with_first(estimates, designs);
+        py::list rule_sets;
+        for (size_t i = 0; i < verdicts.size(); ++i) {
+          const AdvantageVerdict& v = verdicts[i];
+          const RuleSetComparison& c = comparisons[i];
+          py::dict entry;
+          entry["verdict"] = verdict_name(v.verdict);
+          entry["low"] = v.interval.low, entry["high"] = v.interval.high;
+          entry["p_value"] = v.p_nonzero, entry["adjusted_p_value"] = v.adjusted_nonzero;
+          entry["p_even"] = v.p_even, entry["adjusted_p_even"] = v.adjusted_even;
+          if (i == 0) {
+            entry["vs_first"] = py::none();
+          } else {
+            py::dict versus;
+            versus["difference"] = c.difference.value;
+            versus["low"] = c.difference.interval.low, versus["high"] = c.difference.interval.high;
+            versus["p_value"] = c.difference.p_value;
+            versus["adjusted_p_value"] = c.adjusted_p_value;
+            versus["significant"] = c.significant;
+            entry["vs_first"] = versus;
+          }
+          rule_sets.append(entry);
+        }
+        return rule_sets;
+      },
+      py::arg("advantages"), py::arg("tuned_blocks"),
+      "Per rule set of a sweep, from (mean, block sd, blocks) of its first seat's advantage "
+      "and the blocks its sequence is tuned at: its confidence sequence, verdict and "
+      "p-values (Holm over the sweep), and its difference with the first rule set.");
   m.def(
       "fit_bradley_terry",
       [](const std::vector<std::vector<double>>& points, double prior_draws) {

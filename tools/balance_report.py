@@ -454,9 +454,12 @@ def supersede(args, names, reason):
             note = {"reason": reason, "replaced_on": datetime.date.today().isoformat()}
             (target / "replaced.json").write_text(json.dumps(note, indent=1) + "\n")
             (target / "balance.progress").unlink(missing_ok=True)
-        # The finished result in OUT too (a run under way keeps its progress: one played
-        # by the old network is refused on resume, by name).
+        # The finished result in OUT too, with the progress a finished run keeps (a run
+        # under way keeps its progress: one played by the old network is refused on
+        # resume, by name).
         finished_files = [out / name / "balance.json", out / name / "records.jsonl"]
+        if finished_files[0].exists():
+            finished_files.append(out / name / "balance.progress")
         for played in [out / f"{name}.json"] if is_ladder else finished_files:
             played.unlink(missing_ok=True)
 

@@ -7,7 +7,6 @@
 // --record N adds DIR/records.jsonl, the first N games of each rule set with their moves.
 // SIGINT or SIGTERM stops a run with its progress saved, for --resume to go on from.
 #include <cstdio>
-#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -159,8 +158,7 @@ int balance_command(Args& args) {
     return 128 + stop_signal();
   }
   printer.finish();
-  write_balance_json(out, result);
-  std::filesystem::remove(options.checkpoint);
+  write_balance_json(out, result);  // balance.progress stays: --resume --games extends the run
   std::printf("wrote %s/balance.json\n", out.c_str());
   if (record > 0) write_records(options, record, out);
   return write_report(out, plots);

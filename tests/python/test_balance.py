@@ -14,6 +14,7 @@ import time
 
 import knightgym
 import knightgym.balance
+import knightgym.statistics
 import pytest
 
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
@@ -39,6 +40,7 @@ RULE_SET_FIELDS = {
     "agents",
     "pentanomial",
     "sprt",
+    "verdict",
     "vs_first",
 }
 SEAT_FIELDS = {
@@ -132,7 +134,15 @@ def test_files_and_json_fields(knight_fight_run):
             assert seat["win_low"] <= seat["win_rate"] <= seat["win_high"]
             assert sum(seat["ranks"]) == rule_set["games"]
         a = rule_set["first_seat_advantage"]
-        assert a["low"] <= a["mean"] <= a["high"]
+        # The confidence sequence holds the fixed-sample interval.
+        assert a["low"] < a["fixed_low"] <= a["mean"] <= a["fixed_high"] < a["high"]
+        assert a["adjusted_p_value"] >= a["p_value"] and a["adjusted_p_even"] >= a["p_even"]
+        assert rule_set["verdict"] in (
+            "favours the first seat",
+            "favours the other seats",
+            "even",
+            "undecided",
+        )
         wins = [s["win_rate"] for s in rule_set["seats"]]
         assert rule_set["balance"] == pytest.approx(1 - (max(wins) - min(wins)))
         assert (
@@ -152,7 +162,17 @@ def test_files_and_json_fields(knight_fight_run):
         result["rule_sets"][1]["first_seat_advantage"]["mean"]
         - result["rule_sets"][0]["first_seat_advantage"]["mean"]
     )
+    # One comparison: Holm leaves its p-value, and its interval leaves out 0 when it is
+    # significant.
+    assert versus["adjusted_p_value"] == versus["p_value"]
     assert versus["significant"] == (versus["low"] > 0 or versus["high"] < 0)
+    assert result["statistics"] == {
+        "intervals": "confidence sequences at 95%, valid however the run stopped",
+        "tuned_blocks": result["games_per_rule_set"] // 2,
+        "family_alpha": 0.05,
+        "correction": "holm",
+        "even_margin": 0.05,
+    }
     fairest = result["rule_sets"][result["fairest"]]["balance"]
     assert fairest == max(r["balance"] for r in result["rule_sets"])
     markdown = (out / "balance.md").read_text()
@@ -176,6 +196,38 @@ def fnv1a(data):
 
 
 @pytest.mark.needs_networks
+def test_a_result_written_before_the_sequences_is_restated_as_cpp_writes_it(knight_fight_run):
+    from knightgym.balance_statistics import restated
+
+    _, result = knight_fight_run
+    old = json.loads(json.dumps(result))  # as balance.json was before: Wilson, fixed, no verdicts
+    del old["statistics"]
+    for r in old["rule_sets"]:
+        del r["verdict"]
+        a = r["first_seat_advantage"]
+        a["low"], a["high"] = a.pop("fixed_low"), a.pop("fixed_high")
+        for key in ("p_value", "adjusted_p_value", "p_even", "adjusted_p_even"):
+            del a[key]
+        for seat in r["seats"]:
+            seat["win_low"], seat["win_high"] = knightgym.statistics.wilson_interval(
+                seat["wins"], r["games"]
+            )
+        if r["vs_first"] is not None:
+            r["vs_first"] = {"difference": 0, "low": 0, "high": 0, "significant": False}
+    again = restated(old)
+    assert set(again) == set(result)
+    for new, cpp in zip(again["rule_sets"], result["rule_sets"]):
+        assert set(new) == set(cpp)
+        assert new["verdict"] == cpp["verdict"]
+        assert new["first_seat_advantage"] == pytest.approx(cpp["first_seat_advantage"])
+        for seat_new, seat_cpp in zip(new["seats"], cpp["seats"]):
+            assert seat_new == pytest.approx(seat_cpp)
+        if cpp["vs_first"] is not None:
+            assert new["vs_first"] == pytest.approx(cpp["vs_first"])
+    assert again["statistics"] == result["statistics"]
+    assert restated(result) is result  # today's result is left as it is
+
+
 def test_a_result_records_the_networks_that_played_it(knight_fight_run, tmp_path):
     # No network: none recorded.
     assert knight_fight_run[1]["networks"] == []
@@ -282,9 +334,17 @@ def _rule_set(label, players, wins, ranks, **figures):
             "mean": 0.1667,
             "low": -0.05,
             "high": 0.38,
+            "fixed_low": 0.01,
+            "fixed_high": 0.32,
             "std_error": 0.11,
             "game_std_error": 0.1234,
+            "block_sd": 0.27,
+            "p_value": 0.2,
+            "adjusted_p_value": 0.8,
+            "p_even": 1,
+            "adjusted_p_even": 1,
         },
+        "verdict": "undecided",
         "decisive": 11,
         "decisiveness": 11 / 12,
         "natural_draws": 0,
@@ -313,6 +373,13 @@ def test_markdown_has_every_section_from_the_json_alone():
         "check_every": 6,
         "sweeps": [{"key": "mode", "values": ["ffa3", "duel"]}],
         "sprt": {"a0": 0, "a1": 0.05, "alpha": 0.05, "beta": 0.1},
+        "statistics": {
+            "intervals": "confidence sequences at 95%, valid however the run stopped",
+            "tuned_blocks": 6,
+            "family_alpha": 0.05,
+            "correction": "holm",
+            "even_margin": 0.05,
+        },
         "fairest": 1,
         "seconds": 2.6,
         "rule_sets": [
@@ -343,7 +410,8 @@ def test_markdown_has_every_section_from_the_json_alone():
                     "difference": -0.1,
                     "low": -0.3,
                     "high": -0.01,
-                    "std_error": 0.05,
+                    "p_value": 0.0123,
+                    "adjusted_p_value": 0.0123,
                     "significant": True,
                 },
                 sprt={"decision": "H1", "llr": 3.1, "lower": -2.89, "upper": 2.944, "games": 12},
@@ -365,18 +433,18 @@ def test_markdown_has_every_section_from_the_json_alone():
     )
     assert section("## Seats") == [
         "| rule set | games | seat 0 wins | seat 1 wins | seat 2 wins | draws "
-        "| first-seat advantage | balance | decisive | truncated |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| first-seat advantage | verdict | balance | decisive | truncated |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
         "| mode=ffa3 | 12 | 50.0% (25.0-75.0) | 33.3% (25.0-75.0) | 16.7% (25.0-75.0) "
-        "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | 0.667 | 91.7% | 8.3% |",
+        "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | undecided | 0.667 | 91.7% | 8.3% |",
         "| mode=duel | 12 | 58.3% (25.0-75.0) | 41.7% (25.0-75.0) | - "
-        "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | 0.833 | 91.7% | 8.3% |",
+        "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | undecided | 0.833 | 91.7% | 8.3% |",
         "Fairest: **mode=duel** (balance 0.833).",
     ]
     assert section("## Compared with mode=ffa3") == [
-        "| rule set | advantage difference (95%) | significant |",
-        "|---|---|---|",
-        "| mode=duel | -0.100 (-0.300, -0.010) | yes |",
+        "| rule set | advantage difference (95%) | p-value | Holm's p-value | significant |",
+        "|---|---|---|---|---|",
+        "| mode=duel | -0.100 (-0.300, -0.010) | 0.0123 | 0.0123 | yes |",
     ]
     assert section("## Sequential test") == [
         "| rule set | decision | LLR | bounds | games |",
@@ -453,7 +521,11 @@ def test_command_line_without_plots_writes_balance_md(tmp_path):
         text=True,
         check=True,
     )
-    assert sorted(p.name for p in out.iterdir()) == ["balance.json", "balance.md"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "balance.json",
+        "balance.md",
+        "balance.progress",
+    ]
     result = json.loads((out / "balance.json").read_text())
     markdown = (out / "balance.md").read_text()
     assert markdown == knightgym.balance.markdown(result)
@@ -634,7 +706,7 @@ def test_a_killed_run_resumes_where_it_stopped(tmp_path):
         [str(CLI), "balance", *args, "--out", str(stopped)], capture_output=True, text=True
     )
     assert refused.returncode == 1
-    assert "holds an unfinished run: resume it (--resume)" in refused.stderr
+    assert "holds a run's progress: --resume goes on with it" in refused.stderr
     assert progress.read_text() == saved
 
     subprocess.run(
@@ -642,7 +714,7 @@ def test_a_killed_run_resumes_where_it_stopped(tmp_path):
         check=True,
         capture_output=True,
     )
-    assert not progress.exists()  # the run finished, and its progress file went
+    assert progress.exists()  # the run finished, its progress kept to extend it
     unbroken = knightgym.balance.evaluate(
         "knight_fight",
         agents="mcts:sims=16",
@@ -679,23 +751,49 @@ def test_a_killed_run_resumes_where_it_stopped(tmp_path):
         )
 
 
-def test_a_finished_run_is_not_written_over(tmp_path):
+def test_a_finished_run_is_extended_with_more_games_never_written_over(tmp_path):
     out = tmp_path / "done"
-    knightgym.balance.evaluate(
-        "knight_fight", agents="random", games=20, out=out, plots=False, progress=False
+    first = knightgym.balance.evaluate(
+        "knight_fight", agents="random", games=200, out=out, plots=False, progress=False
     )
     before = (out / "balance.json").read_bytes()
-    with pytest.raises(ValueError, match="balance.json: a finished run is there"):
+    # Its progress stays beside it: a new run there is refused, the file left as it is.
+    assert (out / "balance.progress").exists()
+    with pytest.raises(ValueError, match="holds a run's progress: --resume goes on"):
         knightgym.balance.evaluate(
-            "knight_fight", agents="random", games=40, out=out, progress=False, resume=True
+            "knight_fight", agents="random", games=400, out=out, progress=False
         )
+    assert (out / "balance.json").read_bytes() == before
+    # --resume with more games extends it: the first 200 games, then 200 more, the
+    # sequences tuned as at its start.
+    extended = subprocess.run(
+        [str(CLI), "balance", "knight_fight", "--agents", "random", "--games", "400"]
+        + ["--out", str(out), "--resume", "--no-plots"],
+        capture_output=True,
+        text=True,
+    )
+    assert extended.returncode == 0, extended.stderr
+    result = json.loads((out / "balance.json").read_text())
+    unbroken = knightgym.balance.evaluate(
+        "knight_fight", agents="random", games=400, progress=False
+    )
+    assert result["rule_sets"][0]["games"] == 400
+    assert (
+        result["rule_sets"][0]["seats"][0]["wins"] == unbroken["rule_sets"][0]["seats"][0]["wins"]
+    )
+    assert result["statistics"]["tuned_blocks"] == first["statistics"]["tuned_blocks"] == 200
+    assert unbroken["statistics"]["tuned_blocks"] == 400
+
+    # A finished run without its progress (as runs were written before) is refused.
+    (out / "balance.progress").unlink()
     again = subprocess.run(
         [str(CLI), "balance", "knight_fight", "--agents", "random", "--out", str(out), "--resume"],
         capture_output=True,
         text=True,
     )
-    assert again.returncode == 1 and "a finished run is there; delete it" in again.stderr
-    assert (out / "balance.json").read_bytes() == before
+    assert again.returncode == 1
+    assert "a finished run is there, without the progress to extend it" in again.stderr
+    assert json.loads((out / "balance.json").read_text()) == result
 
 
 def test_agents_are_labelled_by_kind_and_budget():

@@ -115,19 +115,36 @@ def test_bradley_terry_is_statsmodels_binomial_glm():
     assert fit["elo_per_theta"] == pytest.approx(400 / math.log(10))
 
 
+def _mixture_radius(n, tuned, alpha=0.05):
+    """Robbins' normal mixture, as Waudby-Smith et al. (2021) write the asymptotic
+    confidence sequence, per unit of sd, with the mixture tuned at `tuned` samples."""
+    r = (-2 * math.log(alpha) + math.log(1 - 2 * math.log(alpha))) / tuned
+    return math.sqrt(2 * (n * r + 1) / (n * n * r) * math.log(math.sqrt(n * r + 1) / alpha))
+
+
 def test_a_balance_runs_figures_follow_from_its_counts():
     result = knightgym.balance.evaluate(
         "knight_fight", agents="mcts:sims=8,random", games=400, seed=3, progress=False
     )
     rule_set = result["rule_sets"][0]
-    games = rule_set["games"]
+    games, blocks = rule_set["games"], rule_set["blocks"]
+    tuned = result["statistics"]["tuned_blocks"]
+    assert tuned == 200  # the 400 games planned, in blocks of two
+    # Rates: Wilson's interval whose z / sqrt(n) is the mixture's radius.
     for seat in rule_set["seats"]:
-        low, high = proportion_confint(seat["wins"], games, alpha=0.05, method="wilson")
+        z = _mixture_radius(games, 2 * tuned) * math.sqrt(games)
+        alpha = 2 * stats.norm.sf(z)
+        low, high = proportion_confint(seat["wins"], games, alpha=alpha, method="wilson")
         assert (seat["win_low"], seat["win_high"]) == pytest.approx((low, high), abs=1e-9)
-    # The normal interval of the block mean, from its standard error.
+    # The advantage: the block mean's sequence, its sd padded by one sample of variance
+    # 1; the fixed-sample normal interval beside it.
     advantage = rule_set["first_seat_advantage"]
-    z = stats.norm.ppf(0.975)
+    sd = math.sqrt(((blocks - 1) * advantage["block_sd"] ** 2 + 1) / blocks)
     assert advantage["high"] - advantage["mean"] == pytest.approx(
+        sd * _mixture_radius(blocks, tuned), rel=1e-8
+    )
+    z = stats.norm.ppf(0.975)
+    assert advantage["fixed_high"] - advantage["mean"] == pytest.approx(
         z * advantage["std_error"], rel=1e-8
     )
     assert advantage["std_error"] == pytest.approx(
@@ -136,3 +153,40 @@ def test_a_balance_runs_figures_follow_from_its_counts():
     # Two agents: their Elo difference is Bradley-Terry's on the points of their games.
     elo = [agent["elo"] for agent in rule_set["agents"]]
     assert elo[0] > elo[1] and elo[0] == pytest.approx(-elo[1])
+
+
+def test_holm_is_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(3)
+    for m in (1, 2, 6, 16, 32):
+        p = rng.uniform(0, 0.2, size=m) ** 2
+        expected = multipletests(p, alpha=0.05, method="holm")[1]
+        assert statistics.holm_adjusted(list(p)) == pytest.approx(list(expected), abs=1e-12)
+    with pytest.raises(ValueError, match="must be in"):
+        statistics.holm_adjusted([0.1, -0.2])
+
+
+def test_a_sequence_at_alpha_ends_where_its_p_value_is_alpha():
+    for mean, sd, n in ((0.1, 0.9, 300), (-0.4, 0.5, 5000), (0.0, 1.0, 20)):
+        low, high = statistics.mean_sequence(mean=mean, sd=sd, samples=n, tuned_samples=1000)
+        for bound in (low, high):
+            p = statistics.anytime_p_value(
+                mean=mean, sd=sd, samples=n, value=bound, tuned_samples=1000
+            )
+            assert p == pytest.approx(0.05, rel=1e-9)
+        # Wider than the fixed-sample 95% interval of the same estimate.
+        assert high - mean > stats.norm.ppf(0.975) * sd / math.sqrt(n)
+    with pytest.raises(ValueError, match="sd >= 0"):
+        statistics.mean_sequence(mean=0, sd=-1, samples=10, tuned_samples=10)
+    with pytest.raises(ValueError, match="tuned_samples"):
+        statistics.mean_sequence(mean=0, sd=1, samples=10, tuned_samples=0)
+
+
+def test_a_rates_sequence_holds_the_wilson_interval():
+    for successes, trials in ((0, 50), (17, 50), (50, 50), (480, 1000)):
+        low, high = statistics.rate_sequence(successes, trials, tuned_samples=1000)
+        wilson = proportion_confint(successes, trials, alpha=0.05, method="wilson")
+        assert low <= wilson[0] + 1e-12 and high >= wilson[1] - 1e-12
+    with pytest.raises(ValueError, match="0 <= successes <= trials"):
+        statistics.rate_sequence(6, 5, tuned_samples=10)

@@ -29,6 +29,27 @@ SprtSettings parse_sprt(const std::string& text) {
   return settings;
 }
 
+namespace {
+
+// A run resumed with other games: more, in whole chunks (chunk i holds the same games
+// whatever the run's size, but a short last chunk would not).
+void check_extension(const BalanceCheckpoint& saved, const BalanceOptions& options,
+                     const ChunkLayout& layout) {
+  if (saved.games == 0 || saved.games == options.games) return;
+  const std::string planned = std::to_string(saved.games);
+  if (options.games < saved.games)
+    throw std::invalid_argument(options.checkpoint + ": a run of " + planned +
+                                " games per rule set can be extended, not shortened: --games " +
+                                planned + " or more");
+  if (saved.games % layout.chunk_games != 0)
+    throw std::invalid_argument(options.checkpoint + ": a run of " + planned +
+                                " games per rule set ends in a short chunk (" +
+                                std::to_string(layout.chunk_games) +
+                                " games a chunk), so it cannot be extended");
+}
+
+}  // namespace
+
 BalanceResult run_balance(const BalanceOptions& options,
                           const std::function<void(const BalanceProgress&)>& progress,
                           const ChunkRunner& runner, const std::atomic<bool>* stop) {
@@ -40,19 +61,29 @@ BalanceResult run_balance(const BalanceOptions& options,
   result.options = options;
   result.agent_specs = player.agent_specs();
   result.chunk_games = layout.chunk_games;
+  const int64_t block_games = static_cast<int64_t>(options.agents.size());
 
   const std::string identity =
       checkpoint_identity(options, result.agent_specs, layout.chunk_games, grid);
-  std::vector<SavedRuleSet> saved;
+  BalanceCheckpoint checkpoint;
   if (!options.checkpoint.empty() && std::filesystem::exists(options.checkpoint)) {
     if (!options.resume)
       throw std::invalid_argument(options.checkpoint +
-                                  " holds an unfinished run: resume it (--resume), or delete "
-                                  "the file to start afresh");
-    saved = load_checkpoint(options.checkpoint, identity);
-    if (saved.size() > grid.size())
+                                  " holds a run's progress: --resume goes on with it (with more "
+                                  "--games, it extends the run), or delete the file to start "
+                                  "afresh");
+    checkpoint = load_checkpoint(options.checkpoint, identity);
+    if (checkpoint.rule_sets.size() > grid.size())
       throw std::invalid_argument(options.checkpoint + ": more rule sets than the grid's");
+    check_extension(checkpoint, options, layout);
   }
+  // The sequences keep the tuning of the run's start when it is extended.
+  const int64_t planned = checkpoint.games > 0 ? checkpoint.games : options.games;
+  result.tuned_blocks = checkpoint.tuned_blocks > 0 ? checkpoint.tuned_blocks
+                                                    : (planned + block_games - 1) / block_games;
+  checkpoint.tuned_blocks = result.tuned_blocks;
+  checkpoint.games = options.games;
+  std::vector<SavedRuleSet>& saved = checkpoint.rule_sets;
 
   BalanceProgress status{0, static_cast<int>(grid.size()), 0,
                          options.games * static_cast<int64_t>(grid.size())};
@@ -126,7 +157,7 @@ BalanceResult run_balance(const BalanceOptions& options,
         done.seconds = seconds_before + seconds_since(rule_start);
         std::string kept;
         if (!options.checkpoint.empty()) {
-          save_checkpoint(options.checkpoint, identity, saved);
+          save_checkpoint(options.checkpoint, identity, checkpoint);
           kept = "; " + options.checkpoint + " holds them, and --resume goes on";
         }
         return BalanceStopped("balance: stopped after " + std::to_string(status.games_done) +
@@ -154,25 +185,29 @@ BalanceResult run_balance(const BalanceOptions& options,
                                  static_cast<int64_t>(kWindowSeconds / std::max(per_chunk, 1e-6)));
       done.seconds = seconds_before + seconds_since(rule_start);
       if (!options.checkpoint.empty() && seconds_since(last_save) >= kWindowSeconds) {
-        save_checkpoint(options.checkpoint, identity, saved);
+        save_checkpoint(options.checkpoint, identity, checkpoint);
         last_save = SteadyClock::now();
       }
     }
     // A rule set the test stopped early hands its unplayed games to the plan.
     status.games_planned -= options.games - done.tally.games;
     done.seconds = seconds_before + seconds_since(rule_start);
-    rule_set.figures = measure(done.tally);
+    rule_set.figures = measure(done.tally, result.tuned_blocks);
     rule_set.seconds = done.seconds;
     result.rule_sets.push_back(std::move(rule_set));
-    if (!options.checkpoint.empty()) save_checkpoint(options.checkpoint, identity, saved);
+    if (!options.checkpoint.empty()) save_checkpoint(options.checkpoint, identity, checkpoint);
   }
-  const RuleSetFigures& reference = result.rule_sets.front().figures;
+  std::vector<MeanEstimate> advantages;
+  std::vector<SequenceDesign> designs;
   for (size_t r = 0; r < result.rule_sets.size(); ++r) {
     const RuleSetFigures& figures = result.rule_sets[r].figures;
-    result.comparisons.push_back(difference(figures.advantage, reference.advantage));
+    advantages.push_back(figures.advantage);
+    designs.push_back(figures.design);
     if (figures.balance > result.rule_sets[result.fairest].figures.balance)
       result.fairest = static_cast<int>(r);
   }
+  result.verdicts = advantage_verdicts(advantages, designs);
+  result.comparisons = compare_with_first(advantages, designs);
   result.seconds = seconds_since(start) + earlier_seconds;
   return result;
 }

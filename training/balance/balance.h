@@ -25,6 +25,7 @@
 #include "training/balance/figures.h"
 #include "training/balance/statistics.h"
 #include "training/balance/tally.h"
+#include "training/balance/verdicts.h"
 
 namespace knightgym {
 
@@ -77,8 +78,12 @@ struct BalanceResult {
   std::vector<std::string> agent_specs;  // in full, with every default
   int64_t chunk_games = 0;
   std::vector<RuleSetResult> rule_sets;
-  // comparisons[i]: rule set i's advantage minus rule set 0's (none for rule set 0).
-  std::vector<Difference> comparisons;
+  // Where every confidence sequence is tightest: the blocks the run planned per rule set.
+  int64_t tuned_blocks = 0;
+  // Per rule set, with the sweep's errors counted (verdicts.h): its verdict, and its
+  // advantage minus rule set 0's (entry 0 compares rule set 0 with itself).
+  std::vector<AdvantageVerdict> verdicts;
+  std::vector<RuleSetComparison> comparisons;
   int fairest = 0;  // the rule set with the highest balance (the first of equals)
   double seconds = 0;
 };

@@ -16,18 +16,53 @@ namespace knightgym {
 namespace {
 
 constexpr const char* kFormat = "knightgym-balance-progress";
-constexpr int64_t kVersion = 2;
+// Version 3 holds the games and the sequences' tuning beside the run's options; 2, still
+// read, held the games among the options.
+constexpr int64_t kVersion = 3;
 // Version 1, still read: lines of text after this one.
 constexpr const char* kTextMagic = "knightgym-balance-progress-1";
 
-std::vector<SavedRuleSet> load_text_checkpoint(std::istream& in, const std::string& identity,
-                                               const std::function<void(std::string)>& fail) {
+// The options of `identity` whose values the saved run's differ in, none where they are
+// the same run. A saved run's "games" (versions 1 and 2 held them) is not matched.
+std::string differing_options(const JsonValue& saved, const JsonValue& identity) {
+  std::string names;
+  const auto add = [&](const std::string& name) { names += (names.empty() ? "" : ", ") + name; };
+  if (saved.kind() != JsonValue::Kind::kObject || identity.kind() != JsonValue::Kind::kObject)
+    return saved == identity ? "" : "its options";
+  for (const auto& [key, value] : identity.as_object()) {
+    const JsonValue* other = saved.find(key);
+    if (!other || !(*other == value)) add(key);
+  }
+  for (const auto& [key, value] : saved.as_object())
+    if (key != "games" && !identity.find(key)) add(key);
+  return names;
+}
+
+// The games a run of versions 1 and 2 planned, from its options (0 where they hold none).
+int64_t games_of(const JsonValue& saved) {
+  const JsonValue* games = saved.find("games");
+  return games ? games->as_int(1) : 0;
+}
+
+BalanceCheckpoint load_text_checkpoint(std::istream& in, const std::string& identity,
+                                       const std::function<void(std::string)>& fail) {
   std::string line;
   if (!std::getline(in, line)) fail("it ends before the run's options");
-  if (line != identity)
-    fail("it holds a run with other options:\n  " + line + "\nnot\n  " + identity +
-         "\nRun those options again, or delete the file to start afresh");
-  std::vector<SavedRuleSet> rule_sets;
+  BalanceCheckpoint checkpoint;
+  std::string differing = line == identity ? "" : "its options";
+  // Options as JSON are compared as JSON, the games aside; any other line as text.
+  try {
+    if (looks_like_json(line) && looks_like_json(identity)) {
+      const JsonValue saved = parse_json(line);
+      differing = differing_options(saved, parse_json(identity));
+      checkpoint.games = games_of(saved);
+    }
+  } catch (const std::invalid_argument&) {
+  }
+  if (!differing.empty())
+    fail("it holds a run with other options (" + differing + "):\n  " + line + "\nnot\n  " +
+         identity + "\nRun those options again, or delete the file to start afresh");
+  std::vector<SavedRuleSet>& rule_sets = checkpoint.rule_sets;
   size_t count = 0;
   if (!std::getline(in, line) || std::sscanf(line.c_str(), "%zu", &count) != 1)
     fail("no count of rule sets");
@@ -51,38 +86,35 @@ std::vector<SavedRuleSet> load_text_checkpoint(std::istream& in, const std::stri
     rule_sets.push_back(std::move(saved));
   }
   if (std::getline(in, line) && !line.empty()) fail("text follows the last rule set");
-  return rule_sets;
-}
-
-// The options of `identity` whose values the saved run's differ in.
-std::string differing_options(const JsonValue& saved, const JsonValue& identity) {
-  std::string names;
-  for (const auto& [key, value] : identity.as_object()) {
-    const JsonValue* other = saved.find(key);
-    if (!other || !(*other == value)) names += (names.empty() ? "" : ", ") + key;
-  }
-  return names.empty() ? "its options' names" : names;
+  return checkpoint;
 }
 
 // Throws std::invalid_argument naming the problem (not the file).
-std::vector<SavedRuleSet> load_json_checkpoint(const std::string& text,
-                                               const std::string& identity) {
-  std::vector<SavedRuleSet> rule_sets;
+BalanceCheckpoint load_json_checkpoint(const std::string& text, const std::string& identity) {
+  BalanceCheckpoint checkpoint;
   const JsonValue json = parse_json(text);
   const JsonValue* format = json.find("format");
   if (!format || format->kind() != JsonValue::Kind::kString || format->as_string() != kFormat)
     throw std::invalid_argument(
         std::string("not a balance run's progress (its \"format\" is not \"") + kFormat + "\")");
   const int64_t version = json.at("version").as_int();
-  if (version != kVersion)
+  if (version != 2 && version != kVersion)
     throw std::invalid_argument("version " + std::to_string(version) +
-                                " of the format; this build reads 1 and " +
+                                " of the format; this build reads 1 to " +
                                 std::to_string(kVersion));
   const JsonValue expected = parse_json(identity);
-  if (!(json.at("run") == expected))
-    throw std::invalid_argument(
-        "it holds a run with other options (" + differing_options(json.at("run"), expected) +
-        ") than\n  " + identity + "\nRun those options again, or delete the file to start afresh");
+  const std::string differing = differing_options(json.at("run"), expected);
+  if (!differing.empty())
+    throw std::invalid_argument("it holds a run with other options (" + differing + ") than\n  " +
+                                identity +
+                                "\nRun those options again, or delete the file to start afresh");
+  if (version == 2) {
+    checkpoint.games = games_of(json.at("run"));
+  } else {
+    checkpoint.games = json.at("games").as_int(0);
+    checkpoint.tuned_blocks = json.at("tuned_blocks").as_int(0);
+  }
+  std::vector<SavedRuleSet>& rule_sets = checkpoint.rule_sets;
   for (const JsonValue& entry : json.at("rule_sets").as_array()) {
     SavedRuleSet saved;
     saved.chunks_done = entry.at("chunks_done").as_int(0);
@@ -91,7 +123,7 @@ std::vector<SavedRuleSet> load_json_checkpoint(const std::string& text,
     saved.tally = RuleSetTally::from_json(entry.at("tally"));
     rule_sets.push_back(std::move(saved));
   }
-  return rule_sets;
+  return checkpoint;
 }
 
 // The FNV-1a hashes of the network files the agents load in the grid: the bytes, not the
@@ -116,7 +148,7 @@ std::string checkpoint_identity(const BalanceOptions& options,
   for (const Sweep& sweep : options.sweeps)
     json.begin_object().key("key").value(sweep.key).key("values").array(sweep.values).end_object();
   json.end_array();
-  json.key("games").value(options.games).key("seed").value(static_cast<int64_t>(options.seed));
+  json.key("seed").value(static_cast<int64_t>(options.seed));
   json.key("batch").value(options.batch).key("chunk_games").value(chunk_games);
   json.key("opening_plies").value(options.opening_plies);
   json.key("check_every").value(options.check_every).key("sprt");
@@ -133,11 +165,13 @@ std::string checkpoint_identity(const BalanceOptions& options,
 }
 
 void save_checkpoint(const std::string& path, const std::string& identity,
-                     const std::vector<SavedRuleSet>& rule_sets) {
+                     const BalanceCheckpoint& checkpoint) {
   JsonWriter json;
   json.begin_object().key("format").value(kFormat).key("version").value(kVersion);
-  json.key("run").raw(identity).key("rule_sets").begin_array();
-  for (const SavedRuleSet& saved : rule_sets) {
+  json.key("run").raw(identity);
+  json.key("games").value(checkpoint.games).key("tuned_blocks").value(checkpoint.tuned_blocks);
+  json.key("rule_sets").begin_array();
+  for (const SavedRuleSet& saved : checkpoint.rule_sets) {
     json.begin_object().key("chunks_done").value(saved.chunks_done);
     json.key("seconds").exact(saved.seconds).key("tally");
     saved.tally.write_json(json);
@@ -149,7 +183,7 @@ void save_checkpoint(const std::string& path, const std::string& identity,
   write_file_atomically(path, json.text() + "\n");
 }
 
-std::vector<SavedRuleSet> load_checkpoint(const std::string& path, const std::string& identity) {
+BalanceCheckpoint load_checkpoint(const std::string& path, const std::string& identity) {
   const std::optional<std::string> bytes = read_file(path);
   if (!bytes) throw std::invalid_argument(path + ": cannot be read (or is no regular file)");
   const std::function<void(std::string)> fail = [&](const std::string& problem) {

@@ -2,7 +2,9 @@
 // stop and go on with --resume: every rule set started, with the chunks it has done,
 // its seconds and its tally. Chunks fold in order, so a resumed run's figures equal an
 // unbroken run's to the last bit. The file names the run's options; resuming with other
-// options is refused.
+// options is refused. The games per rule set are not among them: a run resumed with more
+// games, finished or not, is extended (its confidence sequences stay valid, and keep the
+// tuning of its start).
 #pragma once
 
 #include <cstdint>
@@ -20,7 +22,14 @@ struct SavedRuleSet {
   RuleSetTally tally;
 };
 
-// What a checkpoint must match: the options that decide the games (not the threads), and
+struct BalanceCheckpoint {
+  int64_t games = 0;         // per rule set, as planned when saved (0: not recorded)
+  int64_t tuned_blocks = 0;  // where the sequences are tightest, fixed at the start (0: idem)
+  std::vector<SavedRuleSet> rule_sets;
+};
+
+// What a checkpoint must match: the options that decide the games (not the threads nor
+// how many), and
 // the bytes of every network the agents load in the grid's rule sets (their FNV-1a
 // hashes), so that a run resumed after a network was shipped anew is refused rather than
 // mixing the two networks' games.
@@ -30,10 +39,11 @@ std::string checkpoint_identity(const BalanceOptions& options,
 
 // Written atomically: a crash leaves the previous checkpoint or this one.
 void save_checkpoint(const std::string& path, const std::string& identity,
-                     const std::vector<SavedRuleSet>& rule_sets);
+                     const BalanceCheckpoint& checkpoint);
 
 // Throws std::invalid_argument for a malformed file or one of another run, naming the
-// path and the problem.
-std::vector<SavedRuleSet> load_checkpoint(const std::string& path, const std::string& identity);
+// path and the problem. Versions 1 and 2 are read: their identity held the games, which
+// are then the run's planned games.
+BalanceCheckpoint load_checkpoint(const std::string& path, const std::string& identity);
 
 }  // namespace knightgym

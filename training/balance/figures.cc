@@ -69,9 +69,12 @@ void measure_agents(const RuleSetTally& tally, RuleSetFigures& figures) {
 
 }  // namespace
 
-RuleSetFigures measure(const RuleSetTally& tally) {
+RuleSetFigures measure(const RuleSetTally& tally, int64_t tuned_blocks) {
   if (tally.games < 1) throw std::invalid_argument("measure: a tally of no games");
   RuleSetFigures figures;
+  figures.design = {tuned_blocks, kFamilyAlpha};
+  // Rates count games: their sequences are tuned at the games of the planned blocks.
+  const SequenceDesign games_design{tuned_blocks * tally.block_games, kFamilyAlpha};
   figures.players = tally.players;
   figures.block_games = tally.block_games;
   figures.games = tally.games;
@@ -83,9 +86,9 @@ RuleSetFigures measure(const RuleSetTally& tally) {
     seat.wins = tallied.wins, seat.draws = tallied.draws, seat.losses = tallied.losses;
     seat.ranks = tallied.ranks;
     seat.mean_return = tallied.return_sum / n;
-    seat.win = wilson_interval(seat.wins, tally.games);
-    seat.draw = wilson_interval(seat.draws, tally.games);
-    seat.loss = wilson_interval(seat.losses, tally.games);
+    seat.win = rate_sequence(seat.wins, tally.games, games_design);
+    seat.draw = rate_sequence(seat.draws, tally.games, games_design);
+    seat.loss = rate_sequence(seat.losses, tally.games, games_design);
     lowest_win = std::min(lowest_win, static_cast<double>(seat.wins) / n);
     highest_win = std::max(highest_win, static_cast<double>(seat.wins) / n);
     figures.seats.push_back(std::move(seat));
@@ -94,6 +97,7 @@ RuleSetFigures measure(const RuleSetTally& tally) {
   figures.decisive = tally.decisive, figures.natural_draws = tally.natural_draws;
   figures.truncated = tally.truncated, figures.truncated_draws = tally.truncated_draws;
   figures.advantage = estimate_mean(tally.block_advantage);
+  figures.advantage_sequence = mean_sequence(figures.advantage, figures.design);
   figures.advantage_game_std_error = estimate_mean(tally.game_advantage).std_error;
   figures.length = measure_lengths(tally.lengths, tally.games);
   measure_agents(tally, figures);
@@ -109,7 +113,7 @@ RuleSetFigures measure_rule_set(const std::vector<GameRecord>& records, int play
   RuleSetTally tally(players, num_agents);
   for (size_t first = 0; first < records.size(); first += num_agents)
     tally.add_block(std::span<const GameRecord>(records).subspan(first, num_agents));
-  return measure(tally);
+  return measure(tally, tally.blocks);
 }
 
 }  // namespace knightgym

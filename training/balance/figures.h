@@ -10,8 +10,13 @@
 // The first seat's advantage in one game is r_0 - mean_s r_s: in a two-player zero-sum
 // game that is r_0, so its mean is P(seat 0 wins) - P(seat 1 wins). Games come in blocks
 // of k (the number of agents) that share a start position and rotate the agents round
-// the seats; a block's games are not independent, so intervals use block means (the
-// paired, pentanomial-style variance), and the per-game variance is reported beside it.
+// the seats; a block's games are not independent, so the advantage's intervals use block
+// means, and the per-game variance is reported beside it.
+//
+// The intervals of rates and of the advantage are confidence sequences at 95%
+// (confidence_sequence.h), valid however the run stopped or was extended; each tuned to be
+// tightest at the run's planned blocks. The fixed-sample interval of the advantage is
+// reported beside them, for comparison.
 #pragma once
 
 #include <array>
@@ -20,6 +25,7 @@
 #include <span>
 #include <vector>
 
+#include "training/balance/confidence_sequence.h"
 #include "training/balance/statistics.h"
 #include "training/balance/tally.h"
 
@@ -27,7 +33,7 @@ namespace knightgym {
 
 struct SeatFigures {
   int64_t wins = 0, draws = 0, losses = 0;
-  Interval win, draw, loss;  // Wilson 95%
+  Interval win, draw, loss;  // confidence sequences, 95%
   double mean_return = 0;
   std::vector<int64_t> ranks;  // ranks[r]: games the seat finished at rank r + 1
 };
@@ -54,6 +60,8 @@ struct RuleSetFigures {
   int64_t games = 0, blocks = 0;
   std::vector<SeatFigures> seats;
   MeanEstimate advantage;               // of the first seat, over block means
+  SequenceDesign design;                // of the sequences: tuned at the planned blocks
+  Interval advantage_sequence;          // the advantage's confidence sequence, 95%
   double advantage_game_std_error = 0;  // as if the games were independent
   double balance = 0;                   // 1 - the largest difference between two seats' win rates
   int64_t decisive = 0;                 // ended by the rules with a winner
@@ -66,10 +74,12 @@ struct RuleSetFigures {
   std::optional<std::array<int64_t, 5>> pentanomial;
 };
 
-// Throws std::invalid_argument for a tally of no games.
-RuleSetFigures measure(const RuleSetTally& tally);
+// `tuned_blocks`: the blocks the run planned when it started, where its sequences are
+// tightest. Throws std::invalid_argument for a tally of no games.
+RuleSetFigures measure(const RuleSetTally& tally, int64_t tuned_blocks);
 
-// The figures of `records` in game order, whole blocks of `num_agents` games.
+// The figures of `records` in game order, whole blocks of `num_agents` games (the
+// sequences tuned at their number).
 RuleSetFigures measure_rule_set(const std::vector<GameRecord>& records, int players,
                                 int num_agents);
 

@@ -17,7 +17,8 @@ void write_interval(JsonWriter& json, const char* low, const char* high, Interva
   json.key(low).value(interval.low).key(high).value(interval.high);
 }
 
-void write_rule_set(JsonWriter& json, const RuleSetResult& rule_set, const Difference* versus,
+void write_rule_set(JsonWriter& json, const RuleSetResult& rule_set,
+                    const AdvantageVerdict& verdict, const RuleSetComparison* versus,
                     const std::vector<std::string>& agent_specs) {
   const RuleSetFigures& f = rule_set.figures;
   const double n = static_cast<double>(f.games);
@@ -49,10 +50,18 @@ void write_rule_set(JsonWriter& json, const RuleSetResult& rule_set, const Diffe
 
   json.key("first_seat_advantage").begin_object();
   json.key("mean").value(f.advantage.mean);
-  write_interval(json, "low", "high", f.advantage.interval());
+  write_interval(json, "low", "high", f.advantage_sequence);
+  write_interval(json, "fixed_low", "fixed_high", f.advantage.interval());
   json.key("std_error").value(f.advantage.std_error);
   json.key("game_std_error").value(f.advantage_game_std_error);
-  json.key("block_sd").value(f.advantage.sd).end_object();
+  json.key("block_sd").value(f.advantage.sd);
+  json.key("p_value")
+      .value(verdict.p_nonzero)
+      .key("adjusted_p_value")
+      .value(verdict.adjusted_nonzero);
+  json.key("p_even").value(verdict.p_even).key("adjusted_p_even").value(verdict.adjusted_even);
+  json.end_object();
+  json.key("verdict").value(verdict_name(verdict.verdict));
   json.key("balance").value(f.balance);
   json.key("decisive").value(f.decisive).key("decisiveness").value(f.decisive / n);
   json.key("natural_draws").value(f.natural_draws).key("truncated").value(f.truncated);
@@ -97,9 +106,10 @@ void write_rule_set(JsonWriter& json, const RuleSetResult& rule_set, const Diffe
   }
   json.key("vs_first");
   if (versus) {
-    json.begin_object().key("difference").value(versus->value);
-    write_interval(json, "low", "high", versus->interval());
-    json.key("std_error").value(versus->std_error);
+    json.begin_object().key("difference").value(versus->difference.value);
+    write_interval(json, "low", "high", versus->difference.interval);
+    json.key("p_value").value(versus->difference.p_value);
+    json.key("adjusted_p_value").value(versus->adjusted_p_value);
     json.key("significant").value(versus->significant).end_object();
   } else {
     json.null();
@@ -149,11 +159,15 @@ std::string balance_json(const BalanceResult& result) {
         .end_object();
   else
     json.null();
+  json.key("statistics").begin_object();
+  json.key("intervals").value("confidence sequences at 95%, valid however the run stopped");
+  json.key("tuned_blocks").value(result.tuned_blocks).key("family_alpha").value(kFamilyAlpha);
+  json.key("correction").value("holm").key("even_margin").value(kEvenMargin).end_object();
   json.key("fairest").value(result.fairest).key("seconds").value(result.seconds);
   json.key("rule_sets").begin_array();
   for (size_t r = 0; r < result.rule_sets.size(); ++r)
-    write_rule_set(json, result.rule_sets[r], r > 0 ? &result.comparisons[r] : nullptr,
-                   result.agent_specs);
+    write_rule_set(json, result.rule_sets[r], result.verdicts[r],
+                   r > 0 ? &result.comparisons[r] : nullptr, result.agent_specs);
   json.end_array().end_object();
   return json.text() + "\n";
 }
@@ -166,8 +180,8 @@ void refuse_a_finished_run(const std::string& directory) {
   const std::filesystem::path result = std::filesystem::path(directory) / "balance.json";
   if (std::filesystem::exists(result) && !std::filesystem::exists(progress_path(directory)))
     throw std::invalid_argument(result.string() +
-                                ": a finished run is there; delete it, or choose another "
-                                "directory, to play again");
+                                ": a finished run is there, without the progress to extend it; "
+                                "delete it, or choose another directory, to play again");
 }
 
 void write_balance_json(const std::string& directory, const BalanceResult& result) {

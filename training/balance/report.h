@@ -16,12 +16,14 @@ std::string balance_json(const BalanceResult& result);
 // Writes DIR/balance.json (creating DIR) atomically.
 void write_balance_json(const std::string& directory, const BalanceResult& result);
 
-// DIR/balance.progress: where a run writing into DIR keeps its progress until
-// balance.json is written (checkpoint.h).
+// DIR/balance.progress: where a run writing into DIR keeps its progress, kept beside
+// balance.json once it is written, so that --resume with more games extends the run
+// (checkpoint.h).
 std::string progress_path(const std::string& directory);
 
-// Throws std::invalid_argument where DIR holds a finished run (balance.json and no
-// progress): a result is not written over unless its file is deleted first.
+// Throws std::invalid_argument where DIR holds a finished run without its progress
+// (balance.json alone, as runs wrote before they kept it): it cannot be extended, and a
+// result is not written over unless its file is deleted first.
 void refuse_a_finished_run(const std::string& directory);
 
 }  // namespace knightgym

@@ -51,15 +51,6 @@ MeanEstimate estimate_mean(const MomentSums& sums) {
   return estimate;
 }
 
-Difference difference(const MeanEstimate& a, const MeanEstimate& b) {
-  Difference d;
-  d.value = a.mean - b.mean;
-  d.std_error = std::hypot(a.std_error, b.std_error);
-  const Interval interval = d.interval();
-  d.significant = interval.low > 0 || interval.high < 0;
-  return d;
-}
-
 void check_sprt_settings(const SprtSettings& settings) {
   if (!(settings.a0 < settings.a1))
     throw std::invalid_argument("sprt: a0 must be below a1, got a0=" + std::to_string(settings.a0) +

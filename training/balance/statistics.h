@@ -54,16 +54,6 @@ struct MomentSums {
 
 MeanEstimate estimate_mean(const MomentSums& sums);
 
-// The difference a - b of two independent estimates, its 95% interval, and whether
-// that interval leaves out 0.
-struct Difference {
-  double value = 0, std_error = 0;
-  bool significant = false;
-  Interval interval() const { return {value - kZ95 * std_error, value + kZ95 * std_error}; }
-};
-
-Difference difference(const MeanEstimate& a, const MeanEstimate& b);
-
 // The generalized SPRT of H0: mean = a0 against H1: mean = a1 (a0 < a1) for the mean of
 // bounded i.i.d. samples, with the normal approximation of the log-likelihood ratio and
 // the samples' own variance (as Fishtest does):

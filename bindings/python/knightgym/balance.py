@@ -25,6 +25,7 @@ from knightgym import _knightgym
 from knightgym import _result_files as result_files
 from knightgym._specs import spec_value
 from knightgym.balance_markdown import markdown
+from knightgym.balance_statistics import restated
 
 __all__ = ["evaluate", "markdown", "networks", "plot", "report"]
 
@@ -143,10 +144,11 @@ def networks(game, agents, sweep=None):
 
 
 def _load(result):
-    """A balance result: the dict itself, or read from the folder holding balance.json."""
-    if isinstance(result, dict):
-        return result
-    return result_files.load(os.path.join(os.fspath(result), "balance.json"))
+    """A balance result: the dict itself, or read from the folder holding balance.json,
+    with today's statistics (a result written before them restated from its counts)."""
+    if not isinstance(result, dict):
+        result = result_files.load(os.path.join(os.fspath(result), "balance.json"))
+    return restated(result)
 
 
 def report(result, out, plots=True):

@@ -1,10 +1,14 @@
 """balance.md: the tables of a balance run, rendered from balance.json alone.
 
 C++ writes the figures (balance.json, the single source); this module only words them,
-so a new figure is added to the JSON and, if it belongs in the tables, here. It needs
-nothing beyond the standard library: `knightgym balance --no-plots` writes balance.md
-without matplotlib. docs/balance.md defines every figure.
+so a new figure is added to the JSON and, if it belongs in the tables, here. A result
+written before today's statistics is restated from its counts first (balance_statistics,
+the same C++). It needs nothing beyond the standard library and knightgym's own module:
+`knightgym balance --no-plots` writes balance.md without matplotlib. docs/balance.md
+defines every figure.
 """
+
+from knightgym.balance_statistics import restated
 
 __all__ = ["markdown"]
 
@@ -45,6 +49,7 @@ def _seats(result, players):
             *(f"seat {s} wins" for s in range(players)),
             "draws",
             "first-seat advantage",
+            "verdict",
             "balance",
             "decisive",
             "truncated",
@@ -63,6 +68,7 @@ def _seats(result, players):
                 *seats,
                 _rate(first["draws"], games, first["draw_low"], first["draw_high"]),
                 _signed(a["mean"], a["low"], a["high"]),
+                r["verdict"],
                 f"{r['balance']:.3f}",
                 _percent(r["decisive"] / games),
                 _percent(r["truncated"] / games),
@@ -75,13 +81,17 @@ def _seats(result, players):
 
 def _compared(sets):
     md = f"\n## Compared with {sets[0]['label']}\n\n"
-    md += _header(["rule set", "advantage difference (95%)", "significant"])
+    md += _header(
+        ["rule set", "advantage difference (95%)", "p-value", "Holm's p-value", "significant"]
+    )
     for r in sets[1:]:
         d = r["vs_first"]
         md += _row(
             [
                 r["label"],
                 _signed(d["difference"], d["low"], d["high"]),
+                f"{d['p_value']:.3g}",
+                f"{d['adjusted_p_value']:.3g}",
                 "yes" if d["significant"] else "no",
             ]
         )
@@ -189,7 +199,9 @@ def _agents(sets):
 
 def markdown(result):
     """balance.md's text from a balance result (the dict of balance.json)."""
+    result = restated(result)
     sets = result["rule_sets"]
+    statistics = result["statistics"]
     players = max(r["players"] for r in sets)  # a sweep over a mode may mix 2 to 4
     md = f"# Balance: {result['game']}\n\nAgents:" + "".join(f" `{a}`" for a in result["agents"])
     md += (
@@ -204,10 +216,17 @@ def markdown(result):
             f"a look every {result['check_every']} games."
         )
     md += (
-        "\n\nRates with Wilson 95% intervals. The first seat's advantage is its mean return "
-        "minus the mean of all seats' (two players: P(seat 0 wins) - P(seat 1 wins)), with "
-        "a 95% interval over blocks of games from one start. Balance is 1 minus the largest "
-        "difference between two seats' win rates.\n\n"
+        "\n\nEvery interval is a 95% confidence sequence: valid however the run stopped "
+        "(the sequential test) or was extended, tightest at "
+        f"{statistics['tuned_blocks']} blocks. The first seat's advantage is its mean "
+        "return minus the mean of all seats' (two players: P(seat 0 wins) - P(seat 1 "
+        "wins)), over blocks of games from one start. Its verdict: it favours a side, it is "
+        f"even within +-{statistics['even_margin']:g}, or it is undecided, with the chance "
+        "of any false verdict in the sweep at most "
+        f"{statistics['family_alpha']:g} (Holm over every rule set's two hypotheses). "
+        "Differences with the first rule set hold whatever the dependence between rule "
+        "sets, Holm over their number. Balance is 1 minus the largest difference between "
+        "two seats' win rates.\n\n"
     )
     md += _seats(result, players)
     if len(sets) > 1:

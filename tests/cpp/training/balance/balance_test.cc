@@ -31,7 +31,10 @@ TEST_CASE("a two-player rule set's figures", "[balance]") {
   CHECK(f.seats[0].draws == 2);
   CHECK(f.seats[1].wins == 1);
   CHECK(f.seats[1].losses == 2);
-  CHECK(f.seats[0].win.low == Approx(wilson_interval(2, 5).low));
+  // Rates' intervals are confidence sequences, tuned at the 5 games.
+  CHECK(f.seats[0].win.low == Approx(rate_sequence(2, 5, {5}).low));
+  CHECK(f.seats[0].win.low < wilson_interval(2, 5).low);
+  CHECK(f.advantage_sequence.low < f.advantage.interval().low);
   CHECK(f.seats[0].ranks == std::vector<int64_t>{4, 1});  // draws share rank 1
   // Advantage: mean of r_0 = (1 + 1 - 1 + 0 + 0) / 5 = P(win 0) - P(win 1).
   CHECK(f.advantage.mean == Approx(0.2));

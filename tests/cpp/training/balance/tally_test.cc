@@ -68,7 +68,7 @@ TEST_CASE("a tally of chunks folded in order is the tally of all the games", "[b
   CHECK(folded.pentanomial == all.pentanomial);
   CHECK(folded.seats[0].ranks == all.seats[0].ranks);
   CHECK(folded.block_advantage.sum == Approx(all.block_advantage.sum));
-  const RuleSetFigures a = measure(all), b = measure(folded);
+  const RuleSetFigures a = measure(all, all.blocks), b = measure(folded, folded.blocks);
   CHECK(a.advantage.mean == Approx(b.advantage.mean));
   CHECK(a.advantage.sd == Approx(b.advantage.sd));
   CHECK(a.length.percentiles == b.length.percentiles);
@@ -252,7 +252,7 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
   REQUIRE(std::filesystem::exists(options.checkpoint));
   const std::string before = testing::read_bytes(options.checkpoint);
   // Without --resume the file is refused and left as it is.
-  CHECK_THROWS_WITH(run_balance(options), Catch::Contains("holds an unfinished run"));
+  CHECK_THROWS_WITH(run_balance(options), Catch::Contains("holds a run's progress"));
   CHECK(testing::read_bytes(options.checkpoint) == before);
   options.resume = true;
   CHECK(without_timings(balance_json(run_balance(options))) ==
@@ -278,7 +278,8 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
   int64_t saved_games = 0;
   for (const SavedRuleSet& rule_set :
        load_checkpoint(options.checkpoint,
-                       checkpoint_identity(options, chunks.agent_specs(), 20, chunks.grid())))
+                       checkpoint_identity(options, chunks.agent_specs(), 20, chunks.grid()))
+           .rule_sets)
     saved_games += rule_set.tally.games;
   CHECK(saved_games == folded);
   stop = false;
@@ -292,7 +293,7 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
       checkpoint_identity(options, player.agent_specs(), 20, player.grid());
   RuleSetTally three(2, 1);
   for (int64_t chunk = 0; chunk < 3; ++chunk) three.merge(player.play(0, chunk));
-  save_checkpoint(options.checkpoint, identity, {{3, 1.5, three}});
+  save_checkpoint(options.checkpoint, identity, {options.games, options.games, {{3, 1.5, three}}});
   const BalanceResult resumed = run_balance(options);
   CHECK(without_timings(balance_json(resumed)) == without_timings(balance_json(unbroken)));
   CHECK(resumed.rule_sets[0].seconds >= 1.5);
@@ -318,7 +319,9 @@ TEST_CASE("a balance run's progress written before JSON is still read", "[balanc
   const std::string identity = "{\"game\": \"knight_fight\", \"seed\": 1}";
   testing::write_bytes(path, "knightgym-balance-progress-1\n" + identity + "\n1\n3 0x1.8p+0\n" +
                                  kTokensTally + "\n");
-  const std::vector<SavedRuleSet> saved = load_checkpoint(path, identity);
+  const BalanceCheckpoint checkpoint = load_checkpoint(path, identity);
+  CHECK(checkpoint.games == 0);  // not among its options: not recorded
+  const std::vector<SavedRuleSet>& saved = checkpoint.rule_sets;
   REQUIRE(saved.size() == 1);
   CHECK(saved[0].chunks_done == 3);
   CHECK(saved[0].seconds == 1.5);
@@ -326,9 +329,9 @@ TEST_CASE("a balance run's progress written before JSON is still read", "[balanc
   CHECK_THROWS_WITH(load_checkpoint(path, "{\"game\": \"tailten\"}"),
                     Catch::Contains("a run with other options"));
   // Saved again, it is JSON, and reads back the same.
-  save_checkpoint(path, identity, saved);
+  save_checkpoint(path, identity, checkpoint);
   CHECK(testing::read_bytes(path).front() == '{');
-  const std::vector<SavedRuleSet> again = load_checkpoint(path, identity);
+  const std::vector<SavedRuleSet> again = load_checkpoint(path, identity).rule_sets;
   REQUIRE(again.size() == 1);
   CHECK(again[0].tally == saved[0].tally);
   CHECK(again[0].seconds == 1.5);
@@ -374,7 +377,7 @@ TEST_CASE("a run's progress names the bytes of its networks: a network shipped a
   const std::vector<std::string> az = {read_agent_config("az:sims=2,model=" + network).spec};
   const std::string before = checkpoint_identity(options, az, 10, grid);
   save_checkpoint(progress, before, {});
-  CHECK(load_checkpoint(progress, before).empty());
+  CHECK(load_checkpoint(progress, before).rule_sets.empty());
   testing::write_bytes(network, "the weights of another");
   const std::string after = checkpoint_identity(options, az, 10, grid);
   CHECK(after != before);
@@ -383,4 +386,57 @@ TEST_CASE("a run's progress names the bytes of its networks: a network shipped a
   // Agents that load no network name none.
   const std::string mcts = checkpoint_identity(options, {"mcts:sims=4"}, 10, grid);
   CHECK_THAT(mcts, Catch::Contains("\"networks\": []"));
+}
+
+TEST_CASE("a run resumed with more games is extended, its sequences tuned as at its start",
+          "[balance]") {
+  BalanceOptions options;
+  options.game = "knight_fight(max_turns=40)";
+  options.sweeps = {{"mirror_on_moves", {"true", "false"}}};
+  options.agents = {"random"};
+  options.games = 200;
+  options.seed = 3;
+  BalanceOptions longer = options;
+  longer.games = 400;
+  const BalanceResult unbroken = run_balance(longer);
+
+  const std::string dir = testing::temporary_dir("balance_extend");
+  options.checkpoint = longer.checkpoint = dir + "/balance.progress";
+  const BalanceResult first = run_balance(options);
+  CHECK(first.tuned_blocks == 200);
+  // The finished run's progress stays; a plain run there is refused, and so is a
+  // shorter one.
+  REQUIRE(std::filesystem::exists(options.checkpoint));
+  CHECK_THROWS_WITH(run_balance(longer), Catch::Contains("--resume goes on"));
+  longer.resume = true;
+  BalanceOptions shorter = longer;
+  shorter.games = 100;
+  CHECK_THROWS_WITH(run_balance(shorter), Catch::Contains("extended, not shortened"));
+
+  const BalanceResult extended = run_balance(longer);
+  CHECK(extended.tuned_blocks == 200);  // as at its start
+  CHECK(unbroken.tuned_blocks == 400);
+  for (size_t r = 0; r < 2; ++r) {
+    const RuleSetFigures &e = extended.rule_sets[r].figures, &u = unbroken.rule_sets[r].figures;
+    CHECK(e.games == 400);
+    // The same games: every count and sum; only the sequences' tuning differs.
+    CHECK(e.seats[0].wins == u.seats[0].wins);
+    CHECK(e.advantage.mean == u.advantage.mean);
+    CHECK(e.advantage.sd == u.advantage.sd);
+    CHECK(e.advantage_sequence.low != u.advantage_sequence.low);
+    CHECK(e.advantage_sequence.low == mean_sequence(e.advantage, {200}).low);
+  }
+  // Resumed again with the same games: the same result.
+  CHECK(without_timings(balance_json(run_balance(longer))) ==
+        without_timings(balance_json(extended)));
+
+  // A run whose last chunk was short cannot be extended: that chunk would change.
+  std::filesystem::remove(options.checkpoint);
+  BalanceOptions odd = options;
+  odd.games = 190;
+  odd.batch = 20;
+  run_balance(odd);
+  odd.games = 400;
+  odd.resume = true;
+  CHECK_THROWS_WITH(run_balance(odd), Catch::Contains("ends in a short chunk"));
 }

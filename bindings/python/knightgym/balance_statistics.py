@@ -1,0 +1,66 @@
+"""The statistics of a balance result, restated from its counts by the C++ that writes
+them (training/balance/confidence_sequence.h, verdicts.h), for results written before
+them: confidence sequences for every rate and advantage, each rule set's verdict
+(favours a seat, even within the margin, or undecided) and its differences with the first
+rule set, both with Holm's correction over the sweep.
+
+    from knightgym.balance_statistics import restated
+    result = restated(json.load(open("docs/balance/runs/knight_fight_strong/balance.json")))
+    result["rule_sets"][0]["verdict"]        # 'favours the other seats'
+
+A result that carries them already (balance.json of a run since, with "statistics") is
+returned as it is: the C++ computed the same numbers when it wrote the file.
+"""
+
+import copy
+
+from knightgym import _knightgym
+
+__all__ = ["restated", "STATISTICS"]
+
+# What a result's "statistics" says, as balance.json writes it (training/balance/report.cc).
+STATISTICS = {
+    "intervals": "confidence sequences at 95%, valid however the run stopped",
+    "family_alpha": 0.05,
+    "correction": "holm",
+    "even_margin": 0.05,
+}
+
+
+def _tuned_blocks(result, rule_set):
+    """The blocks a run planned per rule set: its sequences are tightest there."""
+    block_games = rule_set["block_games"]
+    return -(-result["games_per_rule_set"] // block_games)
+
+
+def restated(result):
+    """A copy of `result` (the dict of balance.json) with the statistics of today."""
+    if "statistics" in result:
+        return result
+    out = copy.deepcopy(result)
+    sets = out["rule_sets"]
+    tuned = [_tuned_blocks(out, r) for r in sets]
+    advantages = [
+        (
+            r["first_seat_advantage"]["mean"],
+            r["first_seat_advantage"]["block_sd"],
+            r["blocks"],
+        )
+        for r in sets
+    ]
+    figures = _knightgym.sweep_statistics(advantages, tuned)
+    for r, blocks, f in zip(sets, tuned, figures):
+        for seat in r["seats"]:
+            for outcome, count in (("win", "wins"), ("draw", "draws"), ("loss", "losses")):
+                low, high = _knightgym.rate_sequence(
+                    seat[count], r["games"], tuned_samples=blocks * r["block_games"]
+                )
+                seat[f"{outcome}_low"], seat[f"{outcome}_high"] = low, high
+        a = r["first_seat_advantage"]
+        a["fixed_low"], a["fixed_high"] = a["low"], a["high"]
+        for key in ("low", "high", "p_value", "adjusted_p_value", "p_even", "adjusted_p_even"):
+            a[key] = f[key]
+        r["verdict"] = f["verdict"]
+        r["vs_first"] = f["vs_first"]
+    out["statistics"] = {**STATISTICS, "tuned_blocks": tuned[0]}
+    return out
