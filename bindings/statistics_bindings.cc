@@ -113,6 +113,27 @@ void init_statistics(py::module_& m) {
       "and the blocks its sequence is tuned at: its confidence sequence, verdict and "
       "p-values (Holm over the sweep), and its difference with the first rule set.");
   m.def(
+      "fairest_rule_sets",
+      [](const std::vector<std::vector<int64_t>>& wins, const std::vector<int64_t>& games,
+         const std::vector<int64_t>& tuned_games) {
+        std::vector<SequenceDesign> designs;
+        for (const int64_t tuned : tuned_games) designs.push_back({tuned, kFamilyAlpha});
+        const FairestRuleSets fairness = fairest_rule_sets(wins, games, designs);
+        py::list balance;
+        for (const Interval& interval : fairness.balance)
+          balance.append(py::make_tuple(interval.low, interval.high));
+        py::dict out;
+        out["fairest"] = fairness.fairest;
+        out["balance"] = balance;
+        out["p_values"] = fairness.p_values;
+        out["as_fair"] = std::vector<bool>(fairness.as_fair.begin(), fairness.as_fair.end());
+        return out;
+      },
+      py::arg("wins"), py::arg("games"), py::arg("tuned_games"),
+      "The fairest rule set of a sweep from each rule set's wins per seat and games: its "
+      "index, every rule set's balance interval, and the Holm-adjusted p-values of being "
+      "less fair than it, with which are as fair as far as the games tell.");
+  m.def(
       "fit_bradley_terry",
       [](const std::vector<std::vector<double>>& points, double prior_draws) {
         return to_python(fit_bradley_terry(points, prior_draws));

@@ -42,6 +42,10 @@ RULE_SET_FIELDS = {
     "sprt",
     "verdict",
     "vs_first",
+    "balance_low",
+    "balance_high",
+    "as_fair_p_value",
+    "as_fair",
 }
 SEAT_FIELDS = {
     "seat",
@@ -173,8 +177,12 @@ def test_files_and_json_fields(knight_fight_run):
         "correction": "holm",
         "even_margin": 0.05,
     }
-    fairest = result["rule_sets"][result["fairest"]]["balance"]
-    assert fairest == max(r["balance"] for r in result["rule_sets"])
+    fairest = result["rule_sets"][result["fairest"]]
+    assert fairest["balance"] == max(r["balance"] for r in result["rule_sets"])
+    assert fairest["as_fair"] and fairest["as_fair_p_value"] == 1
+    for r in result["rule_sets"]:
+        assert r["balance_low"] <= r["balance"] <= r["balance_high"] <= 1
+        assert r["as_fair"] == (r["as_fair_p_value"] > 0.05)
     markdown = (out / "balance.md").read_text()
     assert markdown == knightgym.balance.markdown(on_disk)
     for heading in (
@@ -204,6 +212,8 @@ def test_a_result_written_before_the_sequences_is_restated_as_cpp_writes_it(knig
     del old["statistics"]
     for r in old["rule_sets"]:
         del r["verdict"]
+        for key in ("balance_low", "balance_high", "as_fair_p_value", "as_fair"):
+            del r[key]
         a = r["first_seat_advantage"]
         a["low"], a["high"] = a.pop("fixed_low"), a.pop("fixed_high")
         for key in ("p_value", "adjusted_p_value", "p_even", "adjusted_p_even"):
@@ -219,6 +229,10 @@ def test_a_result_written_before_the_sequences_is_restated_as_cpp_writes_it(knig
     for new, cpp in zip(again["rule_sets"], result["rule_sets"]):
         assert set(new) == set(cpp)
         assert new["verdict"] == cpp["verdict"]
+        assert new["as_fair"] == cpp["as_fair"]
+        assert (new["balance_low"], new["balance_high"], new["as_fair_p_value"]) == pytest.approx(
+            (cpp["balance_low"], cpp["balance_high"], cpp["as_fair_p_value"])
+        )
         assert new["first_seat_advantage"] == pytest.approx(cpp["first_seat_advantage"])
         for seat_new, seat_cpp in zip(new["seats"], cpp["seats"]):
             assert seat_new == pytest.approx(seat_cpp)
@@ -345,6 +359,10 @@ def _rule_set(label, players, wins, ranks, **figures):
             "adjusted_p_even": 1,
         },
         "verdict": "undecided",
+        "balance_low": 0.5,
+        "balance_high": 1,
+        "as_fair_p_value": 1,
+        "as_fair": True,
         "decisive": 11,
         "decisiveness": 11 / 12,
         "natural_draws": 0,
@@ -439,7 +457,8 @@ def test_markdown_has_every_section_from_the_json_alone():
         "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | undecided | 0.667 | 91.7% | 8.3% |",
         "| mode=duel | 12 | 58.3% (25.0-75.0) | 41.7% (25.0-75.0) | - "
         "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | undecided | 0.833 | 91.7% | 8.3% |",
-        "Fairest: **mode=duel** (balance 0.833).",
+        "Fairest: **mode=duel** (balance 0.833, 0.500 to 1.000). As fair as far as the "
+        "games tell (not shown less fair, Holm): mode=ffa3.",
     ]
     assert section("## Compared with mode=ffa3") == [
         "| rule set | advantage difference (95%) | p-value | Holm's p-value | significant |",

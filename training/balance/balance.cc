@@ -198,16 +198,21 @@ BalanceResult run_balance(const BalanceOptions& options,
     if (!options.checkpoint.empty()) save_checkpoint(options.checkpoint, identity, checkpoint);
   }
   std::vector<MeanEstimate> advantages;
-  std::vector<SequenceDesign> designs;
-  for (size_t r = 0; r < result.rule_sets.size(); ++r) {
-    const RuleSetFigures& figures = result.rule_sets[r].figures;
+  std::vector<SequenceDesign> designs, game_designs;
+  std::vector<std::vector<int64_t>> wins;
+  std::vector<int64_t> games;
+  for (const RuleSetResult& rule_set : result.rule_sets) {
+    const RuleSetFigures& figures = rule_set.figures;
     advantages.push_back(figures.advantage);
     designs.push_back(figures.design);
-    if (figures.balance > result.rule_sets[result.fairest].figures.balance)
-      result.fairest = static_cast<int>(r);
+    game_designs.push_back({figures.design.tuned_samples * figures.block_games, kFamilyAlpha});
+    wins.emplace_back();
+    for (const SeatFigures& seat : figures.seats) wins.back().push_back(seat.wins);
+    games.push_back(figures.games);
   }
   result.verdicts = advantage_verdicts(advantages, designs);
   result.comparisons = compare_with_first(advantages, designs);
+  result.fairness = fairest_rule_sets(wins, games, game_designs);
   result.seconds = seconds_since(start) + earlier_seconds;
   return result;
 }

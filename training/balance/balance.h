@@ -84,7 +84,9 @@ struct BalanceResult {
   // advantage minus rule set 0's (entry 0 compares rule set 0 with itself).
   std::vector<AdvantageVerdict> verdicts;
   std::vector<RuleSetComparison> comparisons;
-  int fairest = 0;  // the rule set with the highest balance (the first of equals)
+  // The fairest rule set (the highest balance, the first of equals), every rule set's
+  // balance interval, and which are as fair as far as the games tell (verdicts.h).
+  FairestRuleSets fairness;
   double seconds = 0;
 };
 

@@ -17,9 +17,16 @@ void write_interval(JsonWriter& json, const char* low, const char* high, Interva
   json.key(low).value(interval.low).key(high).value(interval.high);
 }
 
+// A rule set's balance against the fairest's.
+struct Fairness {
+  Interval balance;
+  double p_value = 1;
+  bool as_fair = true;
+};
+
 void write_rule_set(JsonWriter& json, const RuleSetResult& rule_set,
                     const AdvantageVerdict& verdict, const RuleSetComparison* versus,
-                    const std::vector<std::string>& agent_specs) {
+                    const Fairness& fairness, const std::vector<std::string>& agent_specs) {
   const RuleSetFigures& f = rule_set.figures;
   const double n = static_cast<double>(f.games);
   json.begin_object();
@@ -63,6 +70,8 @@ void write_rule_set(JsonWriter& json, const RuleSetResult& rule_set,
   json.end_object();
   json.key("verdict").value(verdict_name(verdict.verdict));
   json.key("balance").value(f.balance);
+  write_interval(json, "balance_low", "balance_high", fairness.balance);
+  json.key("as_fair_p_value").value(fairness.p_value).key("as_fair").value(fairness.as_fair);
   json.key("decisive").value(f.decisive).key("decisiveness").value(f.decisive / n);
   json.key("natural_draws").value(f.natural_draws).key("truncated").value(f.truncated);
   json.key("truncated_draws").value(f.truncated_draws);
@@ -163,11 +172,13 @@ std::string balance_json(const BalanceResult& result) {
   json.key("intervals").value("confidence sequences at 95%, valid however the run stopped");
   json.key("tuned_blocks").value(result.tuned_blocks).key("family_alpha").value(kFamilyAlpha);
   json.key("correction").value("holm").key("even_margin").value(kEvenMargin).end_object();
-  json.key("fairest").value(result.fairest).key("seconds").value(result.seconds);
+  json.key("fairest").value(result.fairness.fairest).key("seconds").value(result.seconds);
   json.key("rule_sets").begin_array();
   for (size_t r = 0; r < result.rule_sets.size(); ++r)
-    write_rule_set(json, result.rule_sets[r], result.verdicts[r],
-                   r > 0 ? &result.comparisons[r] : nullptr, result.agent_specs);
+    write_rule_set(
+        json, result.rule_sets[r], result.verdicts[r], r > 0 ? &result.comparisons[r] : nullptr,
+        {result.fairness.balance[r], result.fairness.p_values[r], result.fairness.as_fair[r]},
+        result.agent_specs);
   json.end_array().end_object();
   return json.text() + "\n";
 }

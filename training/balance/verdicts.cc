@@ -7,6 +7,23 @@
 #include <string>
 
 namespace knightgym {
+namespace {
+
+// The smallest alpha in (0, 1] at which `separated(alpha)` holds, for a predicate that
+// holds from some alpha up (intervals narrow as alpha grows); 1 where it never does. By
+// bisection on log alpha: 60 halvings, far below any p-value's use.
+template <typename Separated>
+double smallest_alpha(const Separated& separated) {
+  if (!separated(1.0)) return 1;
+  double low = std::log(1e-300), high = 0;
+  for (int i = 0; i < 60; ++i) {
+    const double middle = (low + high) / 2;
+    (separated(std::exp(middle)) ? high : low) = middle;
+  }
+  return std::exp(high);
+}
+
+}  // namespace
 
 std::vector<double> holm_adjusted(std::span<const double> p_values) {
   for (const double p : p_values)
@@ -88,20 +105,12 @@ SequenceDifference sequence_difference(const MeanEstimate& a, const SequenceDesi
   const Interval ia = mean_sequence(a, design_a, alpha / 2);
   const Interval ib = mean_sequence(b, design_b, alpha / 2);
   d.interval = {ia.low - ib.high, ia.high - ib.low};
-  // The half-widths' sum falls as alpha grows; the p-value is the alpha where it meets
-  // |a - b|, found by bisection on log alpha (60 halvings: far below any p-value's use).
-  const auto gap_left = [&](double level) {
+  // The p-value: the alpha where the half-widths' sum meets |a - b|.
+  d.p_value = smallest_alpha([&](double level) {
     const Interval sa = mean_sequence(a, design_a, level / 2);
     const Interval sb = mean_sequence(b, design_b, level / 2);
     return sa.low > sb.high || sb.low > sa.high;
-  };
-  if (!gap_left(1.0)) return d;
-  double low = std::log(1e-300), high = 0;  // log alpha
-  for (int i = 0; i < 60; ++i) {
-    const double middle = (low + high) / 2;
-    (gap_left(std::exp(middle)) ? high : low) = middle;
-  }
-  d.p_value = std::exp(high);
+  });
   return d;
 }
 
@@ -124,6 +133,64 @@ std::vector<RuleSetComparison> compare_with_first(std::span<const MeanEstimate> 
     comparisons[i].significant = adjusted[i - 1] <= alpha;
   }
   return comparisons;
+}
+
+Interval balance_sequence(std::span<const int64_t> wins, int64_t games,
+                          const SequenceDesign& design, double alpha) {
+  if (wins.empty()) throw std::invalid_argument("balance_sequence: no seats");
+  const double per_seat = alpha / static_cast<double>(wins.size());
+  double highest_low = 0, lowest_high = 1, highest_high = 0, lowest_low = 1;
+  for (const int64_t w : wins) {
+    const Interval rate = rate_sequence(w, games, design, per_seat);
+    highest_low = std::max(highest_low, rate.low), lowest_high = std::min(lowest_high, rate.high);
+    highest_high = std::max(highest_high, rate.high), lowest_low = std::min(lowest_low, rate.low);
+  }
+  // The spread of the true rates lies between these: at least the gap between two seats'
+  // intervals, at most their far ends apart.
+  const double spread_low = std::max(0.0, highest_low - lowest_high);
+  const double spread_high = highest_high - lowest_low;
+  return {1 - spread_high, 1 - spread_low};
+}
+
+FairestRuleSets fairest_rule_sets(std::span<const std::vector<int64_t>> wins,
+                                  std::span<const int64_t> games,
+                                  std::span<const SequenceDesign> designs, double alpha) {
+  const size_t m = wins.size();
+  if (games.size() != m || designs.size() != m || m == 0)
+    throw std::invalid_argument("fairest_rule_sets: " + std::to_string(m) + " rule sets' wins, " +
+                                std::to_string(games.size()) + " game counts and " +
+                                std::to_string(designs.size()) + " designs");
+  FairestRuleSets result;
+  std::vector<double> balances;
+  for (size_t i = 0; i < m; ++i) {
+    if (games[i] < 1)
+      throw std::invalid_argument("fairest_rule_sets: rule set " + std::to_string(i) +
+                                  " played no games");
+    double highest = 0, lowest = 1;
+    for (const int64_t w : wins[i]) {
+      const double rate = static_cast<double>(w) / static_cast<double>(games[i]);
+      highest = std::max(highest, rate), lowest = std::min(lowest, rate);
+    }
+    balances.push_back(1 - (highest - lowest));
+    if (balances[i] > balances[result.fairest]) result.fairest = static_cast<int>(i);
+    result.balance.push_back(balance_sequence(wins[i], games[i], designs[i], alpha));
+  }
+  const size_t f = static_cast<size_t>(result.fairest);
+  std::vector<double> p_values;
+  for (size_t i = 0; i < m; ++i) {
+    if (i == f) continue;
+    p_values.push_back(smallest_alpha([&](double level) {
+      return balance_sequence(wins[f], games[f], designs[f], level / 2).low >
+             balance_sequence(wins[i], games[i], designs[i], level / 2).high;
+    }));
+  }
+  const std::vector<double> adjusted = holm_adjusted(p_values);
+  for (size_t i = 0, k = 0; i < m; ++i) {
+    const double p = i == f ? 1.0 : adjusted[k++];
+    result.p_values.push_back(p);
+    result.as_fair.push_back(p > alpha);
+  }
+  return result;
 }
 
 }  // namespace knightgym

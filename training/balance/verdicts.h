@@ -73,4 +73,26 @@ std::vector<RuleSetComparison> compare_with_first(std::span<const MeanEstimate> 
                                                   std::span<const SequenceDesign> designs,
                                                   double alpha = kFamilyAlpha);
 
+// A rule set's balance, 1 - (the highest seat's win rate - the lowest's), at level
+// 1 - alpha: every seat's rate sequence at level 1 - alpha / seats, the spread between
+// their far ends. `wins[s]`: seat s's wins of `games`; the design counts games.
+Interval balance_sequence(std::span<const int64_t> wins, int64_t games,
+                          const SequenceDesign& design, double alpha = kFamilyAlpha);
+
+// The fairest rule set of a sweep (the highest balance, the first of equals), its
+// balance's interval, and which rule sets are as fair as far as the games tell: those
+// whose balance is not shown below the fairest's, Holm over the m - 1 comparisons (each
+// difference valid under any dependence, as sequence_difference's).
+struct FairestRuleSets {
+  int fairest = 0;
+  std::vector<Interval> balance;  // per rule set, at level 1 - alpha
+  std::vector<double> p_values;   // of "as fair as the fairest", Holm-adjusted (1 for it)
+  std::vector<bool> as_fair;      // not shown less fair than the fairest
+};
+
+FairestRuleSets fairest_rule_sets(std::span<const std::vector<int64_t>> wins,
+                                  std::span<const int64_t> games,
+                                  std::span<const SequenceDesign> designs,
+                                  double alpha = kFamilyAlpha);
+
 }  // namespace knightgym

@@ -75,8 +75,18 @@ def _seats(result, players):
             ]
         )
     fairest = sets[result["fairest"]]
-    md += f"\nFairest: **{fairest['label']}** (balance {fairest['balance']:.3f}).\n"
-    return md
+    md += (
+        f"\nFairest: **{fairest['label']}** (balance {fairest['balance']:.3f}, "
+        f"{fairest['balance_low']:.3f} to {fairest['balance_high']:.3f})."
+    )
+    others = [r["label"] for r in sets if r["as_fair"] and r is not fairest]
+    if len(sets) > 1:
+        md += (
+            " As fair as far as the games tell (not shown less fair, Holm): "
+            + (", ".join(others) if others else "none")
+            + "."
+        )
+    return md + "\n"
 
 
 def _compared(sets):

@@ -1,8 +1,9 @@
 """The statistics of a balance result, restated from its counts by the C++ that writes
 them (training/balance/confidence_sequence.h, verdicts.h), for results written before
 them: confidence sequences for every rate and advantage, each rule set's verdict
-(favours a seat, even within the margin, or undecided) and its differences with the first
-rule set, both with Holm's correction over the sweep.
+(favours a seat, even within the margin, or undecided), its difference with the first
+rule set and its balance against the fairest's, each with Holm's correction over the
+sweep.
 
     from knightgym.balance_statistics import restated
     result = restated(json.load(open("docs/balance/runs/knight_fight_strong/balance.json")))
@@ -62,5 +63,16 @@ def restated(result):
             a[key] = f[key]
         r["verdict"] = f["verdict"]
         r["vs_first"] = f["vs_first"]
+    fairness = _knightgym.fairest_rule_sets(
+        [[seat["wins"] for seat in r["seats"]] for r in sets],
+        [r["games"] for r in sets],
+        [blocks * r["block_games"] for r, blocks in zip(sets, tuned)],
+    )
+    for r, (low, high), p, as_fair in zip(
+        sets, fairness["balance"], fairness["p_values"], fairness["as_fair"]
+    ):
+        r["balance_low"], r["balance_high"] = low, high
+        r["as_fair_p_value"], r["as_fair"] = p, as_fair
+    out["fairest"] = fairness["fairest"]
     out["statistics"] = {**STATISTICS, "tuned_blocks": tuned[0]}
     return out

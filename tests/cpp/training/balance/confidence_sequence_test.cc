@@ -173,3 +173,31 @@ TEST_CASE("sequences stopped by the sequential test cover the truth", "[balance]
   CHECK(sequence_covers >= 0.94 * runs);
   CHECK(ever_missed <= 0.06 * runs);
 }
+
+TEST_CASE("a balance's interval, and the rule sets as fair as the fairest", "[balance]") {
+  const SequenceDesign design{1000};
+  // Two seats, 1,000 games: 500-480 is near even, 650-330 far from it.
+  const std::vector<int64_t> even{500, 480}, uneven{650, 330}, close{520, 470};
+  const Interval b = balance_sequence(even, 1000, design);
+  CHECK(b.high == 1);  // the seats' intervals overlap: a spread of 0 is not ruled out
+  CHECK(b.low < 0.98);
+  const Interval u = balance_sequence(uneven, 1000, design);
+  CHECK(u.high < 0.8);  // at most 1 - (the gap between the two seats' intervals)
+  CHECK(u.low < 0.68);
+  // The per-seat intervals are at alpha / seats: wider than the rate's own.
+  CHECK(1 - u.high <
+        rate_sequence(650, 1000, design).low - rate_sequence(330, 1000, design).high + 1e-12);
+
+  const std::vector<std::vector<int64_t>> wins{uneven, even, close};
+  const std::vector<int64_t> games{1000, 1000, 1000};
+  const std::vector<SequenceDesign> designs(3, design);
+  const FairestRuleSets fair = fairest_rule_sets(wins, games, designs);
+  CHECK(fair.fairest == 1);
+  CHECK(fair.as_fair == std::vector<bool>{false, true, true});
+  CHECK(fair.p_values[1] == 1);
+  CHECK(fair.p_values[0] < 0.05);
+  CHECK(fair.p_values[2] > 0.05);
+  CHECK(fair.balance[0].high == Approx(u.high));
+  CHECK_THROWS_WITH(fairest_rule_sets(wins, std::vector<int64_t>{1000}, designs),
+                    Catch::Contains("3 rule sets' wins, 1 game counts"));
+}
