@@ -478,8 +478,12 @@ def replay(args, plan):
 
 
 def load(data, name):
+    """A committed result with today's statistics (one written before them restated from
+    its counts: knightgym.balance_statistics), or None where there is none."""
+    from knightgym.balance_statistics import restated
+
     path = Path(data) / name / "balance.json"
-    return json.loads(path.read_text()) if path.exists() else None
+    return restated(json.loads(path.read_text())) if path.exists() else None
 
 
 def interval(figure, digits=3):
@@ -499,14 +503,17 @@ def games_cell(rule_set):
 
 
 def elo_table(data, plan):
-    """{ladder name: {canonical agent spec, less its device: (elo, 95% half width)}}."""
+    """{ladder name: {canonical agent spec, less its device: (elo, 95% half width, floor)}}:
+    floor where the player won every game it played, so that its Elo has no upper bound
+    (the fit's virtual draws alone keep it finite)."""
     ratings = {}
     for name in plan.ladders:
         path = Path(data) / "ladders" / f"{name}.json"
         if path.exists():
             ladder = json.loads(path.read_text())
             ratings[name] = {
-                same_player(r["spec"]): (r["elo"], r["half_width"]) for r in ladder["ratings"]
+                same_player(r["spec"]): (r["elo"], r["half_width"], r["score"] >= 1)
+                for r in ladder["ratings"]
             }
     return ratings
 
@@ -525,17 +532,25 @@ def strength_rows(data, plan, game):
     return [(agent, result) for agent, result in rows if result]
 
 
-def weighted_trend(x, y, se):
-    """The least-squares line through (x, y) weighted by 1/se²: slope, intercept and the
-    slope's standard error (from the weights alone, as the points' errors are known)."""
+def weighted_trend(x, y, se_x, se_y):
+    """The line through (x, y) with both coordinates' errors counted, by effective
+    variance (each point weighted by 1 / (se_y² + slope² se_x²), iterated to a fixed
+    point), its slope's standard error scaled by the misfit where the points scatter more
+    than their errors allow (sqrt(chi²/dof) when above 1). Returns slope, intercept, the
+    slope's scaled standard error, chi²/dof and the dof."""
     import numpy as np
 
-    w = 1 / se**2
-    mean_x = np.sum(w * x) / np.sum(w)
-    mean_y = np.sum(w * y) / np.sum(w)
-    sxx = np.sum(w * (x - mean_x) ** 2)
-    slope = np.sum(w * (x - mean_x) * (y - mean_y)) / sxx
-    return slope, mean_y - slope * mean_x, 1 / np.sqrt(sxx)
+    slope = 0.0
+    for _ in range(50):
+        w = 1 / (se_y**2 + slope**2 * se_x**2)
+        mean_x = np.sum(w * x) / np.sum(w)
+        mean_y = np.sum(w * y) / np.sum(w)
+        sxx = np.sum(w * (x - mean_x) ** 2)
+        slope = np.sum(w * (x - mean_x) * (y - mean_y)) / sxx
+    intercept = mean_y - slope * mean_x
+    dof = len(x) - 2
+    misfit = float(np.sum(w * (y - intercept - slope * x) ** 2) / dof) if dof > 0 else 1.0
+    return slope, intercept, np.sqrt(max(1.0, misfit) / sxx), misfit, dof
 
 
 def across_strength(data, docs, plan):
@@ -551,9 +566,9 @@ def across_strength(data, docs, plan):
     ratings = elo_table(data, plan)
     print(
         "| game | agent | Elo (95%) | games | seat win rates % | draws % "
-        "| first-seat advantage (95%) | balance | decisions per game |"
+        "| first-seat advantage (95%) | verdict | balance | decisions per game |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     games = plan.games
     figure, panels = plt.subplots(1, len(games), figsize=(3.2 * len(games), 3.6), squeeze=False)
     panels = panels[0]
@@ -565,13 +580,19 @@ def across_strength(data, docs, plan):
             r = result["rule_sets"][0]
             elo = table.get(same_player(result["agents"][0]))
             a = r["first_seat_advantage"]
-            elo_cell = f"{elo[0]:.0f} ± {elo[1]:.0f}" if elo else "not rated"
+            if not elo:
+                elo_cell = "not rated"
+            elif elo[2]:
+                elo_cell = f"at least {elo[0] - elo[1]:.0f} (won every game)"
+            else:
+                elo_cell = f"{elo[0]:.0f} ± {elo[1]:.0f}"
             print(
                 f"| {game} | `{agent}` | {elo_cell} | {games_cell(r)} | {seat_wins(r)} | "
-                f"{100 * r['seats'][0]['draw_rate']:.1f} | {interval(a)} | "
+                f"{100 * r['seats'][0]['draw_rate']:.1f} | {interval(a)} | {r['verdict']} | "
                 f"{r['balance']:.3f} | {r['length']['mean']:.1f} |"
             )
-            if elo:
+            # A floor is no point of the trend: it is shown, not fitted.
+            if elo and not elo[2]:
                 points.append((elo[0], elo[1], a["mean"], a["std_error"]))
         axes.axhline(0, color="gray", linewidth=0.8)
         axes.set_title(game, fontsize=9)
@@ -593,8 +614,8 @@ def across_strength(data, docs, plan):
             label="measured (95%)",
         )
         if len(points) >= 3:
-            slope, intercept, slope_se = weighted_trend(x, y, se)
-            trends[game] = (slope, intercept, slope_se, x.max())
+            slope, intercept, slope_se, misfit, dof = weighted_trend(x, y, x_half / 1.96, se)
+            trends[game] = (slope, intercept, slope_se, misfit, dof, x.max())
             inside = np.linspace(x.min(), x.max(), 20)
             beyond = np.linspace(x.max(), x.max() + 600, 20)
             axes.plot(
@@ -621,15 +642,19 @@ def across_strength(data, docs, plan):
     figure.savefig(Path(docs) / "advantage_across_strength.png", dpi=110)
     plt.close(figure)
     if trends:
+        from scipy import stats
+
         print("\nThe trends\n")
         print(
-            "| game | trend: advantage per 1000 Elo (95%) | at Elo 0 "
-            "| at the strongest measured | extrapolated 600 Elo beyond |"
+            "| game | trend: advantage per 1000 Elo (95%) | misfit (chi²/dof) | at Elo 0 "
+            "| at the strongest fitted | extrapolated 600 Elo beyond |"
         )
-        print("|---|---|---|---|---|")
-        for game, (slope, intercept, slope_se, top) in trends.items():
+        print("|---|---|---|---|---|---|")
+        for game, (slope, intercept, slope_se, misfit, dof, top) in trends.items():
+            # Student's t: the misfit's scale comes from the few points themselves.
+            half = 1000 * stats.t.ppf(0.975, dof) * slope_se
             print(
-                f"| {game} | {1000 * slope:+.3f} ± {1000 * 1.96 * slope_se:.3f} "
+                f"| {game} | {1000 * slope:+.3f} ± {half:.3f} | {misfit:.1f} ({dof}) "
                 f"| {intercept:+.3f} | {intercept + slope * top:+.3f} (Elo {top:.0f}) "
                 f"| {intercept + slope * (top + 600):+.3f} |"
             )
@@ -644,7 +669,7 @@ def side_by_side(data, title, names, keys):
     columns = []
     for result in results:
         agent = agent_label(result["agents"][0])
-        columns += [f"{agent}: advantage (95%)", "balance", "games", "length"]
+        columns += [f"{agent}: advantage (95%)", "draws %", "balance", "games", "length"]
     print(f"\n{title}\n")
     print("| " + " | ".join(keys + columns) + " |")
     print("|" + "---|" * (len(keys) + len(columns)))
@@ -654,13 +679,14 @@ def side_by_side(data, title, names, keys):
             # A run may cover part of the grid (a network plays only some modes).
             r = rule_set_with(result, first["values"], keys)
             if r is None:
-                cells += ["-"] * 4
+                cells += ["-"] * 5
                 continue
             versus = r["vs_first"]
             mark = " *" if versus and versus["significant"] else ""
             fairest = "**" if r is result["rule_sets"][result["fairest"]] else ""
             cells += [
                 interval(r["first_seat_advantage"]) + mark,
+                f"{100 * r['seats'][0]['draw_rate']:.1f}",
                 f"{fairest}{r['balance']:.3f}{fairest}",
                 games_cell(r),
                 f"{r['length']['mean']:.0f}",
@@ -676,11 +702,19 @@ def rule_set_with(result, values, keys):
     return None
 
 
+# The three verdicts, short (knightgym.balance_statistics: Holm over the run's sweep).
+SHORT_VERDICTS = {
+    "favours the first seat": "first seat",
+    "favours the other seats": "other seats",
+    "even": "even (±0.05)",
+    "undecided": "undecided",
+}
+
+
 def verdict(rule_set):
-    """'ahead', 'behind' or 'even': which side of 0 the first seat's advantage's interval
-    lies."""
-    a = rule_set["first_seat_advantage"]
-    return "ahead" if a["low"] > 0 else "behind" if a["high"] < 0 else "even"
+    """'first seat', 'other seats', 'even (±0.05)' or 'undecided': the rule set's verdict
+    on the first seat's advantage."""
+    return SHORT_VERDICTS[rule_set["verdict"]]
 
 
 def test_verdict(result, rule_set):
@@ -688,7 +722,7 @@ def test_verdict(result, rule_set):
     such test ran (a one-sided test's H0 says only that seat 0 is not favoured)."""
     if not rule_set["sprt"] or result["sprt"]["a0"] >= 0:
         return None
-    return {"H1": "ahead", "H0": "behind"}.get(rule_set["sprt"]["decision"], "undecided")
+    return {"H1": "first seat", "H0": "other seats"}.get(rule_set["sprt"]["decision"], "undecided")
 
 
 def verdicts_compared(data, title, names, keys):

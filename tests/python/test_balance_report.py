@@ -240,3 +240,40 @@ def test_summarize_into_replaces_the_tables_with_the_same_columns():
         "| ffa4 | +0.1 | 0.9 | -0.1 |",
     ]
     assert unplaced == ["| run | rule set | old player | games |"]
+
+
+def test_the_trend_counts_both_errors_and_the_misfit():
+    import numpy as np
+
+    x = np.array([0.0, 300.0, 600.0, 900.0])
+    se_x = np.array([1e-9, 60.0, 70.0, 80.0])
+    se_y = np.array([0.02, 0.02, 0.02, 0.02])
+    # Points on a line: that slope, no misfit to scale by.
+    y = 0.1 - 0.0005 * x
+    slope, intercept, slope_se, misfit, dof = balance_report.weighted_trend(x, y, se_x, se_y)
+    assert slope == pytest.approx(-0.0005) and intercept == pytest.approx(0.1)
+    assert misfit == pytest.approx(0, abs=1e-12) and dof == 2
+    # The Elo's errors widen the slope's: weights 1 / (se_y² + slope² se_x²).
+    _, _, without_x, _, _ = balance_report.weighted_trend(x, y, np.full(4, 1e-9), se_y)
+    assert slope_se > without_x
+    # Points that scatter beyond their errors: the error grows by sqrt(chi²/dof).
+    scattered = y + np.array([0.1, -0.1, 0.1, -0.1])
+    s = balance_report.weighted_trend(x, scattered, se_x, se_y)
+    assert s[3] > 1
+    w = 1 / (se_y**2 + s[0] ** 2 * se_x**2)
+    mean_x = np.sum(w * x) / np.sum(w)
+    assert s[2] == pytest.approx(np.sqrt(s[3] / np.sum(w * (x - mean_x) ** 2)))
+
+
+def test_a_player_who_won_every_game_is_a_floor(tmp_path):
+    ladders = tmp_path / "ladders"
+    ladders.mkdir()
+    ratings = [
+        {"spec": "random", "elo": 0, "half_width": 0, "score": 0.1},
+        {"spec": "az:model=pretrained,sims=64", "elo": 1032, "half_width": 240, "score": 1.0},
+    ]
+    (ladders / "kf.json").write_text(json.dumps({"ratings": ratings}))
+    plan = argparse.Namespace(ladders={"kf": None})
+    table = balance_report.elo_table(tmp_path, plan)["kf"]
+    assert table["random"] == (0, 0, False)
+    assert table["az:model=pretrained,sims=64"] == (1032, 240, True)

@@ -25,7 +25,7 @@ double smallest_alpha(const Separated& separated) {
 
 }  // namespace
 
-std::vector<double> holm_adjusted(std::span<const double> p_values) {
+std::vector<double> holm_adjusted(std::span<const double> p_values, size_t at_most_true) {
   for (const double p : p_values)
     if (!(p >= 0 && p <= 1))
       throw std::invalid_argument("holm_adjusted: a p-value must be in [0, 1], got " +
@@ -39,7 +39,8 @@ std::vector<double> holm_adjusted(std::span<const double> p_values) {
   double running = 0;  // step-down: an adjusted p-value never falls below an earlier one
   for (size_t rank = 0; rank < m; ++rank) {
     const size_t i = order[rank];
-    running = std::max(running, std::min(1.0, static_cast<double>(m - rank) * p_values[i]));
+    const double factor = static_cast<double>(std::min(at_most_true, m - rank));
+    running = std::max(running, std::min(1.0, factor * p_values[i]));
     adjusted[i] = running;
   }
   return adjusted;
@@ -84,7 +85,7 @@ std::vector<AdvantageVerdict> advantage_verdicts(std::span<const MeanEstimate> a
     p_values.push_back(v.p_nonzero);
     p_values.push_back(v.p_even);
   }
-  const std::vector<double> adjusted = holm_adjusted(p_values);
+  const std::vector<double> adjusted = holm_adjusted(p_values, m);
   for (size_t i = 0; i < m; ++i) {
     AdvantageVerdict& v = verdicts[i];
     v.adjusted_nonzero = adjusted[2 * i];

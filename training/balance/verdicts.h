@@ -7,11 +7,14 @@
 //
 // Each rule set brings two hypotheses, "the advantage is 0" and "it lies beyond +-margin",
 // tested by anytime-valid p-values (confidence_sequence.h), so a verdict holds however
-// the run stopped; Holm's step-down over all 2m hypotheses of m rule sets keeps the
-// chance of any false verdict in the sweep at most alpha (family-wise). Comparisons of
-// two rule sets are tested as differences, Holm over their family in the same way.
+// the run stopped. Holm's step-down over all 2m hypotheses of m rule sets, with Shaffer's
+// (1986) restriction that a rule set's two cannot both hold (so at most m of them are
+// true), keeps the chance of any false verdict in the sweep at most alpha (family-wise);
+// a single rule set's verdicts then follow its own interval. Comparisons of two rule sets
+// are tested as differences, Holm over their family.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -25,8 +28,10 @@ inline constexpr double kEvenMargin = 0.05;  // "even" within +-0.05 of the adva
 
 // Holm's adjusted p-values, in the order given: a hypothesis is rejected at family-wise
 // level alpha when its adjusted p-value is at most alpha (as statsmodels' multipletests
-// with method="holm"). Throws std::invalid_argument for a p-value outside [0, 1].
-std::vector<double> holm_adjusted(std::span<const double> p_values);
+// with method="holm"). Where at most `at_most_true` of the hypotheses can hold together,
+// the j-th smallest p-value is multiplied by min(at_most_true, M - j + 1) rather than
+// M - j + 1 (Shaffer's S1). Throws std::invalid_argument for a p-value outside [0, 1].
+std::vector<double> holm_adjusted(std::span<const double> p_values, size_t at_most_true = SIZE_MAX);
 
 enum class Verdict { kFavoursFirst, kFavoursOthers, kEven, kUndecided };
 

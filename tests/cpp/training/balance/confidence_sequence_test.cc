@@ -92,6 +92,12 @@ TEST_CASE("Holm's adjustment, by hand", "[balance]") {
   CHECK(adjusted[2] == Approx(0.04));
   CHECK(adjusted[3] == Approx(0.06));
   CHECK(holm_adjusted(std::vector<double>{0.9, 0.8})[0] == 1.0);
+  // At most two of the four can hold together (Shaffer): times 2, 2, 2, 1.
+  const std::vector<double> restricted = holm_adjusted(p, 2);
+  CHECK(restricted[2] == Approx(0.02));
+  CHECK(restricted[3] == Approx(0.04));
+  CHECK(restricted[0] == Approx(0.06));
+  CHECK(restricted[1] == Approx(0.5));
   CHECK(holm_adjusted(std::vector<double>{}).empty());
   CHECK_THROWS_WITH(holm_adjusted(std::vector<double>{0.2, 1.5}), Catch::Contains("1.5"));
 }
@@ -112,6 +118,13 @@ TEST_CASE("three verdicts: favours, even within the margin, undecided", "[balanc
   for (const AdvantageVerdict& v : verdicts) {
     CHECK(v.adjusted_nonzero >= v.p_nonzero);
     CHECK(v.adjusted_even >= v.p_even);
+  }
+  // A single rule set's verdict follows its own interval (its two hypotheses cannot both
+  // hold): nonzero exactly when the interval leaves out 0.
+  for (const double mean : {0.05, 0.07, 0.09}) {
+    const std::vector<MeanEstimate> alone{estimate(mean, 0.97, 2000)};
+    const AdvantageVerdict v = advantage_verdicts(alone, std::vector<SequenceDesign>(1, {2000}))[0];
+    CHECK((v.verdict == Verdict::kFavoursFirst) == (v.interval.low > 0));
   }
   // The same advantage alone may pass where among many it does not: z about 2.75.
   const MeanEstimate marginal = estimate(0.06, 0.97, 2000);
