@@ -34,7 +34,6 @@ import contextlib
 import datetime
 import io
 import json
-import math
 import shutil
 import subprocess
 import sys
@@ -787,11 +786,24 @@ def adjacent_score(rule_set):
     return 1 / (1 + 10 ** ((elo[-2] - elo[-1]) / 400))
 
 
+def difference(old, before, new, after):
+    """The new rule set's advantage minus the old's, with its 95% interval as the sweeps'
+    comparisons make it (each sequence at 97.5%, valid however either run stopped)."""
+    from knightgym import statistics
+
+    estimates = [
+        (r["first_seat_advantage"]["mean"], r["first_seat_advantage"]["block_sd"], r["blocks"])
+        for r in (before, after)
+    ]
+    tuned = [old["statistics"]["tuned_blocks"], new["statistics"]["tuned_blocks"]]
+    versus = statistics.sweep_statistics(estimates, tuned)[1]["vs_first"]
+    return {"mean": versus["difference"], "low": versus["low"], "high": versus["high"]}
+
+
 def old_against_new(data, plan):
     """Each result set aside to be played again (DATA/superseded/NAME) beside its replay
     (DATA/NAME), "playing again" until there is one: per rule set, the old and new player,
-    the first seat's advantage of each and their difference, with 95% intervals (the two
-    runs' games are independent)."""
+    the first seat's advantage of each and their difference, with 95% intervals."""
     rows = []
     for name, run in plan.runs.items():
         old, new = load(Path(data) / SUPERSEDED, name), load(data, name)
@@ -815,9 +827,8 @@ def old_against_new(data, plan):
         cells = [name, before["label"] or "default", player(old), str(before["games"]), interval(a)]
         if after:
             b = after["first_seat_advantage"]
-            half = 1.96 * math.hypot(a["std_error"], b["std_error"])
             cells += [player(new), str(after["games"]), interval(b)]
-            cells += [f"{b['mean'] - a['mean']:+.3f} ± {half:.3f}"]
+            cells += [interval(difference(old, before, new, after))]
         else:  # set aside, and not played again yet
             cells += ["playing again", "", "", ""]
         print("| " + " | ".join(cells + [reason]) + " |")
