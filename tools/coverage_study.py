@@ -6,8 +6,9 @@ does a sweep keep its family-wise error? Prints a Markdown table.
     PYTHONPATH=build/python .venv/bin/python tools/coverage_study.py \
         [--runs 300] [--truth-games 1000000]
 
-The truth: Knight Fight between random players, whose first seat's advantage 10^6 games
-measure to +-0.002. Then three studies, each seeded:
+The truth: the game that sets `coverage` in its studies (env/games/<game>/studies.json:
+Knight Fight) between random players, whose first seat's advantage 10^6 games measure to
++-0.002. Then three studies, each seeded:
 
 1. **Stopped by the sequential test.** `runs` real balance runs (knightgym.balance, at
    most 2,000 games, a look every 100), each testing a0 against a1 either side of the
@@ -28,9 +29,11 @@ import math
 import sys
 
 import numpy as np
+import studies
 from knightgym import balance, statistics
 
-GAME = "knight_fight"
+# The game of the study: the first whose studies set `coverage` (tools/studies.py).
+GAME = studies.get(studies.games("coverage")[0], "coverage.spec")
 Z95 = 1.959963984540054
 
 

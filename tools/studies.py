@@ -34,6 +34,8 @@ Games come in the registry's order (`knightgym list --names`). Every key is opti
     pictures        tools/doc_pictures.py: starts (more specs whose start is drawn),
                     opponent (the search its network's example game is played against)
     openspiel       tools/openspiel_vs_mcts.py: spec (the game as it is compared)
+    coverage        tools/coverage_study.py: spec (the game whose random players play its
+                    simulation study; the first game that sets it)
     strength        docs/strength.md: ladders (tools/strength_ladders.sh: name, spec,
                     games per pair, extra_agents beside the searches); targets
                     (tools/strength_networks.sh: file, spec, agents, games_divisor of

@@ -122,7 +122,9 @@ def test_a_client_server_that_fails_to_start_is_tried_again(cluster, monkeypatch
     monkeypatch.setattr(ray, "init", init_failing_once)
     assert connect(cluster.client_address)
     try:
-        assert calls == [cluster.client_address] * 2
+        # The injected failure, then the attempt that connected; on a loaded machine the
+        # real client server may fail to start too, and is tried again the same way.
+        assert len(calls) >= 2 and set(calls) == {cluster.client_address}
         assert ray.cluster_resources()["CPU"] == 2
     finally:
         ray.shutdown()

@@ -6,8 +6,10 @@ table of docs/balance.md is the same study at 300 runs."""
 
 import importlib.util
 import pathlib
+import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
 SPEC = importlib.util.spec_from_file_location(
     "coverage_study", ROOT / "tools" / "coverage_study.py"
 )

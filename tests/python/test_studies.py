@@ -54,6 +54,7 @@ SCHEMA = {
     "throughput": RUN,
     "pictures": {"starts": None, "opponent": None},
     "openspiel": {"spec": None},
+    "coverage": {"spec": None},
     "strength": {
         "ladders": {"name": None, "spec": None, "games": None, "extra_agents": None},
         "targets": {"file": None, "spec": None, "agents": None, "games_divisor": None},
@@ -98,6 +99,7 @@ def specs_of(settings):
     specs += [run["spec"] for run in settings.get("throughput", [])]
     specs += settings.get("pictures", {}).get("starts", [])
     specs += [settings["openspiel"]["spec"]] if "openspiel" in settings else []
+    specs += [settings["coverage"]["spec"]] if "coverage" in settings else []
     specs += [
         row["spec"] for key in ("ladders", "targets", "networks") for row in strength.get(key, [])
     ]
