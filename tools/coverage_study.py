@@ -15,18 +15,20 @@ Knight Fight) between random players, whose first seat's advantage 10^6 games me
    truth, so that most stop early, where their estimate strays. Coverage of the truth
    by the advantage's fixed-sample interval (what balance.json reported before) and by
    its confidence sequence, at the stop.
-2. **Extended when undecided.** Runs of 400 games, then 400 more at a time up to 4,000
-   while the verdict is "undecided" (a continuation that depends on the data): coverage at
-   the end. Outcomes drawn from the truth's win, draw and loss rates (the games are
-   independent, so this is the same as playing them).
+2. **Extended when undecided.** Real runs of 400 games, extended (resume=True, as
+   `balance --resume --games N`) by 400 more at a time up to 4,000 while the verdict is
+   "undecided" (a continuation that depends on the data): coverage at the end.
 3. **A sweep of 16 equal rule sets.** 16 rule sets with the truth's rates, each 1,000
-   games: the chance that any comparison with the first rule set is called significant
+   games whose outcomes are drawn from the truth's win, draw and loss rates (the games
+   are independent, so this is the same as playing them): the chance that any comparison with the first rule set is called significant
    (family-wise error; before: the uncorrected z-test) and that any verdict is false.
 """
 
 import argparse
 import math
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import studies
@@ -83,22 +85,33 @@ def estimate(samples):
     return float(samples.mean()), float(samples.std(ddof=1)), n
 
 
-def extended_runs(runs, rates, advantage, seed=200):
-    """Study 2: 400 games, extended by 400 while undecided, up to 4,000."""
-    rng = np.random.default_rng(seed)
+def extended_runs(runs, advantage, seed=200):
+    """Study 2: real runs of 400 games, extended with resume=True by 400 more while their
+    verdict is undecided, up to 4,000."""
     fixed = sequence = extended = 0
-    for _ in range(runs):
-        samples = draw_outcomes(rng, rates, 400)
-        while True:
-            mean, sd, n = estimate(samples)
-            verdict = statistics.sweep_statistics([(mean, sd, n)], [400])[0]
-            if verdict["verdict"] != "undecided" or n >= 4000:
-                break
-            samples = np.concatenate([samples, draw_outcomes(rng, rates, 400)])
-        extended += n > 400
-        half = Z95 * sd / math.sqrt(n)
-        fixed += covers(mean - half, mean + half, advantage)
-        sequence += covers(verdict["low"], verdict["high"], advantage)
+    with tempfile.TemporaryDirectory() as scratch:
+        for run in range(runs):
+            out = Path(scratch) / f"run{run}"
+            games = 400
+            while True:
+                result = balance.evaluate(
+                    GAME,
+                    agents="random",
+                    games=games,
+                    seed=seed + run,
+                    out=out,
+                    resume=True,
+                    progress=False,
+                    plots=False,
+                )
+                r = result["rule_sets"][0]
+                if r["verdict"] != "undecided" or games >= 4000:
+                    break
+                games += 400
+            extended += games > 400
+            a = r["first_seat_advantage"]
+            fixed += covers(a["fixed_low"], a["fixed_high"], advantage)
+            sequence += covers(a["low"], a["high"], advantage)
     return fixed / runs, sequence / runs, extended / runs
 
 
@@ -146,7 +159,7 @@ def study(runs, truth_games):
             f"{100 * s:.1f}%",
         )
     )
-    f, s, extended = extended_runs(runs, rates, advantage)
+    f, s, extended = extended_runs(runs, advantage)
     rows.append(
         (
             "extended while undecided",
