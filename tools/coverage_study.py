@@ -20,8 +20,9 @@ Knight Fight) between random players, whose first seat's advantage 10^6 games me
    "undecided" (a continuation that depends on the data): coverage at the end.
 3. **A sweep of 16 equal rule sets.** 16 rule sets with the truth's rates, each 1,000
    games whose outcomes are drawn from the truth's win, draw and loss rates (the games
-   are independent, so this is the same as playing them): the chance that any comparison with the first rule set is called significant
-   (family-wise error; before: the uncorrected z-test) and that any verdict is false.
+   are independent, so this is the same as playing them): the chance that any
+   comparison with the first rule set is called significant (family-wise error; before:
+   the uncorrected z-test) and that any verdict is false.
 """
 
 import argparse
