@@ -7,7 +7,7 @@ sweep.
 
     from knightgym.balance_statistics import restated
     result = restated(json.load(open("docs/balance/runs/knight_fight_strong/balance.json")))
-    result["rule_sets"][0]["verdict"]        # 'favours the other seats'
+    result["rule_sets"][0]["verdict"]        # 'favours the first seat'
 
 A result that carries them already (balance.json of a run since, with "statistics") is
 returned as it is: the C++ computed the same numbers when it wrote the file.
