@@ -205,7 +205,7 @@ BalanceResult run_balance(const BalanceOptions& options,
     const RuleSetFigures& figures = rule_set.figures;
     advantages.push_back(figures.advantage);
     designs.push_back(figures.design);
-    game_designs.push_back({figures.design.tuned_samples * figures.block_games, kFamilyAlpha});
+    game_designs.push_back(figures.game_design);
     wins.emplace_back();
     for (const SeatFigures& seat : figures.seats) wins.back().push_back(seat.wins);
     games.push_back(figures.games);

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "training/balance/verdicts.h"
 
 namespace knightgym {
 namespace {
@@ -74,26 +77,25 @@ RuleSetFigures measure(const RuleSetTally& tally, int64_t tuned_blocks) {
   RuleSetFigures figures;
   figures.design = {tuned_blocks, kFamilyAlpha};
   // Rates count games: their sequences are tuned at the games of the planned blocks.
-  const SequenceDesign games_design{tuned_blocks * tally.block_games, kFamilyAlpha};
+  figures.game_design = {tuned_blocks * tally.block_games, kFamilyAlpha};
   figures.players = tally.players;
   figures.block_games = tally.block_games;
   figures.games = tally.games;
   figures.blocks = tally.blocks;
   const double n = static_cast<double>(tally.games);
-  double lowest_win = 1, highest_win = 0;
+  std::vector<int64_t> wins;
   for (const RuleSetTally::Seat& tallied : tally.seats) {
     SeatFigures seat;
     seat.wins = tallied.wins, seat.draws = tallied.draws, seat.losses = tallied.losses;
     seat.ranks = tallied.ranks;
     seat.mean_return = tallied.return_sum / n;
-    seat.win = rate_sequence(seat.wins, tally.games, games_design);
-    seat.draw = rate_sequence(seat.draws, tally.games, games_design);
-    seat.loss = rate_sequence(seat.losses, tally.games, games_design);
-    lowest_win = std::min(lowest_win, static_cast<double>(seat.wins) / n);
-    highest_win = std::max(highest_win, static_cast<double>(seat.wins) / n);
+    seat.win = rate_sequence(seat.wins, tally.games, figures.game_design);
+    seat.draw = rate_sequence(seat.draws, tally.games, figures.game_design);
+    seat.loss = rate_sequence(seat.losses, tally.games, figures.game_design);
+    wins.push_back(seat.wins);
     figures.seats.push_back(std::move(seat));
   }
-  figures.balance = 1 - (highest_win - lowest_win);
+  figures.balance = seat_balance(wins, tally.games);
   figures.decisive = tally.decisive, figures.natural_draws = tally.natural_draws;
   figures.truncated = tally.truncated, figures.truncated_draws = tally.truncated_draws;
   figures.advantage = estimate_mean(tally.block_advantage);

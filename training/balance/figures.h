@@ -60,7 +60,8 @@ struct RuleSetFigures {
   int64_t games = 0, blocks = 0;
   std::vector<SeatFigures> seats;
   MeanEstimate advantage;               // of the first seat, over block means
-  SequenceDesign design;                // of the sequences: tuned at the planned blocks
+  SequenceDesign design;                // of the advantage's sequence: tuned at the planned blocks
+  SequenceDesign game_design;           // of the rates' sequences: at the planned blocks' games
   Interval advantage_sequence;          // the advantage's confidence sequence, 95%
   double advantage_game_std_error = 0;  // as if the games were independent
   double balance = 0;                   // 1 - the largest difference between two seats' win rates

@@ -17,16 +17,13 @@ void write_interval(JsonWriter& json, const char* low, const char* high, Interva
   json.key(low).value(interval.low).key(high).value(interval.high);
 }
 
-// A rule set's balance against the fairest's.
-struct Fairness {
-  Interval balance;
-  double p_value = 1;
-  bool as_fair = true;
-};
-
-void write_rule_set(JsonWriter& json, const RuleSetResult& rule_set,
-                    const AdvantageVerdict& verdict, const RuleSetComparison* versus,
-                    const Fairness& fairness, const std::vector<std::string>& agent_specs) {
+// Rule set r of a result, with its verdict, its balance against the fairest's and (past the
+// first) its comparison with the first.
+void write_rule_set(JsonWriter& json, const BalanceResult& result, size_t r) {
+  const RuleSetResult& rule_set = result.rule_sets[r];
+  const AdvantageVerdict& verdict = result.verdicts[r];
+  const RuleSetComparison* versus = r > 0 ? &result.comparisons[r] : nullptr;
+  const std::vector<std::string>& agent_specs = result.agent_specs;
   const RuleSetFigures& f = rule_set.figures;
   const double n = static_cast<double>(f.games);
   json.begin_object();
@@ -70,8 +67,9 @@ void write_rule_set(JsonWriter& json, const RuleSetResult& rule_set,
   json.end_object();
   json.key("verdict").value(verdict_name(verdict.verdict));
   json.key("balance").value(f.balance);
-  write_interval(json, "balance_low", "balance_high", fairness.balance);
-  json.key("as_fair_p_value").value(fairness.p_value).key("as_fair").value(fairness.as_fair);
+  write_interval(json, "balance_low", "balance_high", result.fairness.balance[r]);
+  json.key("as_fair_p_value").value(result.fairness.p_values[r]);
+  json.key("as_fair").value(result.fairness.as_fair[r]);
   json.key("decisive").value(f.decisive).key("decisiveness").value(f.decisive / n);
   json.key("natural_draws").value(f.natural_draws).key("truncated").value(f.truncated);
   json.key("truncated_draws").value(f.truncated_draws);
@@ -174,11 +172,7 @@ std::string balance_json(const BalanceResult& result) {
   json.key("correction").value("holm").key("even_margin").value(kEvenMargin).end_object();
   json.key("fairest").value(result.fairness.fairest).key("seconds").value(result.seconds);
   json.key("rule_sets").begin_array();
-  for (size_t r = 0; r < result.rule_sets.size(); ++r)
-    write_rule_set(
-        json, result.rule_sets[r], result.verdicts[r], r > 0 ? &result.comparisons[r] : nullptr,
-        {result.fairness.balance[r], result.fairness.p_values[r], result.fairness.as_fair[r]},
-        result.agent_specs);
+  for (size_t r = 0; r < result.rule_sets.size(); ++r) write_rule_set(json, result, r);
   json.end_array().end_object();
   return json.text() + "\n";
 }

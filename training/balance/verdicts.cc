@@ -136,6 +136,15 @@ std::vector<RuleSetComparison> compare_with_first(std::span<const MeanEstimate> 
   return comparisons;
 }
 
+double seat_balance(std::span<const int64_t> wins, int64_t games) {
+  double highest = 0, lowest = 1;
+  for (const int64_t w : wins) {
+    const double rate = static_cast<double>(w) / static_cast<double>(games);
+    highest = std::max(highest, rate), lowest = std::min(lowest, rate);
+  }
+  return 1 - (highest - lowest);
+}
+
 Interval balance_sequence(std::span<const int64_t> wins, int64_t games,
                           const SequenceDesign& design, double alpha) {
   if (wins.empty()) throw std::invalid_argument("balance_sequence: no seats");
@@ -167,12 +176,7 @@ FairestRuleSets fairest_rule_sets(std::span<const std::vector<int64_t>> wins,
     if (games[i] < 1)
       throw std::invalid_argument("fairest_rule_sets: rule set " + std::to_string(i) +
                                   " played no games");
-    double highest = 0, lowest = 1;
-    for (const int64_t w : wins[i]) {
-      const double rate = static_cast<double>(w) / static_cast<double>(games[i]);
-      highest = std::max(highest, rate), lowest = std::min(lowest, rate);
-    }
-    balances.push_back(1 - (highest - lowest));
+    balances.push_back(seat_balance(wins[i], games[i]));
     if (balances[i] > balances[result.fairest]) result.fairest = static_cast<int>(i);
     result.balance.push_back(balance_sequence(wins[i], games[i], designs[i], alpha));
   }

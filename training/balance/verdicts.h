@@ -78,6 +78,10 @@ std::vector<RuleSetComparison> compare_with_first(std::span<const MeanEstimate> 
                                                   std::span<const SequenceDesign> designs,
                                                   double alpha = kFamilyAlpha);
 
+// A rule set's balance, 1 - (the highest seat's win rate - the lowest's), from each seat's
+// wins of `games`.
+double seat_balance(std::span<const int64_t> wins, int64_t games);
+
 // A rule set's balance, 1 - (the highest seat's win rate - the lowest's), at level
 // 1 - alpha: every seat's rate sequence at level 1 - alpha / seats, the spread between
 // their far ends. `wins[s]`: seat s's wins of `games`; the design counts games.
