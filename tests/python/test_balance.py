@@ -242,7 +242,7 @@ def test_a_result_written_before_the_sequences_is_restated_as_cpp_writes_it(knig
     assert restated(result) is result  # today's result is left as it is
 
 
-def test_a_result_records_the_networks_that_played_it(knight_fight_run, tmp_path):
+def test_a_result_records_the_networks_that_played_it(knight_fight_run):
     # No network: none recorded.
     assert knight_fight_run[1]["networks"] == []
     assert knightgym.balance.networks("knight_fight", "mcts:sims=4,random") == []
@@ -253,12 +253,22 @@ def test_a_result_records_the_networks_that_played_it(knight_fight_run, tmp_path
     agents = "az:model=pretrained,sims=2,rules=any"
     sweep = {"double_erase": ["optional", "off"]}
     assert knightgym.balance.networks("knight_fight", agents, sweep=sweep) == expected
-    result = knightgym.balance.evaluate(
-        "knight_fight(max_turns=20)", agents=agents, games=2, sweep=sweep, progress=False
-    )
-    assert result["networks"] == expected
     with pytest.raises(ValueError, match="unknown parameter 'bogus'"):
         knightgym.balance.networks("knight_fight", agents, sweep={"bogus": [1]})
+
+
+@pytest.mark.needs_networks
+def test_a_result_played_by_a_network_names_it():
+    shipped = pathlib.Path(knightgym.__file__).resolve().parents[3] / "models" / "knight_fight.pt"
+    expected = [{"file": "knight_fight.pt", "fnv1a": fnv1a(shipped.read_bytes())}]
+    result = knightgym.balance.evaluate(
+        "knight_fight(max_turns=20)",
+        agents="az:model=pretrained,sims=2,rules=any",
+        games=2,
+        sweep={"double_erase": ["optional", "off"]},
+        progress=False,
+    )
+    assert result["networks"] == expected
 
 
 def test_command_line_gives_the_same_figures_on_more_threads(knight_fight_run, tmp_path):
