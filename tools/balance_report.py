@@ -492,7 +492,20 @@ def interval(figure, digits=3):
 
 
 def seat_wins(rule_set):
-    return " / ".join(f"{100 * s['win_rate']:.1f}" for s in rule_set["seats"])
+    """Each seat's win rate, or with three or more seats its share of the first places (a
+    shared one split); "*" where those shares were not counted (a run from before them),
+    the rates then counting a shared first place for each seat that shares it."""
+    seats = rule_set["seats"]
+    if rule_set["players"] <= 2:
+        return " / ".join(f"{100 * s['win_rate']:.1f}" for s in seats)
+    if all("win_share" in s for s in seats):
+        return " / ".join(f"{100 * s['win_share']:.1f}" for s in seats)
+    return " / ".join(f"{100 * s['win_rate']:.1f}" for s in seats) + " *"
+
+
+def draw_percent(rule_set):
+    """The rule set's share of drawn games, in percent (every seat draws the same games)."""
+    return f"{100 * rule_set['seats'][0]['draw_rate']:.1f}"
 
 
 def games_cell(rule_set):
@@ -564,7 +577,8 @@ def across_strength(data, docs, plan):
 
     ratings = elo_table(data, plan)
     print(
-        "| game | agent | Elo (95%) | games | seat win rates % | draws % "
+        "| game | agent | Elo (95%) | games | seat win rates % (3 or 4 seats: shares of the "
+        "first places) | draws % "
         "| first-seat advantage (95%) | verdict | balance | decisions per game |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -587,7 +601,7 @@ def across_strength(data, docs, plan):
                 elo_cell = f"{elo[0]:.0f} ± {elo[1]:.0f}"
             print(
                 f"| {game} | `{agent}` | {elo_cell} | {games_cell(r)} | {seat_wins(r)} | "
-                f"{100 * r['seats'][0]['draw_rate']:.1f} | {interval(a)} | {r['verdict']} | "
+                f"{draw_percent(r)} | {interval(a)} | {r['verdict']} | "
                 f"{r['balance']:.3f} | {r['length']['mean']:.1f} |"
             )
             # A floor is no point of the trend: it is shown, not fitted.
@@ -685,12 +699,19 @@ def side_by_side(data, title, names, keys):
             fairest = "**" if r is result["rule_sets"][result["fairest"]] else ""
             cells += [
                 interval(r["first_seat_advantage"]) + mark,
-                f"{100 * r['seats'][0]['draw_rate']:.1f}",
+                draw_percent(r),
                 f"{fairest}{r['balance']:.3f}{fairest}",
-                games_cell(r),
+                games_cell(r) + same_games_note(result, r),
                 f"{r['length']['mean']:.0f}",
             ]
         print("| " + " | ".join(cells) + " |")
+
+
+def same_games_note(result, rule_set):
+    """ " (the games of LABEL)" where the rule set played an earlier one's games again
+    (seats permuted: one sample, not two), or ""."""
+    same = rule_set.get("same_games_as")
+    return f" (the games of {result['rule_sets'][same['rule_set']]['label']})" if same else ""
 
 
 def rule_set_with(result, values, keys):
@@ -732,18 +753,21 @@ def verdicts_compared(data, title, names, keys):
     if len(results) < 2:
         return
     agents = [agent_label(result["agents"][0]) for result in results]
+    columns = [column for agent in agents for column in (agent, "draws %")]
     print(f"\n{title}: the verdict per rule set\n")
-    print("| " + " | ".join(keys + agents) + " | changed | the sequential test |")
-    print("|" + "---|" * (len(keys) + len(agents) + 2))
+    print("| " + " | ".join(keys + columns) + " | changed | the sequential test |")
+    print("|" + "---|" * (len(keys) + len(columns) + 2))
     for first in results[0]["rule_sets"]:
         cells = [first["values"][key] for key in keys]
         found = [rule_set_with(result, first["values"], keys) for result in results]
         verdicts = [verdict(r) if r else "-" for r in found]
+        draws = [draw_percent(r) if r else "-" for r in found]
         strongest = max(i for i, r in enumerate(found) if r)
         changed = "yes" if verdicts[strongest] != verdicts[0] else ""
         tests = [test_verdict(res, r) for res, r in zip(results, found) if r]
         test = next((t for t in reversed(tests) if t), "-")
-        print("| " + " | ".join(cells + verdicts) + f" | {changed} | {test} |")
+        paired = [cell for pair in zip(verdicts, draws) for cell in pair]
+        print("| " + " | ".join(cells + paired) + f" | {changed} | {test} |")
 
 
 def skill_depth(data, names):
@@ -762,17 +786,18 @@ def skill_depth(data, names):
         varied = len({top for top, _ in runs}) > 1
         top = "the top rung" if varied else runs[0][0]
         print(
-            "\n| game | rule set | games | "
+            "\n| game | rule set | games | draws % | "
             + ("top rung | " if varied else "")
             + " | ".join(f"Elo: {player}" for player in below[1:])
             + f" | Elo: {top} (the span) | {top} against {below[-1]}: score |"
         )
-        print("|" + "---|" * (len(below) + 4 + varied))
+        print("|" + "---|" * (len(below) + 5 + varied))
         for strongest, result in runs:
             for r in result["rule_sets"]:
                 elo = [agent["elo"] - r["agents"][0]["elo"] for agent in r["agents"]]
                 print(
                     f"| {result['game']} | {r['label'] or 'default'} | {r['games']} | "
+                    f"{draw_percent(r)} | "
                     + (f"`{strongest}` | " if varied else "")
                     + " | ".join(f"{e:.0f}" for e in elo[1:])
                     + f" | {adjacent_score(r):.3f} |"
@@ -818,19 +843,20 @@ def old_against_new(data, plan):
     if not rows:
         return
     print(
-        "| run | rule set | old player | games | advantage (95%) | new player | games "
-        "| advantage (95%) | new - old (95%) | why played again |"
+        "| run | rule set | old player | games | advantage (95%) | draws % | new player | games "
+        "| advantage (95%) | draws % | new - old (95%) | why played again |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, old, new, before, after, reason in rows:
         a = before["first_seat_advantage"]
         cells = [name, before["label"] or "default", player(old), str(before["games"]), interval(a)]
+        cells += [draw_percent(before)]
         if after:
             b = after["first_seat_advantage"]
-            cells += [player(new), str(after["games"]), interval(b)]
+            cells += [player(new), str(after["games"]), interval(b), draw_percent(after)]
             cells += [interval(difference(old, before, new, after))]
         else:  # set aside, and not played again yet
-            cells += ["playing again", "", "", ""]
+            cells += ["playing again", "", "", "", ""]
         print("| " + " | ".join(cells + [reason]) + " |")
 
 

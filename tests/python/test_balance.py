@@ -42,6 +42,7 @@ RULE_SET_FIELDS = {
     "sprt",
     "verdict",
     "vs_first",
+    "same_games_as",
     "balance_low",
     "balance_high",
     "as_fair_p_value",
@@ -55,6 +56,9 @@ SEAT_FIELDS = {
     "win_rate",
     "win_low",
     "win_high",
+    "win_share",
+    "win_share_low",
+    "win_share_high",
     "draw_rate",
     "draw_low",
     "draw_high",
@@ -136,6 +140,9 @@ def test_files_and_json_fields(knight_fight_run):
             assert set(seat) == SEAT_FIELDS
             assert seat["wins"] + seat["draws"] + seat["losses"] == rule_set["games"]
             assert seat["win_low"] <= seat["win_rate"] <= seat["win_high"]
+            # Two seats share no first place: the share is the win rate, with its interval.
+            share = (seat["win_share"], seat["win_share_low"], seat["win_share_high"])
+            assert share == (seat["win_rate"], seat["win_low"], seat["win_high"])
             assert sum(seat["ranks"]) == rule_set["games"]
         a = rule_set["first_seat_advantage"]
         # The confidence sequence holds the fixed-sample interval.
@@ -218,10 +225,13 @@ def test_a_result_written_before_the_sequences_is_restated_as_cpp_writes_it(knig
         a["low"], a["high"] = a.pop("fixed_low"), a.pop("fixed_high")
         for key in ("p_value", "adjusted_p_value", "p_even", "adjusted_p_even"):
             del a[key]
+        del r["same_games_as"]
         for seat in r["seats"]:
             seat["win_low"], seat["win_high"] = knightgym.statistics.wilson_interval(
                 seat["wins"], r["games"]
             )
+            for key in ("win_share", "win_share_low", "win_share_high"):
+                del seat[key]
         if r["vs_first"] is not None:
             r["vs_first"] = {"difference": 0, "low": 0, "high": 0, "significant": False}
     again = restated(old)
@@ -240,6 +250,28 @@ def test_a_result_written_before_the_sequences_is_restated_as_cpp_writes_it(knig
             assert new["vs_first"] == pytest.approx(cpp["vs_first"])
     assert again["statistics"] == result["statistics"]
     assert restated(result) is result  # today's result is left as it is
+
+
+def test_rule_sets_that_played_the_same_games_are_one_sample():
+    """Tailten's network plays a position alike from either seat, so first_player=1 plays
+    first_player=0's games mirrored; MCTS at 1,600 simulations does not, though its counts
+    happen to mirror too."""
+    from knightgym.balance_statistics import restated
+
+    runs = pathlib.Path(__file__).resolve().parents[2] / "docs" / "balance" / "runs"
+    mirrored = restated(
+        json.loads((runs / "tailten_first_player_net" / "balance.json").read_text())
+    )
+    assert [r["same_games_as"] for r in mirrored["rule_sets"]] == [
+        None,
+        {"rule_set": 0, "seats": [1, 0]},
+    ]
+    alike = restated(
+        json.loads((runs / "tailten_first_player_at_strength" / "balance.json").read_text())
+    )
+    first, second = alike["rule_sets"]
+    assert [s["wins"] for s in first["seats"]] == [s["wins"] for s in reversed(second["seats"])]
+    assert second["same_games_as"] is None
 
 
 def test_a_result_records_the_networks_that_played_it(knight_fight_run):
@@ -446,6 +478,11 @@ def test_markdown_has_every_section_from_the_json_alone():
             ),
         ],
     }
+    # Shared first places in the first rule set, split; the second's shares unknown.
+    for seat, share in zip(result["rule_sets"][0]["seats"], [0.45, 0.3, 0.25]):
+        seat.update(win_share=share, win_share_low=share - 0.2, win_share_high=share + 0.2)
+    result["rule_sets"][0]["same_games_as"] = None
+    result["rule_sets"][1]["same_games_as"] = {"rule_set": 0, "seats": [1, 0]}
     lines = knightgym.balance.markdown(result).splitlines()
 
     def section(heading):
@@ -467,6 +504,8 @@ def test_markdown_has_every_section_from_the_json_alone():
         "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | undecided | 0.667 | 91.7% | 8.3% |",
         "| mode=duel | 12 | 58.3% (25.0-75.0) | 41.7% (25.0-75.0) | - "
         "| 0.0% (0.0-24.4) | +0.167 (-0.050, +0.380) | undecided | 0.833 | 91.7% | 8.3% |",
+        "mode=duel played the games of mode=ffa3 again (seat 0 as seat 1, seat 1 as seat 0): "
+        "one sample, not two, and its comparisons say nothing new.",
         "Fairest: **mode=duel** (balance 0.833, 0.500 to 1.000). As fair as far as the "
         "games tell (not shown less fair, Holm): mode=ffa3.",
     ]
@@ -499,6 +538,12 @@ def test_markdown_has_every_section_from_the_json_alone():
         "| mode=ffa3 | 2 | 16.7% | 33.3% | 50.0% |",
         "| mode=duel | 0 | 58.3% | 41.7% | - |",
         "| mode=duel | 1 | 41.7% | 58.3% | - |",
+    ]
+    assert section("## Shares of the first places")[1:] == [
+        "| rule set | seat 0 share | seat 1 share | seat 2 share |",
+        "|---|---|---|---|",
+        "| mode=ffa3 | 45.0% (25.0-65.0) | 30.0% (10.0-50.0) | 25.0% (5.0-45.0) |",
+        "| mode=duel | - | - | - |",
     ]
     assert section("## Agents")[3:5] == [
         "| mode=ffa3 | `mcts:sims=4` | 12 | 7 | 0 | 5 | 62.5% (40.0-85.0) | +89 +- 98 |",
@@ -591,6 +636,11 @@ def test_three_and_four_players_and_a_sweep_over_player_counts(tmp_path):
         for seat in rule_set["seats"]:
             assert len(seat["ranks"]) == rule_set["players"]
             assert sum(seat["ranks"]) == 6
+        # The shares of the first places split the shared ones: they add up to the games
+        # with a winner.
+        won = rule_set["games"] - rule_set["natural_draws"] - rule_set["truncated_draws"]
+        shares = sum(seat["win_share"] for seat in rule_set["seats"])
+        assert shares == pytest.approx(won / rule_set["games"])
         # Every agent sits every seat twice in 6 games: with 3 or 4 seats it plays all 6,
         # with 2 seats 4 of them.
         expected = 6 if rule_set["players"] >= 3 else 4

@@ -201,8 +201,10 @@ BalanceResult run_balance(const BalanceOptions& options,
   std::vector<SequenceDesign> designs, game_designs;
   std::vector<std::vector<int64_t>> wins;
   std::vector<int64_t> games;
+  std::vector<GamesFingerprint> fingerprints;
   for (const RuleSetResult& rule_set : result.rule_sets) {
     const RuleSetFigures& figures = rule_set.figures;
+    fingerprints.push_back(fingerprint(figures));
     advantages.push_back(figures.advantage);
     designs.push_back(figures.design);
     game_designs.push_back(figures.game_design);
@@ -213,6 +215,7 @@ BalanceResult run_balance(const BalanceOptions& options,
   result.verdicts = advantage_verdicts(advantages, designs);
   result.comparisons = compare_with_first(advantages, designs);
   result.fairness = fairest_rule_sets(wins, games, game_designs);
+  result.same_games = match_same_games(fingerprints);
   result.seconds = seconds_since(start) + earlier_seconds;
   return result;
 }

@@ -23,6 +23,7 @@
 
 #include "env/registry/rule_grid.h"
 #include "training/balance/figures.h"
+#include "training/balance/same_games.h"
 #include "training/balance/statistics.h"
 #include "training/balance/tally.h"
 #include "training/balance/verdicts.h"
@@ -87,6 +88,9 @@ struct BalanceResult {
   // The fairest rule set (the highest balance, the first of equals), every rule set's
   // balance interval, and which are as fair as far as the games tell (verdicts.h).
   FairestRuleSets fairness;
+  // Per rule set, the earlier one that played the same games, seats permuted
+  // (same_games.h): one sample, not two.
+  std::vector<SameGamesAs> same_games;
   double seconds = 0;
 };
 

@@ -92,6 +92,21 @@ RuleSetFigures measure(const RuleSetTally& tally, int64_t tuned_blocks) {
     seat.win = rate_sequence(seat.wins, tally.games, figures.game_design);
     seat.draw = rate_sequence(seat.draws, tally.games, figures.game_design);
     seat.loss = rate_sequence(seat.losses, tally.games, figures.game_design);
+    if (tally.shares_counted) {
+      MomentSums share{tally.games, 0, 0};
+      for (size_t j = 0; j < tallied.shared.size(); ++j) {
+        const double part = 1.0 / static_cast<double>(j + 1);
+        share.sum += static_cast<double>(tallied.shared[j]) * part;
+        share.squares += static_cast<double>(tallied.shared[j]) * part * part;
+      }
+      seat.win_share = estimate_mean(share);
+      if (tallied.shared.empty() || tallied.shared[0] == seat.wins) {
+        seat.win_share_sequence = seat.win;  // no first place shared: the share is a win
+      } else {  // a share lies in [0, 1]: a pseudo-sample of its widest variance, 1/4
+        const Interval sequence = mean_sequence(*seat.win_share, figures.game_design, 0, 0.25);
+        seat.win_share_sequence = {std::max(sequence.low, 0.0), std::min(sequence.high, 1.0)};
+      }
+    }
     wins.push_back(seat.wins);
     figures.seats.push_back(std::move(seat));
   }

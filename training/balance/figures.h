@@ -4,8 +4,9 @@
 //
 // Outcomes of a seat in one game: a draw when every seat's return is equal, a win when
 // its return is the highest (shared highest included: both members of a winning team
-// win), a loss otherwise. Its rank is 1 + the number of seats with a higher return
-// (competition ranking: tallies 18, 10, 10, 8 rank 1, 2, 2, 4).
+// win), a loss otherwise. Win rates so add up to more than the decisive games where first
+// places are shared; the seats' shares of the first places split them. Its rank is 1 + the number
+// of seats with a higher return (competition ranking: tallies 18, 10, 10, 8 rank 1, 2, 2, 4).
 //
 // The first seat's advantage in one game is r_0 - mean_s r_s: in a two-player zero-sum
 // game that is r_0, so its mean is P(seat 0 wins) - P(seat 1 wins). Games come in blocks
@@ -36,6 +37,11 @@ struct SeatFigures {
   Interval win, draw, loss;  // confidence sequences, 95%
   double mean_return = 0;
   std::vector<int64_t> ranks;  // ranks[r]: games the seat finished at rank r + 1
+  // Its share of the first places, a first place shared by j seats counting 1 / j for
+  // each (the shares of all seats add up to the games with a winner); unknown for games
+  // tallied before shared first places were counted.
+  std::optional<MeanEstimate> win_share;
+  Interval win_share_sequence;  // its confidence sequence, 95%
 };
 
 struct LengthFigures {

@@ -47,6 +47,10 @@ void write_rule_set(JsonWriter& json, const BalanceResult& result, size_t r) {
     write_interval(json, "draw_low", "draw_high", seat.draw);
     json.key("loss_rate").value(seat.losses / n);
     write_interval(json, "loss_low", "loss_high", seat.loss);
+    if (seat.win_share) {
+      json.key("win_share").value(seat.win_share->mean);
+      write_interval(json, "win_share_low", "win_share_high", seat.win_share_sequence);
+    }
     json.key("mean_return").value(seat.mean_return);
     json.key("ranks").array(seat.ranks).end_object();
   }
@@ -121,6 +125,17 @@ void write_rule_set(JsonWriter& json, const BalanceResult& result, size_t r) {
   } else {
     json.null();
   }
+  json.key("same_games_as");
+  const SameGamesAs& same = result.same_games[r];
+  if (same.rule_set >= 0)
+    json.begin_object()
+        .key("rule_set")
+        .value(same.rule_set)
+        .key("seats")
+        .array(same.seats)
+        .end_object();
+  else
+    json.null();
   json.end_object();
 }
 

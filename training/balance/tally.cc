@@ -93,7 +93,10 @@ RuleSetTally::RuleSetTally(int num_players, int num_agents)
   if (num_players < 1 || num_agents < 1)
     throw std::invalid_argument("RuleSetTally: need at least one player and one agent");
   seats.resize(players);
-  for (Seat& seat : seats) seat.ranks.assign(players, 0);
+  for (Seat& seat : seats) {
+    seat.ranks.assign(players, 0);
+    seat.shared.assign(std::max(players - 1, 0), 0);
+  }
   agents.resize(num_agents);
   points.assign(static_cast<size_t>(num_agents) * num_agents, 0);
 }
@@ -121,11 +124,13 @@ void RuleSetTally::add_block(std::span<const GameRecord> block) {
     const float best = *std::max_element(record.returns.begin(), record.returns.end());
     const float worst = *std::min_element(record.returns.begin(), record.returns.end());
     const bool draw = best == worst;
+    const auto firsts = std::count(record.returns.begin(), record.returns.end(), best);
     for (int s = 0; s < players; ++s) {
       Seat& seat = seats[s];
       const float r = record.returns[s];
       seat.draws += draw;
       seat.wins += !draw && r == best;
+      if (!draw && r == best) ++seat.shared[firsts - 1];
       seat.losses += !draw && r < best;
       seat.return_sum += r;
       int above = 0;
@@ -177,7 +182,9 @@ void RuleSetTally::merge(const RuleSetTally& later) {
     seat.wins += other.wins, seat.draws += other.draws, seat.losses += other.losses;
     seat.return_sum += other.return_sum;
     for (int r = 0; r < players; ++r) seat.ranks[r] += other.ranks[r];
+    for (size_t j = 0; j < seat.shared.size(); ++j) seat.shared[j] += other.shared[j];
   }
+  shares_counted = shares_counted && later.shares_counted;
   decisive += later.decisive, natural_draws += later.natural_draws;
   truncated += later.truncated, truncated_draws += later.truncated_draws;
   game_advantage.merge(later.game_advantage);
@@ -263,6 +270,9 @@ RuleSetTally parse_tokens(std::string_view text) {
   for (double& value : tally.points) value = in.real("points");
   for (int64_t& count : tally.pentanomial) count = in.integer("a pentanomial count");
   in.finish();
+  tally.shares_counted = tally.players <= 2;  // two seats cannot share a win: it is a draw
+  for (RuleSetTally::Seat& seat : tally.seats)
+    if (!seat.shared.empty()) seat.shared[0] = seat.wins;
   return tally;
 }
 
@@ -285,6 +295,10 @@ const char* inconsistency(const RuleSetTally& tally) {
     for (const int64_t count : seat.ranks) ranked += count;
     if (seat.wins + seat.draws + seat.losses != tally.games || ranked != tally.games)
       return "a seat's results do not add up to the games";
+    int64_t shared = 0;
+    for (const int64_t count : seat.shared) shared += count;
+    if (tally.shares_counted && shared != seat.wins)
+      return "a seat's wins, alone and shared, do not add up to its wins";
   }
   for (const double value : tally.points)
     if (value < 0) return "negative points";
@@ -302,7 +316,9 @@ void RuleSetTally::write_json(JsonWriter& json) const {
   for (const Seat& seat : seats) {
     json.begin_object().key("wins").value(seat.wins).key("draws").value(seat.draws);
     json.key("losses").value(seat.losses).key("return_sum").exact(seat.return_sum);
-    json.key("ranks").array(seat.ranks).end_object();
+    json.key("ranks").array(seat.ranks);
+    if (shares_counted) json.key("shared").array(seat.shared);
+    json.end_object();
   }
   json.end_array();
   write_sums(json, "game_advantage", game_advantage);
@@ -347,6 +363,18 @@ RuleSetTally RuleSetTally::from_json(const JsonValue& json) {
     seat.return_sum = finite(seats[s].at("return_sum"));
     const std::vector<JsonValue>& ranks = items(seats[s].at("ranks"), num_players);
     for (int r = 0; r < num_players; ++r) seat.ranks[r] = ranks[r].as_int(0, kMostCount);
+  }
+  // A tally written before shared first places were counted has no "shared": with two
+  // seats every win was won alone; with more, the shares are not known.
+  tally.shares_counted = num_players <= 2 || seats[0].find("shared");
+  for (int s = 0; s < num_players && tally.shares_counted; ++s) {
+    Seat& seat = tally.seats[s];
+    if (num_players <= 2 && !seats[s].find("shared")) {
+      if (!seat.shared.empty()) seat.shared[0] = seat.wins;
+      continue;
+    }
+    const std::vector<JsonValue>& shared = items(seats[s].at("shared"), seat.shared.size());
+    for (size_t j = 0; j < shared.size(); ++j) seat.shared[j] = shared[j].as_int(0, kMostCount);
   }
   tally.game_advantage = sums_of(json.at("game_advantage"));
   tally.block_advantage = sums_of(json.at("block_advantage"));

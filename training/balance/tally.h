@@ -28,6 +28,9 @@ struct RuleSetTally {
     int64_t wins = 0, draws = 0, losses = 0;
     double return_sum = 0;
     std::vector<int64_t> ranks;  // ranks[r]: games the seat finished at rank r + 1
+    // shared[j]: the wins whose first place the seat shared with j other seats (j = 0: won
+    // alone); its share of those games' first place is 1 / (j + 1).
+    std::vector<int64_t> shared;
     bool operator==(const Seat&) const = default;
   };
   struct Agent {
@@ -40,6 +43,9 @@ struct RuleSetTally {
   int block_games = 1;  // games per block: the number of agents
   int64_t games = 0, blocks = 0;
   std::vector<Seat> seats;
+  // Whether every game's shared first places were counted (Seat::shared): not in a tally
+  // read from a file written before they were, nor in one merged with such a tally.
+  bool shares_counted = true;
   int64_t decisive = 0, natural_draws = 0, truncated = 0, truncated_draws = 0;
   MomentSums game_advantage;     // the first seat's advantage in each game
   MomentSums block_advantage;    // its mean over each block: the sequential test's samples

@@ -74,6 +74,14 @@ def _seats(result, players):
                 _percent(r["truncated"] / games),
             ]
         )
+    for r in sets:
+        same = r.get("same_games_as")
+        if same:
+            seats = ", ".join(f"seat {s} as seat {t}" for s, t in enumerate(same["seats"]))
+            md += (
+                f"\n{r['label']} played the games of {sets[same['rule_set']]['label']} again "
+                f"({seats}): one sample, not two, and its comparisons say nothing new.\n"
+            )
     fairest = sets[result["fairest"]]
     md += (
         f"\nFairest: **{fairest['label']}** (balance {fairest['balance']:.3f}, "
@@ -183,6 +191,27 @@ def _ranks(sets, players):
     return md
 
 
+def _shares(sets, players):
+    md = (
+        "\n## Shares of the first places\n\nA seat's win rate counts a first place it "
+        "shares (a winning team's, or a tie on top) as a win for each seat sharing it; its "
+        "share splits it (1/2 each of a first place shared by two), so that the shares add "
+        "up to the games with a winner. Unknown (-) for games played before shares were "
+        "counted.\n\n"
+    )
+    md += _header(["rule set", *(f"seat {s} share" for s in range(players))])
+    for r in sets:
+        shares = [
+            f"{100 * s['win_share']:.1f}% ({100 * s['win_share_low']:.1f}-"
+            f"{100 * s['win_share_high']:.1f})"
+            if "win_share" in s
+            else "-"
+            for s in r["seats"]
+        ]
+        md += _row([r["label"], *shares, *["-"] * (players - len(shares))])
+    return md
+
+
 def _agents(sets):
     md = (
         "\n## Agents\n\nScores per block with 95% intervals; Bradley-Terry Elo (mean 0) "
@@ -247,6 +276,7 @@ def markdown(result):
     md += _lengths(sets)
     if players >= 3:
         md += _ranks(sets, players)
+        md += _shares(sets, players)
     if len(result["agents"]) > 1:
         md += _agents(sets)
     md += "\n## Rule sets in full\n\n"

@@ -1,6 +1,8 @@
 """The statistics of a balance result, restated from its counts by the C++ that writes
 them (training/balance/confidence_sequence.h, verdicts.h), for results written before
-them: confidence sequences for every rate and advantage, each rule set's verdict
+them: confidence sequences for every rate and advantage, each seat's share of the first
+places where it is known (with two seats, its win rate), the earlier rule set that played
+the same games (seats permuted: one sample, not two), each rule set's verdict
 (favours a seat, even within the margin, or undecided), its difference with the first
 rule set and its balance against the fairest's, each with Holm's correction over the
 sweep.
@@ -36,9 +38,13 @@ def _tuned_blocks(result, rule_set):
 
 def restated(result):
     """A copy of `result` (the dict of balance.json) with the statistics of today."""
-    if "statistics" in result:
+    if "statistics" in result and all("same_games_as" in r for r in result["rule_sets"]):
         return result
     out = copy.deepcopy(result)
+    for r, same in zip(out["rule_sets"], _knightgym.match_same_games(out["rule_sets"])):
+        r["same_games_as"] = same
+    if "statistics" in result:
+        return out
     sets = out["rule_sets"]
     tuned = [_tuned_blocks(out, r) for r in sets]
     advantages = [
@@ -57,6 +63,9 @@ def restated(result):
                     seat[count], r["games"], tuned_samples=blocks * r["block_games"]
                 )
                 seat[f"{outcome}_low"], seat[f"{outcome}_high"] = low, high
+            if r["players"] == 2:  # two seats never share a first place: a share is a win
+                seat["win_share"] = seat["win_rate"]
+                seat["win_share_low"], seat["win_share_high"] = seat["win_low"], seat["win_high"]
         a = r["first_seat_advantage"]
         a["fixed_low"], a["fixed_high"] = a["low"], a["high"]
         for key in ("low", "high", "p_value", "adjusted_p_value", "p_even", "adjusted_p_even"):

@@ -155,6 +155,59 @@ TEST_CASE("a tally crosses a process exactly, and a malformed one is refused", "
   CHECK(before == tally);
 }
 
+TEST_CASE("shared first places are split: each seat's share of the first places", "[balance]") {
+  // Four seats, one agent: seats 0 and 1 share first; seat 0 alone; a draw; three share.
+  const std::vector<GameRecord> games{
+      record({1, 1, 0, 0}, {0, 0, 0, 0}, 9), record({1, 0, 0, 0}, {0, 0, 0, 0}, 9),
+      record({0, 0, 0, 0}, {0, 0, 0, 0}, 9), record({1, 1, 1, 0}, {0, 0, 0, 0}, 9)};
+  RuleSetTally tally(4, 1);
+  for (const GameRecord& game : games) tally.add_block(std::span<const GameRecord>(&game, 1));
+  CHECK(tally.seats[0].shared == std::vector<int64_t>{1, 1, 1});
+  CHECK(tally.seats[1].shared == std::vector<int64_t>{0, 1, 1});
+  CHECK(tally.seats[2].shared == std::vector<int64_t>{0, 0, 1});
+  const RuleSetFigures f = measure(tally, tally.blocks);
+  // Win rates count a shared first place for each seat (6 wins in 3 decisive games); the
+  // shares split it, and add up to the games with a winner.
+  CHECK(f.seats[0].wins + f.seats[1].wins + f.seats[2].wins + f.seats[3].wins == 6);
+  const std::vector<double> expected{(1 + 1.0 / 2 + 1.0 / 3) / 4, (1.0 / 2 + 1.0 / 3) / 4,
+                                     1.0 / 3 / 4, 0};
+  double shares = 0;
+  for (int s = 0; s < 4; ++s) {
+    REQUIRE(f.seats[s].win_share);
+    CHECK(f.seats[s].win_share->mean == Approx(expected[s]));
+    CHECK(f.seats[s].win_share_sequence.low <= expected[s]);
+    CHECK(f.seats[s].win_share_sequence.high >= expected[s]);
+    CHECK(f.seats[s].win_share_sequence.low >= 0);
+    CHECK(f.seats[s].win_share_sequence.high <= 1);
+    shares += f.seats[s].win_share->mean;
+  }
+  CHECK(shares == Approx(3.0 / 4));
+  CHECK(RuleSetTally::parse(tally.serialize()) == tally);
+
+  // Written before shares were counted (no "shared"): unknown with more than two seats,
+  // and so after merging with such a tally; with two seats every win was won alone.
+  std::string before = tally.serialize();
+  for (size_t at; (at = before.find(", \"shared\": [")) != std::string::npos;)
+    before.erase(at, before.find(']', at) + 1 - at);
+  const RuleSetTally old = RuleSetTally::parse(before);
+  CHECK_FALSE(old.shares_counted);
+  CHECK_FALSE(measure(old, old.blocks).seats[0].win_share);
+  RuleSetTally merged = tally;
+  merged.merge(old);
+  CHECK_FALSE(merged.shares_counted);
+  const RuleSetTally two = tally_of(random_blocks(20, 3), 0, 40);
+  std::string two_before = two.serialize();
+  for (size_t at; (at = two_before.find(", \"shared\": [")) != std::string::npos;)
+    two_before.erase(at, two_before.find(']', at) + 1 - at);
+  CHECK(RuleSetTally::parse(two_before) == two);
+  CHECK(measure(two, two.blocks).seats[0].win_share->mean ==
+        Approx(static_cast<double>(two.seats[0].wins) / two.games));
+  // Shares that do not add up to the wins are refused by name.
+  CHECK_THROWS_WITH(RuleSetTally::parse(replaced(tally.serialize(), "\"shared\": [1, 1, 1]",
+                                                 "\"shared\": [2, 1, 1]")),
+                    Catch::Contains("wins, alone and shared, do not add up"));
+}
+
 TEST_CASE("a run's chunks played anywhere, in any order, give the same figures", "[balance]") {
   BalanceOptions options;
   options.game = "knight_fight(max_turns=40)";
