@@ -60,42 +60,48 @@ bench: build
 	$(BUILD)/knightgym perft-bench
 	$(BUILD)/knightgym search-bench
 
-# The C++ tests under the address+undefined and the thread sanitizers (no Python module).
-# At -O0 the 100-game tournaments ([arena]) and the training run that must learn
-# ([learning]) would take far too long; the sanitizers run every other test, the
+# The C++ tests and the fuzz targets under the address and undefined-behaviour sanitizers
+# share one build, $(BUILD)-sanitized: Debian's clang at -O2 with debug information,
+# libFuzzer's instrumentation beside the sanitizers (KNIGHTGYM_FUZZ), LibTorch included,
+# no Python module; the libraries compile once for both.
+SANITIZED = $(call CONFIGURE,$(BUILD)-sanitized,RelWithDebInfo) -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) \
+  -DKNIGHTGYM_FUZZ=ON -DKNIGHTGYM_PYTHON=OFF
+
+# The C++ tests under the address and undefined-behaviour sanitizers: all but the
+# 100-game tournaments ([arena]) and the training run that must learn ([learning]), the
 # conformance suite with 30 games a spec (the fuzz targets play far more under the same
 # sanitizers: make fuzz).
 sanitize: deps
-	@$(call CONFIGURE,$(BUILD)-asan,Debug) -DKNIGHTGYM_SANITIZE=ON -DKNIGHTGYM_PYTHON=OFF > /dev/null
-	cmake --build $(BUILD)-asan -j $(JOBS) --target knightgym_tests
-	KNIGHTGYM_CONFORMANCE_GAMES=30 $(BUILD)-asan/tests/knightgym_tests "~[arena]~[learning]"
+	@$(SANITIZED) > /dev/null
+	cmake --build $(BUILD)-sanitized -j $(JOBS) --target knightgym_tests
+	KNIGHTGYM_CONFORMANCE_GAMES=30 $(BUILD)-sanitized/tests/knightgym_tests "~[arena]~[learning]"
 
 # The threaded parts under the thread sanitizer: the vector env, the pool, balance runs,
 # batched arenas and the UCI engine's search thread; none needs LibTorch, so the build goes
-# without it.
+# without it, and also runs the C++ test of that build's own ([notorch]). Their test files
+# alone are compiled (knightgym_tsan_tests, tests/CMakeLists.txt).
 tsan: deps
 	@$(call CONFIGURE,$(BUILD)-tsan,RelWithDebInfo) -DKNIGHTGYM_TSAN=ON -DKNIGHTGYM_PYTHON=OFF \
 	  -DKNIGHTGYM_TORCH=OFF > /dev/null
-	cmake --build $(BUILD)-tsan -j $(JOBS) --target knightgym_tests
-	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tests \
-	  "[vector_env],[thread_pool],[balance],[util],[uci],[arena_batches]"
+	cmake --build $(BUILD)-tsan -j $(JOBS) --target knightgym_tsan_tests
+	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tsan_tests \
+	  "[vector_env],[thread_pool],[balance],[util],[uci],[arena_batches],[notorch]"
 
-# The fuzz targets of tests/fuzz (libFuzzer, with Debian's clang, under the address and
-# undefined-behaviour sanitizers), each run FUZZ_SECONDS after its regression inputs
+# The fuzz targets of tests/fuzz (libFuzzer, in the sanitized build above), each run FUZZ_SECONDS after its regression inputs
 # (tools/run_fuzzers.sh), with libFuzzer's seed FUZZ_SEED (0: a new one every run).
 fuzz: deps
-	@$(call CONFIGURE,$(BUILD)-fuzz,RelWithDebInfo) -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) \
-	  -DKNIGHTGYM_FUZZ=ON -DKNIGHTGYM_TESTS=OFF -DKNIGHTGYM_PYTHON=OFF -DKNIGHTGYM_TORCH=OFF > /dev/null
-	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_targets
-	tools/run_fuzzers.sh $(BUILD)-fuzz $(FUZZ_SECONDS) $(FUZZ_SEED)
+	@$(SANITIZED) > /dev/null
+	cmake --build $(BUILD)-sanitized -j $(JOBS) --target fuzz_targets
+	tools/run_fuzzers.sh $(BUILD)-sanitized $(FUZZ_SECONDS) $(FUZZ_SEED)
 
-# Everything that needs no network, built without LibTorch (KNIGHTGYM_TORCH=OFF, like
-# KataGo's dummy backend): the C++ tests but the 100-game tournaments ([arena]), and the
-# Python tests, which skip those marked needs_networks.
+# The Python package built without LibTorch (KNIGHTGYM_TORCH=OFF, like KataGo's dummy
+# backend): the module, the command and the test games' module, and the Python tests,
+# which skip those marked needs_networks. The C++ libraries and tests without LibTorch
+# are built by make tsan and make fuzz, which run their own.
 notorch: deps venv
 	@$(call CONFIGURE,$(BUILD)-notorch,Release) -DKNIGHTGYM_TORCH=OFF > /dev/null
-	cmake --build $(BUILD)-notorch -j $(JOBS)
-	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-notorch/tests/knightgym_tests "~[arena]"
+	cmake --build $(BUILD)-notorch -j $(JOBS) --target _knightgym knightgym_cli \
+	  knightgym_test_games_module
 	KNIGHTGYM_CONFORMANCE_GAMES=100 PYTHONPATH=$(BUILD)-notorch/python $(PYTHON) -m pytest \
 	  $(PYTEST_ARGS)
 
@@ -140,4 +146,4 @@ format-check: deps
 	@clang-format --dry-run -Werror $(FORMATTED) && echo "clang-format: clean"
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-notorch $(BUILD)-fuzz $(BUILD)-torch2
+	rm -rf $(BUILD) $(BUILD)-sanitized $(BUILD)-tsan $(BUILD)-notorch $(BUILD)-torch2

@@ -245,7 +245,8 @@ def test_a_result_written_before_the_sequences_is_restated_as_cpp_writes_it(knig
         )
         assert new["first_seat_advantage"] == pytest.approx(cpp["first_seat_advantage"])
         for seat_new, seat_cpp in zip(new["seats"], cpp["seats"]):
-            assert seat_new == pytest.approx(seat_cpp)
+            assert seat_new.pop("ranks") == seat_cpp["ranks"]
+            assert seat_new == pytest.approx({k: v for k, v in seat_cpp.items() if k != "ranks"})
         if cpp["vs_first"] is not None:
             assert new["vs_first"] == pytest.approx(cpp["vs_first"])
     assert again["statistics"] == result["statistics"]

@@ -232,7 +232,7 @@ TEST_CASE("act_batch plays the actions of act() in turn", "[agents]") {
 }
 
 #if !KNIGHTGYM_TORCH
-TEST_CASE("without LibTorch, network agents are refused with the reason", "[agents]") {
+TEST_CASE("without LibTorch, network agents are refused with the reason", "[agents][notorch]") {
   const auto game = load_game("tailten");
   CHECK_THROWS_WITH(AgentFactory("az:model=resnet", game), Catch::Contains("LibTorch"));
   CHECK_THROWS_WITH(AgentFactory("az:model=net.pt", game), Catch::Contains("LibTorch"));
