@@ -1,8 +1,9 @@
 """The statistics behind the balance runs and the ladders, as C++ computes them
 (training/balance/statistics.h, confidence_sequence.h, verdicts.h): the Wilson interval
 of a rate, the generalized sequential probability ratio test, Bradley-Terry strengths,
-confidence sequences (intervals valid however a run stops), anytime-valid p-values and
-Holm's adjustment.
+confidence sequences (intervals valid however a run stops), anytime-valid p-values,
+Holm's adjustment, the fairest rule sets of a sweep and the rule sets that played the
+same games (training/balance/same_games.h).
 
     from knightgym import statistics
     statistics.wilson_interval(58, 100)                 # (0.482, 0.672)
@@ -20,8 +21,10 @@ SciPy and statsmodels.
 
 from knightgym._knightgym import (
     anytime_p_value,
+    fairest_rule_sets,
     fit_bradley_terry,
     holm_adjusted,
+    match_same_games,
     mean_sequence,
     rate_sequence,
     sprt_state,
@@ -31,8 +34,10 @@ from knightgym._knightgym import (
 
 __all__ = [
     "anytime_p_value",
+    "fairest_rule_sets",
     "fit_bradley_terry",
     "holm_adjusted",
+    "match_same_games",
     "mean_sequence",
     "rate_sequence",
     "sprt_state",
