@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake ninja-build make
+  g++ cmake ninja-build make ccache
   python3 python3-dev python3-numpy python3-pytest python3-pytest-xdist python3-setuptools
   python3-pip
   pybind11-dev python3-pybind11 catch2 libeigen3-dev

@@ -34,7 +34,6 @@ using State = Tailten::State;
 using Squares = tailten::Squares;
 using Floats = std::vector<float>;
 
-constexpr int kPlanes = Tailten::kNumPlanes;
 constexpr int kArea = 49;
 
 // ---------------------------------------------------------------------------------------
