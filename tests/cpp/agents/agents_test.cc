@@ -147,7 +147,8 @@ class HashEvaluator final : public Evaluator {
     for (int row = 0; row < n; ++row) {
       uint64_t h = 0;
       for (int i = 0; i < size; ++i)
-        h = mix64(h ^ static_cast<uint64_t>(observations[row * size + i] * 1000));
+        h = mix64(h ^
+                  static_cast<uint64_t>(static_cast<int64_t>(observations[row * size + i] * 1000)));
       float sum = 0;
       for (int a = 0; a < info_.num_actions; ++a) {
         const float p = masks[row * info_.num_actions + a] ? 1.0f + (mix64(h + a) % 100) : 0.0f;
