@@ -72,6 +72,15 @@ class TokenReader {
   size_t at_ = 0;
 };
 
+// A tally read from a file written before shared first places were counted: with two
+// seats every win was won alone; with more, the shares are not known.
+void without_counted_shares(RuleSetTally& tally) {
+  tally.shares_counted = tally.players <= 2;
+  if (!tally.shares_counted) return;
+  for (RuleSetTally::Seat& seat : tally.seats)
+    if (!seat.shared.empty()) seat.shared[0] = seat.wins;
+}
+
 void check_same_shape(const RuleSetTally& a, const RuleSetTally& b) {
   if (a.players != b.players || a.block_games != b.block_games)
     throw std::invalid_argument("RuleSetTally::merge: a tally of " + std::to_string(b.players) +
@@ -270,9 +279,7 @@ RuleSetTally parse_tokens(std::string_view text) {
   for (double& value : tally.points) value = in.real("points");
   for (int64_t& count : tally.pentanomial) count = in.integer("a pentanomial count");
   in.finish();
-  tally.shares_counted = tally.players <= 2;  // two seats cannot share a win: it is a draw
-  for (RuleSetTally::Seat& seat : tally.seats)
-    if (!seat.shared.empty()) seat.shared[0] = seat.wins;
+  without_counted_shares(tally);
   return tally;
 }
 
@@ -364,17 +371,14 @@ RuleSetTally RuleSetTally::from_json(const JsonValue& json) {
     const std::vector<JsonValue>& ranks = items(seats[s].at("ranks"), num_players);
     for (int r = 0; r < num_players; ++r) seat.ranks[r] = ranks[r].as_int(0, kMostCount);
   }
-  // A tally written before shared first places were counted has no "shared": with two
-  // seats every win was won alone; with more, the shares are not known.
-  tally.shares_counted = num_players <= 2 || seats[0].find("shared");
-  for (int s = 0; s < num_players && tally.shares_counted; ++s) {
-    Seat& seat = tally.seats[s];
-    if (num_players <= 2 && !seats[s].find("shared")) {
-      if (!seat.shared.empty()) seat.shared[0] = seat.wins;
-      continue;
+  if (!seats[0].find("shared")) {
+    without_counted_shares(tally);
+  } else {
+    for (int s = 0; s < num_players; ++s) {
+      std::vector<int64_t>& shared = tally.seats[s].shared;
+      const std::vector<JsonValue>& read = items(seats[s].at("shared"), shared.size());
+      for (size_t j = 0; j < read.size(); ++j) shared[j] = read[j].as_int(0, kMostCount);
     }
-    const std::vector<JsonValue>& shared = items(seats[s].at("shared"), seat.shared.size());
-    for (size_t j = 0; j < shared.size(); ++j) seat.shared[j] = shared[j].as_int(0, kMostCount);
   }
   tally.game_advantage = sums_of(json.at("game_advantage"));
   tally.block_advantage = sums_of(json.at("block_advantage"));
