@@ -87,15 +87,15 @@ sanitize: deps
 	KNIGHTGYM_CONFORMANCE_GAMES=30 $(BUILD)-sanitized/tests/knightgym_tests "~[arena]~[learning]"
 
 # The threaded parts under the thread sanitizer: the vector env, the pool, balance runs,
-# batched arenas and the UCI engine's search thread; none needs LibTorch, so the build goes
-# without it, and also runs the C++ test of that build's own ([notorch]). Their test files
-# alone are compiled (knightgym_tsan_tests, tests/CMakeLists.txt).
+# batched arenas, self-play on several threads and the UCI engine's search thread; none
+# needs LibTorch, so the build goes without it, and also runs the C++ test of that build's
+# own ([notorch]). Their test files alone are compiled (knightgym_tsan_tests, tests/CMakeLists.txt).
 tsan: deps
 	@$(call CONFIGURE,$(BUILD)-tsan,RelWithDebInfo) $(SANITIZER_FLAGS) -DKNIGHTGYM_TSAN=ON \
 	  -DKNIGHTGYM_PYTHON=OFF -DKNIGHTGYM_TORCH=OFF > /dev/null
 	cmake --build $(BUILD)-tsan -j $(JOBS) --target knightgym_tsan_tests
 	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tsan_tests \
-	  "[vector_env],[thread_pool],[balance],[util],[uci],[arena_batches],[notorch]"
+	  "[vector_env],[thread_pool],[balance],[util],[uci],[arena_batches],[parallel_self_play],[notorch]"
 
 # The fuzz targets of tests/fuzz (libFuzzer, in the sanitized build above), each run FUZZ_SECONDS after its regression inputs
 # (tools/run_fuzzers.sh), with libFuzzer's seed FUZZ_SEED (0: a new one every run).

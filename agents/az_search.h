@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "agents/agent.h"
+#include "agents/env_clock.h"
 #include "agents/evaluator.h"
 #include "agents/gumbel.h"
 #include "agents/random_variates.h"
@@ -56,6 +57,8 @@ class AzSearch {
   // The rules of the searches from the next start() on: another rule set of the same game,
   // whose actions and observations have the same shapes (self-play over many rule sets).
   void set_game(const G& game) { game_ = &game; }
+  // Times the game's code into `clock` from now on (env_clock.h); null: no timing.
+  void set_env_clock(EnvClock* clock) { env_clock_ = clock; }
 
   // A new search from `root` (not over) with `sims` simulations (0: the configured number).
   void start(const State& root, uint64_t seed, int64_t sims = 0) {
@@ -93,6 +96,7 @@ class AzSearch {
       int32_t node = 0;
       while (tree_[node].first_child >= 0 && !tree_[node].pending) {
         node = select(node, node == 0);
+        const EnvTimer timer(env_clock_);
         game_->apply(state, tree_[node].action);
         paths_.push_back(node);
       }
@@ -102,8 +106,9 @@ class AzSearch {
         break;
       }
       ++started_;
-      if (leaf.mover == kTerminalPlayer || game_->terminal(state)) {
+      if (leaf.mover == kTerminalPlayer || terminal(state)) {
         if (!leaf.solved) {
+          const EnvTimer timer(env_clock_);
           game_->returns(state, leaf.exact);
           leaf.solved = 1;
           leaf.mover = kTerminalPlayer;
@@ -118,8 +123,10 @@ class AzSearch {
               masks + rows * info_.num_actions);
       pending_.back().path_begin = path_begin;
       pending_.back().path_end = paths_.size();
-      if (config_.rollouts > 0)
+      if (config_.rollouts > 0) {
+        const EnvTimer timer(env_clock_);
         rollout_returns(*game_, state, config_.rollouts, rng_, pending_.back().rollout);
+      }
       ++rows;
     }
     if (rows == 0 && completed_ >= sims_) done_ = true;
@@ -246,14 +253,26 @@ class AzSearch {
     float rollout[kMaxPlayers];   // the roll-outs' mean returns, if any
   };
 
+  bool terminal(const State& state) const {
+    const EnvTimer timer(env_clock_);
+    return game_->terminal(state);
+  }
+
   void request(int32_t node, const State& state, float* observation, uint8_t* mask) {
-    const int mover = game_->current_player(state);
     Action legal[G::kMaxActions];
-    const int n = game_->legal_actions(state, legal);
+    int mover, n;
+    {
+      const EnvTimer timer(env_clock_);
+      mover = game_->current_player(state);
+      n = game_->legal_actions(state, legal);
+    }
     tree_.expand(node, legal, n, static_cast<int8_t>(mover));
     tree_[node].pending = 1;
-    game_->observe(state, mover, observation);
-    game_->legal_mask(state, mask);
+    {
+      const EnvTimer timer(env_clock_);
+      game_->observe(state, mover, observation);
+      game_->legal_mask(state, mask);
+    }
     pending_.push_back({node, 0, 0, {}});
   }
 
@@ -384,6 +403,7 @@ class AzSearch {
   }
 
   const G* game_;
+  EnvClock* env_clock_ = nullptr;
   AzConfig config_;
   GameInfo info_;
   State root_;

@@ -35,6 +35,7 @@ class SearchBatch {
     rows_.resize(n);
     for (int i = 0; i < n; ++i) {
       searches_[i].set_game(games ? *games[i] : game_);
+      searches_[i].set_env_clock(env_clock_);
       searches_[i].start(roots[i], seeds[i], sims ? sims[i] : limits.sims);
     }
 
@@ -71,6 +72,9 @@ class SearchBatch {
 
   AzSearch<G>& search(int i) { return searches_[i]; }
   const AzSearch<G>& search(int i) const { return searches_[i]; }
+  // Times the game's code in the searches from the next run() on (env_clock.h); null: no
+  // timing.
+  void set_env_clock(EnvClock* clock) { env_clock_ = clock; }
   // Positions the evaluator was asked about, over this object's life.
   int64_t evaluated() const { return evaluated_; }
 
@@ -83,6 +87,7 @@ class SearchBatch {
   std::vector<float> observations_, priors_, values_;
   std::vector<uint8_t> masks_;
   std::vector<int> rows_;
+  EnvClock* env_clock_ = nullptr;
   int64_t evaluated_ = 0;
 };
 

@@ -25,6 +25,11 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
+// Where write_file_atomically puts the bytes before the rename.
+std::string temporary_of(const std::string& path) {
+  return path + std::string(kTemporaryMark) + std::to_string(::getpid());
+}
+
 }  // namespace
 
 std::optional<std::string> read_file(const std::string& path) {
@@ -53,8 +58,20 @@ std::optional<std::string> read_file(const std::string& path) {
   return bytes;
 }
 
+void check_writable(const std::string& path) {
+  std::error_code error;
+  if (path.empty() || std::filesystem::is_directory(path, error))
+    throw std::runtime_error("cannot write '" + path +
+                             "': " + (path.empty() ? "an empty path" : "it is a folder"));
+  const std::string temporary = temporary_of(path);
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+  ::close(fd);
+  std::remove(temporary.c_str());
+}
+
 void write_file_atomically(const std::string& path, std::string_view bytes) {
-  const std::string temporary = path + std::string(kTemporaryMark) + std::to_string(::getpid());
+  const std::string temporary = temporary_of(path);
   const auto fail = [&](const char* step) {
     const std::string why = std::strerror(errno);
     std::remove(temporary.c_str());

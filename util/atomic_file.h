@@ -14,6 +14,12 @@ namespace knightgym {
 // Throws std::runtime_error naming the path and the system's reason.
 void write_file_atomically(const std::string& path, std::string_view bytes);
 
+// Throws std::runtime_error naming the path and the reason if write_file_atomically could
+// not write it now (the path a folder; its folder missing, not a folder or not writable),
+// found by making and removing its temporary: for a command to refuse an output before
+// its work, not after. Changes nothing.
+void check_writable(const std::string& path);
+
 // True for the temporary files write_file_atomically leaves behind when killed.
 bool is_atomic_temporary(std::string_view filename);
 

@@ -54,6 +54,13 @@ const Command kCommands[] = {
      "[--channels C] [--threads T] [--device cpu|cuda] [--seconds S] [--repeat R]",
      "MCTS simulations/s; AlphaZero search against the network (on the GPU with --device cuda)",
      &knightgym::cli::search_bench_command},
+    {"selfplay-bench",
+     "[GAME...] [--model pretrained|PATH|resnet] [--blocks K] [--channels C] [--sims N]\n"
+     "[--batch B] [--threads T,T] [--torch-threads N] [--device cpu|cuda] [--seconds S]\n"
+     "[--repeat R] [--json FILE]",
+     "self-play positions/s and evaluations/s on T threads of B games each, and where the\n"
+     "time goes: tree search, network, game, waiting; the device's busy share",
+     &knightgym::cli::selfplay_bench_command},
     {"play",
      "GAME --agents SPEC,SPEC[,...] [--games N] [--threads T] [--batch B] [--seed S]\n"
      "[--json FILE] [--record FILE]",

@@ -76,8 +76,8 @@ struct Learner::Impl {
   std::vector<torch::Tensor> parameters;
   std::unique_ptr<torch::optim::AdamW> optimizer;
   std::shared_ptr<TorchEvaluator> evaluator;
-  torch::jit::Module copy;  // Learner::copy()'s network, once made
-  std::shared_ptr<TorchEvaluator> copy_evaluator;
+  std::vector<torch::jit::Module> copies;  // Learner::copies()' networks, once made
+  std::vector<std::shared_ptr<Evaluator>> copy_evaluators;
 
   std::unique_ptr<torch::optim::AdamW> make_optimizer() const {
     return std::make_unique<torch::optim::AdamW>(
@@ -117,23 +117,29 @@ Learner::~Learner() = default;
 
 std::shared_ptr<Evaluator> Learner::evaluator() const { return impl_->evaluator; }
 
-std::shared_ptr<Evaluator> Learner::copy() {
+std::vector<std::shared_ptr<Evaluator>> Learner::copies(int count) {
   Impl& m = *impl_;
-  if (!m.copy_evaluator) {
-    m.copy = m.module.deepcopy();
-    m.copy_evaluator = TorchEvaluator::over(m.copy, m.info, m.device.str());
+  if (count < 1 || (!m.copies.empty() && static_cast<int>(m.copies.size()) != count))
+    throw std::logic_error("Learner::copies(" + std::to_string(count) +
+                           "): " + (count < 1 ? "below 1" : "another count than the first call's"));
+  if (m.copies.empty()) {
+    for (int i = 0; i < count; ++i) {
+      m.copies.push_back(m.module.deepcopy());
+      m.copy_evaluators.push_back(TorchEvaluator::over(m.copies.back(), m.info, m.device.str()));
+    }
   }
-  return m.copy_evaluator;
+  return m.copy_evaluators;
 }
 
-void Learner::sync_copy() {
+void Learner::sync_copies() {
   Impl& m = *impl_;
-  if (!m.copy_evaluator) return;
   torch::NoGradGuard no_grad;
   const auto from = m.state();
-  size_t i = 0;
-  for (const auto& p : m.copy.named_parameters()) p.value.copy_(from[i++].second);
-  for (const auto& b : m.copy.named_buffers()) b.value.copy_(from[i++].second);
+  for (torch::jit::Module& copy : m.copies) {
+    size_t i = 0;
+    for (const auto& p : copy.named_parameters()) p.value.copy_(from[i++].second);
+    for (const auto& b : copy.named_buffers()) b.value.copy_(from[i++].second);
+  }
 }
 
 void Learner::set_intra_op_threads(int threads) {

@@ -77,12 +77,13 @@ class Learner {
 
   // Inference over the network being trained (do not call while train() runs).
   std::shared_ptr<Evaluator> evaluator() const;
-  // A second network for inference on another thread while train() runs (self-play beside
-  // the learner, training/trainer/overlapped_self_play.h), made on the first call, with
-  // the weights of the last sync_copy() (at first, the learner's). sync_copy() must not
-  // run while the copy evaluates.
-  std::shared_ptr<Evaluator> copy();
-  void sync_copy();
+  // `count` more networks for inference on other threads while train() runs (self-play
+  // beside the learner, training/trainer/overlapped_self_play.h), one per thread, made on
+  // the first call (a later call asks the same count), with the weights of the last
+  // sync_copies() (at first, the learner's). sync_copies() must not run while a copy
+  // evaluates.
+  std::vector<std::shared_ptr<Evaluator>> copies(int count);
+  void sync_copies();
   // LibTorch's intra-op threads on the calling thread, and the default that threads take
   // on their first use (agents/network.h); 0 leaves them as they are.
   static void set_intra_op_threads(int threads);

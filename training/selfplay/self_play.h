@@ -121,6 +121,9 @@ class SelfPlay {
     if (kept < live) drop_retired();
   }
 
+  // Times the game's code in the searches from the next step on (agents/env_clock.h);
+  // null: no timing.
+  void set_env_clock(EnvClock* clock) { batch_.set_env_clock(clock); }
   // With a budget: whether every game of it has finished.
   bool done() const { return states_.empty(); }
   int64_t decisions() const { return decisions_; }

@@ -6,10 +6,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "training/learner/learner.h"
-#include "training/selfplay/self_play.h"
+#include "training/selfplay/parallel_self_play.h"
 #include "training/trainer/streams.h"
 #include "training/trainer/train_config.h"
 
@@ -37,20 +38,41 @@ class GameSource {
   virtual std::vector<double> actor_rates(double seconds) = 0;
 };
 
-// Self-play between the learner's steps, on its thread, with the network being trained:
-// it sees every step at once (overlap=false).
+// Self-play of a session of the run, which has made counters.decisions decisions before it:
+// the setting's games on selfplay_threads threads in groups of selfplay_batch, with
+// `evaluators` (one per thread), each worker on the run's LibTorch threads.
+template <Game G>
+ParallelSelfPlay<G> session_self_play(const RuleSets<G>& rules, const TrainConfig& config,
+                                      const std::vector<std::shared_ptr<Evaluator>>& evaluators,
+                                      const TrainingCounters& counters) {
+  std::vector<Evaluator*> each;
+  for (const auto& evaluator : evaluators) each.push_back(evaluator.get());
+  return ParallelSelfPlay<G>(
+      rules, config.search, each, config.games, config.selfplay_batch,
+      stream_seed(config.seed, Stream::kSelfPlay, counters.decisions), config.sample_plies,
+      config.playout_cap, config.horizon,
+      [threads = config.threads] { Learner::set_intra_op_threads(threads); });
+}
+
+// Self-play between the learner's steps, with the network being trained: it sees every
+// step at once (overlap=false). On one thread it plays the learner's own network; on
+// more, copies of it brought up to date before each step.
 template <Game G>
 class LocalSelfPlay final : public GameSource<G> {
  public:
-  // A session of the run, which has made counters.decisions decisions before it.
-  LocalSelfPlay(const RuleSets<G>& rules, const TrainConfig& config, Evaluator& evaluator,
+  LocalSelfPlay(const RuleSets<G>& rules, const TrainConfig& config, Learner& learner,
                 const TrainingCounters& counters)
-      : self_play_(rules, config.search, evaluator, config.games,
-                   stream_seed(config.seed, Stream::kSelfPlay, counters.decisions),
-                   config.sample_plies, config.playout_cap, config.horizon) {}
+      : learner_(learner),
+        copies_(config.selfplay_threads > 1),
+        self_play_(session_self_play(
+            rules, config,
+            copies_ ? learner.copies(config.selfplay_threads)
+                    : std::vector<std::shared_ptr<Evaluator>>{learner.evaluator()},
+            counters)) {}
 
   SourceStep next(const Learner&, const TrainingCounters&,
                   std::vector<Trajectory<G>>& games) override {
+    if (copies_) learner_.sync_copies();
     const int64_t decisions = self_play_.decisions(), evaluations = self_play_.evaluations();
     self_play_.step([&](Trajectory<G>&& game) { games.push_back(std::move(game)); });
     return {self_play_.decisions() - decisions, self_play_.evaluations() - evaluations, 0, 0};
@@ -63,7 +85,9 @@ class LocalSelfPlay final : public GameSource<G> {
   }
 
  private:
-  SelfPlay<G> self_play_;
+  Learner& learner_;
+  bool copies_;
+  ParallelSelfPlay<G> self_play_;
   int64_t reported_ = 0;
 };
 

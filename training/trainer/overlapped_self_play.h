@@ -1,12 +1,13 @@
-// Self-play beside the learner: a thread plays one step (a decision in every game) with a
-// copy of the network while the learner trains on the games before it, so that on two
-// cores neither waits for the other (training/trainer/trainer.h asks for games, then
-// trains as much as they allow). Each call to next() waits for the step in flight, hands
-// over its games, sends the learner's weights to the copy and starts the next step: the
-// step played during the learner's k-th round of training uses the weights of the end of
-// round k-1. The games therefore depend on the seed alone, not on the threads' timing
-// (a run plays exactly the same games as itself), and lag the learner by one round, which
-// the metrics report as staleness.
+// Self-play beside the learner: a thread plays one step (a decision in every game) with
+// copies of the network, on selfplay_threads threads (game_source.h), while the learner
+// trains on the games before it, so that neither waits for the other
+// (training/trainer/trainer.h asks for games, then trains as much as they allow). Each
+// call to next() waits for the step in flight, hands over its games, sends the learner's
+// weights to the copies and starts the next step: the step played during the learner's
+// k-th round of training uses the weights of the end of round k-1. The games therefore
+// depend on the seed alone, not on the threads' timing or number (a run plays exactly
+// the same games as itself), and lag the learner by one round, which the metrics report
+// as staleness.
 #pragma once
 
 #include <algorithm>
@@ -28,10 +29,8 @@ class OverlappedSelfPlay final : public GameSource<G> {
   OverlappedSelfPlay(const RuleSets<G>& rules, const TrainConfig& config, Learner& learner,
                      const TrainingCounters& counters)
       : learner_(learner),
-        copy_(learner.copy()),
-        self_play_(rules, config.search, *copy_, config.games,
-                   stream_seed(config.seed, Stream::kSelfPlay, counters.decisions),
-                   config.sample_plies, config.playout_cap, config.horizon),
+        self_play_(
+            session_self_play(rules, config, learner.copies(config.selfplay_threads), counters)),
         threads_(config.threads) {}
 
   ~OverlappedSelfPlay() override {
@@ -50,7 +49,7 @@ class OverlappedSelfPlay final : public GameSource<G> {
                           counters.steps - published_at_};
     decisions_ = self_play_.decisions();
     evaluations_ = self_play_.evaluations();
-    learner_.sync_copy();
+    learner_.sync_copies();
     published_at_ = counters.steps;
     player_.emplace([this] {
       try {
@@ -79,8 +78,7 @@ class OverlappedSelfPlay final : public GameSource<G> {
   }
 
   Learner& learner_;
-  std::shared_ptr<Evaluator> copy_;
-  SelfPlay<G> self_play_;
+  ParallelSelfPlay<G> self_play_;
   int threads_;
   std::optional<std::thread> player_;
   std::exception_ptr failure_;

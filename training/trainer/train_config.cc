@@ -1,5 +1,6 @@
 #include "training/trainer/train_config.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_set>
@@ -149,6 +150,21 @@ void read(ParamReader& r, TrainConfig& c) {
                            "share of the search's root value in the value targets (0: the game's "
                            "returns alone)");
   c.games = r.get_int("games", c.games, 1, 100000, "concurrent self-play games");
+  c.selfplay_batch =
+      r.get_int("selfplay_batch", c.selfplay_batch, 0, 100000,
+                "self-play games searched together, one evaluator call per round of "
+                "simulations: `games` split into groups of so many (0: one group of them all)");
+  c.selfplay_threads = r.get_int(
+      "selfplay_threads", c.selfplay_threads, 1, 1024,
+      "threads playing the self-play groups, group g on thread g mod T, each with a copy of "
+      "the network: the games do not depend on it");
+  if (const int group = c.selfplay_batch > 0 ? std::min(c.selfplay_batch, c.games) : c.games,
+      groups = (c.games + group - 1) / group;
+      c.selfplay_threads > groups)
+    r.fail("selfplay_threads", std::to_string(c.games) + " games in groups of " +
+                                   std::to_string(group) + " make " + std::to_string(groups) +
+                                   " groups, fewer than " + std::to_string(c.selfplay_threads) +
+                                   " threads: lower selfplay_batch");
   c.chunk_games = r.get_int("chunk_games", c.games, 1, 1000000,
                             "on a Ray cluster: games of a self-play chunk, an actor's unit of "
                             "work (played `games` at a time, then sent to the learner whole)");

@@ -32,6 +32,10 @@ struct TrainConfig {
   int teacher_steps = 0;
   double teacher_holdout = 0.05;  // share of the teacher's games held out for measuring
   int games = 64;                 // concurrent self-play games
+  // Self-play on T threads, the games in groups of B searched together (0: one group);
+  // the games depend on games, B and the seed, not on T (parallel_self_play.h).
+  int selfplay_threads = 1;
+  int selfplay_batch = 0;
   // Self-play on a thread of its own beside the learner, a round behind it
   // (overlapped_self_play.h), or between the learner's steps on one thread.
   bool overlap = true;

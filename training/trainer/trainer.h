@@ -136,7 +136,7 @@ class Trainer {
     if (!source && config_.overlap)
       source = &overlapped.emplace(rules_, config_, learner_, counters_);
     else if (!source)
-      source = &local.emplace(rules_, config_, *learner_.evaluator(), counters_);
+      source = &local.emplace(rules_, config_, learner_, counters_);
     // Training samples per recorded decision: with playout cap randomization, the expected
     // share of decisions searched in full (the decisions counter holds them all).
     const double recorded_share =

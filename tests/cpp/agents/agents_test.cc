@@ -15,6 +15,7 @@
 #include "env/registry/game_list.h"
 #include "env/registry/typed_code.h"
 #include "tests/cpp/agents/agent_checks.h"
+#include "tests/cpp/agents/hash_evaluator.h"
 
 namespace knightgym {
 namespace {
@@ -134,37 +135,6 @@ TEST_CASE("greedy tallies of each game", "[agents]") {
   // One ringfort: one kingdom and one territory for Red against none.
   CHECK(heuristic_value(tailten, t, 0) == -100.0f + 1.0f);
 }
-
-// A deterministic evaluator with uneven priors and values: a hash of each row's
-// observation, so that batched and single searches see the same answers.
-class HashEvaluator final : public Evaluator {
- public:
-  explicit HashEvaluator(const GameInfo& info) : info_(info) {}
-  const GameInfo& info() const override { return info_; }
-  void evaluate(int n, const float* observations, const uint8_t* masks, float* priors,
-                float* values) override {
-    const int size = info_.observation_shape.size();
-    for (int row = 0; row < n; ++row) {
-      uint64_t h = 0;
-      for (int i = 0; i < size; ++i)
-        h = mix64(h ^
-                  static_cast<uint64_t>(static_cast<int64_t>(observations[row * size + i] * 1000)));
-      float sum = 0;
-      for (int a = 0; a < info_.num_actions; ++a) {
-        const float p = masks[row * info_.num_actions + a] ? 1.0f + (mix64(h + a) % 100) : 0.0f;
-        priors[row * info_.num_actions + a] = p;
-        sum += p;
-      }
-      for (int a = 0; a < info_.num_actions; ++a) priors[row * info_.num_actions + a] /= sum;
-      for (int p = 0; p < info_.num_players; ++p)
-        values[row * info_.num_players + p] =
-            static_cast<float>(mix64(h + 7 * p) % 2001) / 1000.0f - 1.0f;
-    }
-  }
-
- private:
-  GameInfo info_;
-};
 
 template <Game G>
 std::vector<typename G::State> positions(const G& game, int count) {

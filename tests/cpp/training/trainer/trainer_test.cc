@@ -428,6 +428,33 @@ TEST_CASE("trainer: self-play beside the learner plays the same games in every r
   CHECK(outputs_c != outputs_a);
 }
 
+TEST_CASE("trainer: self-play on several threads plays the games of one thread", "[trainer]") {
+  const Tailten game;
+  const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
+  const std::atomic<bool> stop{false};
+  for (const std::string overlap : {"true", "false"}) {
+    const auto train = [&](int threads) {
+      const std::string dir = temporary_dir("trainer_threads_" + overlap + std::to_string(threads));
+      Trainer<Tailten> trainer(
+          game, spec,
+          tiny_config(1, "overlap=" + overlap +
+                             "\nselfplay_batch=3\nselfplay_threads=" + std::to_string(threads)),
+          "cpu", dir, false, stderr);
+      REQUIRE(trainer.run({0, 120}, stop));
+      return std::pair(trainer.counters(), outputs_on_a_game(*trainer.learner().evaluator()));
+    };
+    const auto [counters_1, outputs_1] = train(1);
+    const auto [counters_3, outputs_3] = train(3);
+    CHECK(counters_1.games == counters_3.games);
+    CHECK(counters_1.decisions == counters_3.decisions);
+    CHECK(counters_1.evaluations == counters_3.evaluations);
+    CHECK(outputs_1 == outputs_3);
+  }
+  // 8 games in groups of 3 make 3 groups: a fourth thread would have none.
+  REQUIRE_THROWS_WITH(tiny_config(1, "selfplay_batch=3\nselfplay_threads=4"),
+                      Contains("selfplay_threads") && Contains("make 3 groups, fewer than 4"));
+}
+
 TEST_CASE("trainer: after a resume, metrics.csv holds exactly the rows up to its checkpoint",
           "[trainer]") {
   const Tailten game;
