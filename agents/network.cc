@@ -41,20 +41,22 @@ void set_network_loader(std::function<void()> new_loader) {
 
 std::shared_ptr<Evaluator> create_network(const GameInfo& info, const std::string& game_spec,
                                           const NetConfig& net, uint64_t seed,
-                                          const std::string& device, int threads) {
-  return require_backend().create(info, game_spec, net, seed, device, threads);
+                                          const std::string& device, int threads,
+                                          Precision precision) {
+  return require_backend().create(info, game_spec, net, seed, device, threads, precision);
 }
 
 std::shared_ptr<Evaluator> load_network(const std::string& path, const GameInfo& info,
                                         const std::string& game_spec, const std::string& device,
-                                        int threads) {
-  return require_backend().load(path, info, game_spec, device, threads);
+                                        int threads, Precision precision) {
+  return require_backend().load(path, info, game_spec, device, threads, precision);
 }
 
 std::shared_ptr<Evaluator> read_network(std::string_view bytes, const std::string& what,
                                         const GameInfo& info, const std::string& game_spec,
-                                        const std::string& device, int threads) {
-  return require_backend().read(bytes, what, info, game_spec, device, threads);
+                                        const std::string& device, int threads,
+                                        Precision precision) {
+  return require_backend().read(bytes, what, info, game_spec, device, threads, precision);
 }
 
 NetworkThreadShare::NetworkThreadShare(int workers) {
@@ -79,6 +81,23 @@ PolicyHead policy_head_named(const std::string& name) {
   if (name == "dense") return PolicyHead::kDense;
   if (name == "conv") return PolicyHead::kConv;
   throw std::invalid_argument("policy head '" + name + "' is neither dense nor conv");
+}
+
+const char* precision_name(Precision precision) {
+  switch (precision) {
+    case Precision::kBFloat16:
+      return "bfloat16";
+    case Precision::kFloat16:
+      return "float16";
+    default:
+      return "float32";
+  }
+}
+
+Precision precision_named(const std::string& name) {
+  for (const Precision p : {Precision::kFloat32, Precision::kBFloat16, Precision::kFloat16})
+    if (name == precision_name(p)) return p;
+  throw std::invalid_argument("precision '" + name + "': expected float32, bfloat16 or float16");
 }
 
 int64_t resnet_flops(const GameInfo& info, const NetConfig& net) {

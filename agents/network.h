@@ -34,6 +34,13 @@ struct NetConfig {
   PolicyHead policy_head = PolicyHead::kDense;
 };
 
+// The number format a network infers in: float32 as trained, or half precision, where the
+// device computes it faster (bfloat16: on CPUs with AVX-512 BF16 or AMX, and GPUs;
+// float16: GPUs only). Its answers differ from float32's by rounding (docs/benchmarks.md).
+enum class Precision : uint8_t { kFloat32, kBFloat16, kFloat16 };
+const char* precision_name(Precision precision);
+Precision precision_named(const std::string& name);  // float32, bfloat16 or float16
+
 // The project's ResNet (agents/resnet.h): its value head's hidden width, and the
 // floating-point operations of one position's forward pass (a multiply-add counts two;
 // convolutions and fully connected layers, which are all but a fraction of a percent of
@@ -46,22 +53,25 @@ class NetworkBackend {
   virtual ~NetworkBackend() = default;
   // A fresh ResNet for a game (info and its canonical spec), its weights drawn from seed.
   // device: "cpu", "cuda" or "cuda:N"; threads > 0: LibTorch's intra-op threads, on every
-  // thread that evaluates it.
+  // thread that evaluates it; precision: its inference's number format (float16 needs a
+  // GPU: refused by name on the CPU).
   virtual std::shared_ptr<Evaluator> create(const GameInfo& info, const std::string& game_spec,
                                             const NetConfig& net, uint64_t seed,
-                                            const std::string& device, int threads) const = 0;
+                                            const std::string& device, int threads,
+                                            Precision precision) const = 0;
   // A TorchScript module from `path`. Throws std::invalid_argument naming the problem: no
   // such file, not TorchScript, made for another game, or outputs of the wrong shape. A
   // `game_spec` that is a bare game name ("knight_fight") accepts a module made for any
   // rules of that game.
   virtual std::shared_ptr<Evaluator> load(const std::string& path, const GameInfo& info,
                                           const std::string& game_spec, const std::string& device,
-                                          int threads) const = 0;
+                                          int threads, Precision precision) const = 0;
   // The same from a module's bytes (as Learner::model_bytes gives them); errors name it
   // as `what`.
   virtual std::shared_ptr<Evaluator> read(std::string_view bytes, const std::string& what,
                                           const GameInfo& info, const std::string& game_spec,
-                                          const std::string& device, int threads) const = 0;
+                                          const std::string& device, int threads,
+                                          Precision precision) const = 0;
   // The calling thread's intra-op threads; setting them also sets the default that
   // threads take on their first use (NetworkThreadShare below).
   virtual int intra_op_threads() const = 0;
@@ -80,13 +90,15 @@ void set_network_loader(std::function<void()> loader);
 // process has no LibTorch.
 std::shared_ptr<Evaluator> create_network(const GameInfo& info, const std::string& game_spec,
                                           const NetConfig& net, uint64_t seed,
-                                          const std::string& device, int threads);
+                                          const std::string& device, int threads,
+                                          Precision precision = Precision::kFloat32);
 std::shared_ptr<Evaluator> load_network(const std::string& path, const GameInfo& info,
                                         const std::string& game_spec, const std::string& device,
-                                        int threads);
+                                        int threads, Precision precision = Precision::kFloat32);
 std::shared_ptr<Evaluator> read_network(std::string_view bytes, const std::string& what,
                                         const GameInfo& info, const std::string& game_spec,
-                                        const std::string& device, int threads);
+                                        const std::string& device, int threads,
+                                        Precision precision = Precision::kFloat32);
 
 // Intra-op threads (those one forward pass runs on) when T threads play at once, each
 // with its networks. LibTorch on OpenMP keeps the count per thread: a thread takes a

@@ -26,7 +26,8 @@ struct TorchEvaluator::Impl {
   std::mutex mutex;  // for the learner's module (over), which trains between calls
   // For networks that only infer: `module` frozen and optimized for inference.
   std::optional<torch::jit::Module> inference;
-  int threads = 0;  // intra-op threads the spec names; 0: the calling thread's
+  int threads = 0;                       // intra-op threads the spec names; 0: the calling thread's
+  torch::Dtype dtype = torch::kFloat32;  // of the inference network and its inputs
 };
 
 namespace {
@@ -81,9 +82,26 @@ std::pair<torch::Tensor, torch::Tensor> forward(torch::jit::Module& module, cons
   return {logits, values};
 }
 
-// A frozen copy of `module` optimized for inference (the header says why).
-torch::jit::Module optimized(const torch::jit::Module& module) {
-  torch::jit::Module frozen = torch::jit::freeze(module.clone());
+// The tensors' type for `precision` on `device`; float16 refused on the CPU.
+torch::Dtype dtype_of(Precision precision, const torch::Device& device) {
+  if (precision == Precision::kFloat16 && device.is_cpu())
+    throw std::invalid_argument(
+        "precision float16 needs a CUDA device: the CPU's convolutions have none (bfloat16 "
+        "runs there)");
+  return precision == Precision::kBFloat16  ? torch::kBFloat16
+         : precision == Precision::kFloat16 ? torch::kFloat16
+                                            : torch::kFloat32;
+}
+
+// A frozen copy of `module` for inference in `dtype`; in float32 also optimized for
+// inference (the header says why; its oneDNN rewrites are float32's).
+torch::jit::Module optimized(const torch::jit::Module& module, torch::Dtype dtype) {
+  torch::jit::Module copy = module.clone();
+  if (dtype != torch::kFloat32) {
+    copy.to(dtype);
+    return torch::jit::freeze(copy);
+  }
+  torch::jit::Module frozen = torch::jit::freeze(copy);
   return torch::jit::optimize_for_inference(frozen);
 }
 
@@ -100,34 +118,39 @@ TorchEvaluator::~TorchEvaluator() = default;
 std::unique_ptr<TorchEvaluator> TorchEvaluator::create(const GameInfo& info,
                                                        const std::string& game_spec,
                                                        const NetConfig& net, uint64_t seed,
-                                                       const std::string& device, int threads) {
+                                                       const std::string& device, int threads,
+                                                       Precision precision) {
   if (net.blocks < 0 || net.channels < 1)
     throw std::invalid_argument("a network needs blocks >= 0 and channels >= 1");
-  set_threads(threads);
   const torch::Device where = parse_device(device);
+  const torch::Dtype dtype = dtype_of(precision, where);
+  set_threads(threads);
   auto impl = std::unique_ptr<Impl>(
-      new Impl{make_resnet(info, game_spec, net, seed), info, where, {}, {}, threads});
+      new Impl{make_resnet(info, game_spec, net, seed), info, where, {}, {}, threads, dtype});
   impl->module.eval();
   impl->module.to(where);
-  impl->inference = optimized(impl->module);
+  impl->inference = optimized(impl->module, dtype);
   return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
 }
 
 std::unique_ptr<TorchEvaluator> TorchEvaluator::load(const std::string& path, const GameInfo& info,
                                                      const std::string& game_spec,
-                                                     const std::string& device, int threads) {
+                                                     const std::string& device, int threads,
+                                                     Precision precision) {
   if (!std::filesystem::is_regular_file(path))
     throw std::invalid_argument("model '" + path + "': no such file");
   std::ifstream file(path, std::ios::binary);
-  return read(file, "model '" + path + "'", info, game_spec, device, threads);
+  return read(file, "model '" + path + "'", info, game_spec, device, threads, precision);
 }
 
 std::unique_ptr<TorchEvaluator> TorchEvaluator::read(std::istream& bytes, const std::string& what,
                                                      const GameInfo& info,
                                                      const std::string& game_spec,
-                                                     const std::string& device, int threads) {
-  set_threads(threads);
+                                                     const std::string& device, int threads,
+                                                     Precision precision) {
   const torch::Device where = parse_device(device);
+  const torch::Dtype dtype = dtype_of(precision, where);
+  set_threads(threads);
   torch::jit::Module module;
   try {
     module = torch::jit::load(bytes, where);
@@ -151,7 +174,7 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::read(std::istream& bytes, const 
       throw std::invalid_argument(what + " was made for " + made_for + ", not " + game_spec);
   }
   module.eval();
-  auto impl = std::unique_ptr<Impl>(new Impl{module, info, where, {}, {}, threads});
+  auto impl = std::unique_ptr<Impl>(new Impl{module, info, where, {}, {}, threads, dtype});
   try {
     torch::InferenceMode guard;
     forward(impl->module, info, zero_batch(info, 1).to(where));
@@ -161,14 +184,17 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::read(std::istream& bytes, const 
     throw std::invalid_argument(
         what + " fails on this game's observations: " + error.what_without_backtrace());
   }
-  impl->inference = optimized(impl->module);
+  impl->inference = optimized(impl->module, dtype);
   return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
 }
 
 std::unique_ptr<TorchEvaluator> TorchEvaluator::over(const torch::jit::Module& module,
                                                      const GameInfo& info,
-                                                     const std::string& device) {
-  auto impl = std::unique_ptr<Impl>(new Impl{module, info, parse_device(device), {}, {}});
+                                                     const std::string& device,
+                                                     Precision precision) {
+  const torch::Device where = parse_device(device);
+  auto impl =
+      std::unique_ptr<Impl>(new Impl{module, info, where, {}, {}, 0, dtype_of(precision, where)});
   impl->module.eval();
   return std::unique_ptr<TorchEvaluator>(new TorchEvaluator(std::move(impl)));
 }
@@ -192,7 +218,7 @@ void TorchEvaluator::evaluate(int n, const float* observations, const uint8_t* m
   const torch::Tensor input =
       torch::from_blob(const_cast<float*>(observations), {n, s.channels, s.height, s.width})
           .expand({rows, s.channels, s.height, s.width})
-          .to(impl_->device);
+          .to(impl_->device, impl_->dtype);
   const torch::Tensor legal =
       torch::from_blob(const_cast<uint8_t*>(masks), {n, info.num_actions}, torch::kUInt8)
           .expand({rows, info.num_actions})
@@ -228,19 +254,20 @@ class TorchBackend final : public NetworkBackend {
  public:
   std::shared_ptr<Evaluator> create(const GameInfo& info, const std::string& game_spec,
                                     const NetConfig& net, uint64_t seed, const std::string& device,
-                                    int threads) const override {
-    return TorchEvaluator::create(info, game_spec, net, seed, device, threads);
+                                    int threads, Precision precision) const override {
+    return TorchEvaluator::create(info, game_spec, net, seed, device, threads, precision);
   }
   std::shared_ptr<Evaluator> load(const std::string& path, const GameInfo& info,
                                   const std::string& game_spec, const std::string& device,
-                                  int threads) const override {
-    return TorchEvaluator::load(path, info, game_spec, device, threads);
+                                  int threads, Precision precision) const override {
+    return TorchEvaluator::load(path, info, game_spec, device, threads, precision);
   }
   std::shared_ptr<Evaluator> read(std::string_view bytes, const std::string& what,
                                   const GameInfo& info, const std::string& game_spec,
-                                  const std::string& device, int threads) const override {
+                                  const std::string& device, int threads,
+                                  Precision precision) const override {
     std::istringstream stream{std::string(bytes)};
-    return TorchEvaluator::read(stream, what, info, game_spec, device, threads);
+    return TorchEvaluator::read(stream, what, info, game_spec, device, threads, precision);
   }
   int intra_op_threads() const override { return at::get_num_threads(); }
   void set_intra_op_threads(int threads) const override { set_libtorch_threads(threads); }

@@ -36,24 +36,31 @@ class TorchEvaluator final : public Evaluator {
   // A fresh ResNet for a game (info and its canonical spec), its weights drawn from seed.
   // device: "cpu", "cuda" or "cuda:N"; threads > 0: LibTorch's intra-op threads, on
   // every thread that calls it.
+  // precision: inference's number format (network.h); float16 on the CPU is refused.
   static std::unique_ptr<TorchEvaluator> create(const GameInfo& info, const std::string& game_spec,
                                                 const NetConfig& net, uint64_t seed,
-                                                const std::string& device, int threads = 0);
+                                                const std::string& device, int threads = 0,
+                                                Precision precision = Precision::kFloat32);
   // A TorchScript module from `path`. Throws std::invalid_argument naming the problem: no
   // such file, not TorchScript, made for another game, or outputs of the wrong shape.
   static std::unique_ptr<TorchEvaluator> load(const std::string& path, const GameInfo& info,
                                               const std::string& game_spec,
-                                              const std::string& device, int threads = 0);
+                                              const std::string& device, int threads = 0,
+                                              Precision precision = Precision::kFloat32);
   // The same from a module's bytes; errors name it as `what` ("model 'PATH'").
   static std::unique_ptr<TorchEvaluator> read(std::istream& bytes, const std::string& what,
                                               const GameInfo& info, const std::string& game_spec,
-                                              const std::string& device, int threads = 0);
+                                              const std::string& device, int threads = 0,
+                                              Precision precision = Precision::kFloat32);
 
   // An evaluator over `module` itself, not a copy, on `device` (where the module already
   // is): the learner trains that module between calls. It is left in eval mode; whoever
-  // trains it sets train mode for its steps and eval mode again before inference.
+  // trains it sets train mode for its steps and eval mode again before inference. Its
+  // inputs are given `precision`'s type, which must be the module's (the learner's copies
+  // for self-play may infer in half precision).
   static std::unique_ptr<TorchEvaluator> over(const torch::jit::Module& module,
-                                              const GameInfo& info, const std::string& device);
+                                              const GameInfo& info, const std::string& device,
+                                              Precision precision = Precision::kFloat32);
 
   ~TorchEvaluator() override;
 

@@ -2,10 +2,10 @@
 # Issue 57's measurements in one call, for a lent GPU (about 15 minutes, so nothing here
 # waits on a person): builds the knightgym CLI against the machine's PyTorch
 # (tools/gpu_build.sh), then measures
-#   - the forward pass of Knightmate's 6 x 64 network at batches up to 4,096
-#     (search-bench; OUT/forward.md),
-#   - self-play with each game's shipped network on T threads of B games each
-#     (selfplay-bench; OUT/selfplay.md and OUT/selfplay.json),
+#   - the forward pass of Knightmate's 6 x 64 network at batches up to 4,096, in each
+#     precision (search-bench; OUT/forward-PRECISION.md),
+#   - self-play with each game's shipped network on T threads of B games each, in the
+#     device's half precision (selfplay-bench; OUT/selfplay.md and OUT/selfplay.json),
 #   - on CUDA, the GPU's utilisation as nvidia-smi samples it every 200 ms during the
 #     self-play rows (OUT/utilization.csv),
 # and names the device (OUT/device.txt). Try it on the CPU first, on a build already made:
@@ -30,15 +30,22 @@ if [[ $device == cuda ]]; then
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/device.txt"
   threads=${THREADS:-1,4,8,16}
   batch=(--batch "${BATCH:-256}")
+  precisions="float32 float16 bfloat16"
+  half=float16
 else
   lscpu | sed -n 's/^Model name: *//p' > "$out/device.txt"
   threads=${THREADS:-1,2}
   batch=()
+  precisions="float32 bfloat16"
+  half=bfloat16
   [[ -n ${BATCH:-} ]] && batch=(--batch "$BATCH")
 fi
 
-"$cli" search-bench knightmate --device "$device" --blocks 6 --channels 64 \
-  --batch 256,1024,4096 --threads 1 --seconds 1 --repeat 1 > "$out/forward.md"
+for precision in $precisions; do
+  "$cli" search-bench knightmate --device "$device" --precision "$precision" --blocks 6 \
+    --channels 64 --batch 256,1024,4096 --threads 1 --seconds 1 --repeat 1 \
+    > "$out/forward-$precision.md"
+done
 
 sampler=
 if [[ $device == cuda ]]; then
@@ -46,7 +53,7 @@ if [[ $device == cuda ]]; then
     > "$out/utilization.csv" &
   sampler=$!
 fi
-"$cli" selfplay-bench $games --device "$device" --threads "$threads" "${batch[@]}" \
-  --seconds "$seconds" --repeat 3 --json "$out/selfplay.json" > "$out/selfplay.md"
+"$cli" selfplay-bench $games --device "$device" --precision "$half" --threads "$threads" \
+  "${batch[@]}" --seconds "$seconds" --repeat 3 --json "$out/selfplay.json" > "$out/selfplay.md"
 [[ -n $sampler ]] && kill "$sampler"
-cat "$out/device.txt" "$out/forward.md" "$out/selfplay.md"
+cat "$out/device.txt" "$out"/forward-*.md "$out/selfplay.md"

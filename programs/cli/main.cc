@@ -51,13 +51,14 @@ const Command kCommands[] = {
      &knightgym::cli::perft_bench_command},
     {"search-bench",
      "[GAME...] [--sims N] [--az-sims N] [--batch B,B] [--blocks K]\n"
-     "[--channels C] [--threads T] [--device cpu|cuda] [--seconds S] [--repeat R]",
+     "[--channels C] [--threads T] [--device cpu|cuda] [--precision float32|bfloat16|float16]\n"
+     "[--seconds S] [--repeat R]",
      "MCTS simulations/s; AlphaZero search against the network (on the GPU with --device cuda)",
      &knightgym::cli::search_bench_command},
     {"selfplay-bench",
      "[GAME...] [--model pretrained|PATH|resnet] [--blocks K] [--channels C] [--sims N]\n"
-     "[--batch B] [--threads T,T] [--torch-threads N] [--device cpu|cuda] [--seconds S]\n"
-     "[--repeat R] [--json FILE]",
+     "[--batch B] [--threads T,T] [--torch-threads N] [--device cpu|cuda]\n"
+     "[--precision float32|bfloat16|float16] [--seconds S] [--repeat R] [--json FILE]",
      "self-play positions/s and evaluations/s on T threads of B games each, and where the\n"
      "time goes: tree search, network, game, waiting; the device's busy share",
      &knightgym::cli::selfplay_bench_command},

@@ -50,6 +50,7 @@ struct Options {
   int mcts_sims, az_sims, threads, blocks, channels, repeat;
   double seconds;
   std::string device;
+  Precision precision = Precision::kFloat32;
   std::vector<int> batches;
 };
 
@@ -165,7 +166,7 @@ void az_rows(const G& game, const std::string& spec, const Options& options, dou
   const GameInfo info = game.info();
   const int64_t flops = resnet_flops(info, NetConfig{options.blocks, options.channels});
   const auto network = create_network(info, spec, NetConfig{options.blocks, options.channels}, 0,
-                                      options.device, options.threads);
+                                      options.device, options.threads, options.precision);
   UniformEvaluator uniform(info);
   AzConfig config;
   config.sims = options.az_sims;
@@ -260,6 +261,7 @@ int search_bench_command(Args& args) {
   options.seconds = static_cast<double>(args.get_int("seconds", 2, 1));
   options.repeat = static_cast<int>(args.get_int("repeat", 3, 1));
   options.device = args.get_string("device", "cpu");
+  options.precision = precision_named(args.get_string("precision", "float32"));
   args.finish();
 
   std::vector<std::string> names = args.positional();
@@ -285,11 +287,12 @@ int search_bench_command(Args& args) {
   const double peak_gflops = peak.flops_per_second / 1e9;
   std::printf(
       "\nAlphaZero search, Gumbel, %d simulations: B searches evaluated together; ResNet %d "
-      "blocks x %d channels on %s, %d LibTorch threads; positions/s. The forward pass's "
-      "GFLOP/s (float32, convolutions and dense layers) against the processor's peak, "
+      "blocks x %d channels on %s in %s, %d LibTorch threads; positions/s. The forward pass's "
+      "GFLOP/s (convolutions and dense layers) against the processor's float32 peak, "
       "measured: %.1f GFLOP/s of %s on %d threads\n\n",
-      options.az_sims, options.blocks, options.channels, options.device.c_str(), options.threads,
-      peak_gflops, peak.instructions.c_str(), options.threads);
+      options.az_sims, options.blocks, options.channels, options.device.c_str(),
+      precision_name(options.precision), options.threads, peak_gflops, peak.instructions.c_str(),
+      options.threads);
   std::printf("| %-18s | batch | %13s | %8s | %9s | %12s | %14s | %16s |\n", "game", "forward",
               "GFLOP/s", "of peak", "search", "search/forward", "uniform search");
   std::printf(

@@ -19,6 +19,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "agents/network.h"
@@ -49,6 +50,7 @@ struct Options {
   std::vector<int> threads;
   int torch_threads = 1;
   std::string device;
+  Precision precision = Precision::kFloat32;
   double seconds = 0;
   int repeat = 0;
 };
@@ -70,15 +72,12 @@ struct Pass {
 template <Game G>
 class Bench {
  public:
-  Bench(const G& game, const std::string& spec, const Options& options, int threads)
-      : options_(options), threads_(threads), meter_(std::make_unique<BusyMeter>()) {
-    const GameInfo info = game.info();
-    const std::string path =
-        options.model == "pretrained" ? pretrained_model_path(spec) : options.model;
-    network_ =
-        options.model == "resnet"
-            ? create_network(info, spec, options.net, kSeed, options.device, options.torch_threads)
-            : load_network(path, info, spec, options.device, options.torch_threads);
+  Bench(const G& game, const std::string& spec, const Options& options, int threads,
+        std::shared_ptr<Evaluator> network)
+      : options_(options),
+        threads_(threads),
+        network_(std::move(network)),
+        meter_(std::make_unique<BusyMeter>()) {
     std::vector<Evaluator*> each;
     for (int t = 0; t < threads; ++t)
       each.push_back(
@@ -148,10 +147,12 @@ class Bench {
 };
 
 template <Game G>
-Row bench_row(const G& game, const std::string& spec, const Options& options, int threads) {
-  Bench<G> bench(game, spec, options, threads);
+Row bench_row(const G& game, const std::string& spec, const Options& options, int threads,
+              const std::shared_ptr<Evaluator>& network) {
+  Bench<G> bench(game, spec, options, threads, network);
   bench.warm_up();
-  std::vector<double> positions, evaluations, batches, busy, search, network, environment, waiting;
+  std::vector<double> positions, evaluations, batches, busy, search, in_network, environment,
+      waiting;
   for (int r = 0; r < options.repeat; ++r) {
     const Pass plain = bench.pass(options.seconds, false);
     positions.push_back(static_cast<double>(plain.decisions) / plain.seconds);
@@ -164,7 +165,7 @@ Row bench_row(const G& game, const std::string& spec, const Options& options, in
     const double net = static_cast<double>(profiled.network_ns) / thread_ns;
     const double env = static_cast<double>(profiled.environment_ns) / thread_ns;
     const double playing = static_cast<double>(profiled.playing_ns) / thread_ns;
-    network.push_back(net);
+    in_network.push_back(net);
     environment.push_back(env);
     search.push_back(std::max(0.0, playing - net - env));
     waiting.push_back(std::max(0.0, 1 - playing));
@@ -182,7 +183,7 @@ Row bench_row(const G& game, const std::string& spec, const Options& options, in
   row.mean_batch = median(batches);
   row.device_busy = median(busy);
   row.search = median(search);
-  row.network_share = median(network);
+  row.network_share = median(in_network);
   row.environment = median(environment);
   row.waiting = median(waiting);
   return row;
@@ -190,12 +191,14 @@ Row bench_row(const G& game, const std::string& spec, const Options& options, in
 
 // The benchmark's typed code for a game (env/registry/typed_code.h).
 struct TypedSelfPlayRow {
-  Row (*row)(const AnyGame& game, const Options& options, int threads);
+  Row (*row)(const AnyGame& game, const Options& options, int threads,
+             const std::shared_ptr<Evaluator>& network);
 
   template <Game G>
   static TypedSelfPlayRow of() {
-    return {[](const AnyGame& game, const Options& options, int threads) {
-      return bench_row(typed_rules<G>(game), game.spec(), options, threads);
+    return {[](const AnyGame& game, const Options& options, int threads,
+               const std::shared_ptr<Evaluator>& network) {
+      return bench_row(typed_rules<G>(game), game.spec(), options, threads, network);
     }};
   }
 };
@@ -213,6 +216,7 @@ void print_row(const Row& r) {
 std::string rows_json(const std::vector<Row>& rows, const Options& options) {
   JsonWriter json;
   json.begin_object().key("device").value(options.device);
+  json.key("precision").value(precision_name(options.precision));
   json.key("torch_threads").value(options.torch_threads);
   json.key("seconds").value(options.seconds).key("repeat").value(options.repeat);
   json.key("rows").begin_array();
@@ -256,6 +260,7 @@ int selfplay_bench_command(Args& args) {
       "threads", args.get_string("threads", hardware > 1 ? "1," + std::to_string(hardware) : "1"));
   options.torch_threads = static_cast<int>(args.get_int("torch-threads", 1, 1));
   options.device = args.get_string("device", "cpu");
+  options.precision = precision_named(args.get_string("precision", "float32"));
   options.seconds = args.get_double("seconds", 3, 0.01);
   options.repeat = static_cast<int>(args.get_int("repeat", 3, 1));
   const std::string json = args.get_string("json", "");
@@ -267,19 +272,25 @@ int selfplay_bench_command(Args& args) {
   if (names.empty())
     for (const GameEntry& entry : registered_games()) names.emplace_back(entry.name);
   std::vector<std::shared_ptr<const AnyGame>> games;
-  for (const std::string& name : names) {  // each game's network found before any work
+  std::vector<std::shared_ptr<Evaluator>> networks;  // made before any work, one per game
+  for (const std::string& name : names) {
     const auto& game = games.emplace_back(load_game(name));
-    if (options.model == "pretrained")
-      pretrained_model_path(game->spec());
-    else if (options.model != "resnet")
-      load_network(options.model, game->info(), game->spec(), options.device, 0);
+    const GameInfo info = game->info();
+    networks.push_back(options.model == "resnet"
+                           ? create_network(info, game->spec(), options.net, kSeed, options.device,
+                                            options.torch_threads, options.precision)
+                           : load_network(options.model == "pretrained"
+                                              ? pretrained_model_path(game->spec())
+                                              : options.model,
+                                          info, game->spec(), options.device, options.torch_threads,
+                                          options.precision));
   }
 
   std::printf(
-      "knightgym selfplay-bench: network %s on %s, %d LibTorch thread(s) per self-play thread; "
-      "median of %d measurements of at least %g s\n",
-      options.model.c_str(), options.device.c_str(), options.torch_threads, options.repeat,
-      options.seconds);
+      "knightgym selfplay-bench: network %s on %s in %s, %d LibTorch thread(s) per self-play "
+      "thread; median of %d measurements of at least %g s\n",
+      options.model.c_str(), options.device.c_str(), precision_name(options.precision),
+      options.torch_threads, options.repeat, options.seconds);
   for (const auto& game : games) std::printf("  %s\n", game->spec().c_str());
   std::printf(
       "\nT threads each playing B games, Gumbel search at the game's self-play simulations; "
@@ -295,10 +306,10 @@ int selfplay_bench_command(Args& args) {
       "--------:|-------:|--------:|--------:|\n",
       std::string(20, '-').c_str());
   std::vector<Row> rows;
-  for (const auto& game : games)
+  for (size_t g = 0; g < games.size(); ++g)
     for (const int threads : options.threads) {
-      rows.push_back(
-          TypedCode<TypedSelfPlayRow>::of(*game, "selfplay-bench").row(*game, options, threads));
+      rows.push_back(TypedCode<TypedSelfPlayRow>::of(*games[g], "selfplay-bench")
+                         .row(*games[g], options, threads, networks[g]));
       print_row(rows.back());
     }
   if (!json.empty()) write_file_atomically(json, rows_json(rows, options));

@@ -29,6 +29,7 @@ def test_rows_for_each_thread_count_with_shares_that_add_up(tmp_path):
     assert done.returncode == 0, done.stderr
     result = json.loads(out.read_text())
     assert result["device"] == "cpu"
+    assert result["precision"] == "float32"
     rows = result["rows"]
     assert [(r["game"], r["threads"], r["batch"]) for r in rows] == [
         ("tailten", 1, 4),
@@ -56,8 +57,14 @@ def test_rows_for_each_thread_count_with_shares_that_add_up(tmp_path):
         (["--threads", "1,x"], "--threads '1,x': expected counts"),
         (["--batch", "0"], "--batch '0': expected an integer >= 1"),
         (["--json", "/no/such/folder/bench.json"], "cannot write '/no/such/folder/bench.json'"),
+        (["--precision", "half"], "precision 'half': expected float32, bfloat16 or float16"),
         pytest.param(
             ["--model", "/no/such/model.pt"], "/no/such/model.pt", marks=pytest.mark.needs_networks
+        ),
+        pytest.param(
+            ["--precision", "float16"],
+            "precision float16 needs a CUDA device",
+            marks=pytest.mark.needs_networks,
         ),
     ],
 )
@@ -65,10 +72,25 @@ def test_bad_settings_are_refused_before_any_work(args, message):
     done = bench("tailten", "--seconds", "30", *args)
     assert done.returncode == 1
     assert message in done.stderr
-    assert "| tailten" not in done.stdout
+    assert done.stdout == ""
 
 
 def test_an_output_folder_is_refused(tmp_path):
     done = bench("tailten", "--seconds", "30", "--json", str(tmp_path))
     assert done.returncode == 1
     assert f"cannot write '{tmp_path}': it is a folder" in done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.needs_networks
+def test_bfloat16_rows_name_their_precision(tmp_path):
+    out = tmp_path / "bench.json"
+    done = bench(
+        "tailten",
+        *("--model", "resnet", "--blocks", "1", "--channels", "8", "--batch", "2"),
+        *("--threads", "1", "--seconds", "0.05", "--repeat", "1", "--precision", "bfloat16"),
+        *("--json", str(out)),
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["precision"] == "bfloat16"
+    assert "on cpu in bfloat16" in done.stdout

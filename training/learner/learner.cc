@@ -78,6 +78,7 @@ struct Learner::Impl {
   std::shared_ptr<TorchEvaluator> evaluator;
   std::vector<torch::jit::Module> copies;  // Learner::copies()' networks, once made
   std::vector<std::shared_ptr<Evaluator>> copy_evaluators;
+  Precision copies_precision = Precision::kFloat32;
 
   std::unique_ptr<torch::optim::AdamW> make_optimizer() const {
     return std::make_unique<torch::optim::AdamW>(
@@ -117,16 +118,23 @@ Learner::~Learner() = default;
 
 std::shared_ptr<Evaluator> Learner::evaluator() const { return impl_->evaluator; }
 
-std::vector<std::shared_ptr<Evaluator>> Learner::copies(int count) {
+std::vector<std::shared_ptr<Evaluator>> Learner::copies(int count, Precision precision) {
   Impl& m = *impl_;
-  if (count < 1 || (!m.copies.empty() && static_cast<int>(m.copies.size()) != count))
-    throw std::logic_error("Learner::copies(" + std::to_string(count) +
-                           "): " + (count < 1 ? "below 1" : "another count than the first call's"));
+  if (count < 1 || (!m.copies.empty() && (static_cast<int>(m.copies.size()) != count ||
+                                          precision != m.copies_precision)))
+    throw std::logic_error("Learner::copies(" + std::to_string(count) + ", " +
+                           precision_name(precision) +
+                           "): " + (count < 1 ? "below 1" : "not what the first call asked"));
   if (m.copies.empty()) {
     for (int i = 0; i < count; ++i) {
-      m.copies.push_back(m.module.deepcopy());
-      m.copy_evaluators.push_back(TorchEvaluator::over(m.copies.back(), m.info, m.device.str()));
+      torch::jit::Module copy = m.module.deepcopy();
+      // over() refuses float16 on the CPU before the copy changes type.
+      m.copy_evaluators.push_back(TorchEvaluator::over(copy, m.info, m.device.str(), precision));
+      if (precision == Precision::kBFloat16) copy.to(torch::kBFloat16);
+      if (precision == Precision::kFloat16) copy.to(torch::kFloat16);
+      m.copies.push_back(copy);
     }
+    m.copies_precision = precision;
   }
   return m.copy_evaluators;
 }

@@ -78,11 +78,13 @@ class Learner {
   // Inference over the network being trained (do not call while train() runs).
   std::shared_ptr<Evaluator> evaluator() const;
   // `count` more networks for inference on other threads while train() runs (self-play
-  // beside the learner, training/trainer/overlapped_self_play.h), one per thread, made on
-  // the first call (a later call asks the same count), with the weights of the last
-  // sync_copies() (at first, the learner's). sync_copies() must not run while a copy
-  // evaluates.
-  std::vector<std::shared_ptr<Evaluator>> copies(int count);
+  // beside the learner, training/trainer/overlapped_self_play.h), one per thread, in
+  // `precision` (std::invalid_argument for float16 on the CPU), made on the first call (a
+  // later call asks the same count and precision), with the weights of the last
+  // sync_copies() (at first, the learner's), rounded to their precision. sync_copies()
+  // must not run while a copy evaluates.
+  std::vector<std::shared_ptr<Evaluator>> copies(int count,
+                                                 Precision precision = Precision::kFloat32);
   void sync_copies();
   // LibTorch's intra-op threads on the calling thread, and the default that threads take
   // on their first use (agents/network.h); 0 leaves them as they are.

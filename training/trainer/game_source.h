@@ -55,18 +55,19 @@ ParallelSelfPlay<G> session_self_play(const RuleSets<G>& rules, const TrainConfi
 }
 
 // Self-play between the learner's steps, with the network being trained: it sees every
-// step at once (overlap=false). On one thread it plays the learner's own network; on
-// more, copies of it brought up to date before each step.
+// step at once (overlap=false). On one thread in float32 it plays the learner's own
+// network; on more, or in another precision, copies of it brought up to date before each
+// step.
 template <Game G>
 class LocalSelfPlay final : public GameSource<G> {
  public:
   LocalSelfPlay(const RuleSets<G>& rules, const TrainConfig& config, Learner& learner,
                 const TrainingCounters& counters)
       : learner_(learner),
-        copies_(config.selfplay_threads > 1),
+        copies_(config.selfplay_threads > 1 || config.selfplay_precision != Precision::kFloat32),
         self_play_(session_self_play(
             rules, config,
-            copies_ ? learner.copies(config.selfplay_threads)
+            copies_ ? learner.copies(config.selfplay_threads, config.selfplay_precision)
                     : std::vector<std::shared_ptr<Evaluator>>{learner.evaluator()},
             counters)) {}
 

@@ -29,8 +29,9 @@ class OverlappedSelfPlay final : public GameSource<G> {
   OverlappedSelfPlay(const RuleSets<G>& rules, const TrainConfig& config, Learner& learner,
                      const TrainingCounters& counters)
       : learner_(learner),
-        self_play_(
-            session_self_play(rules, config, learner.copies(config.selfplay_threads), counters)),
+        self_play_(session_self_play(
+            rules, config, learner.copies(config.selfplay_threads, config.selfplay_precision),
+            counters)),
         threads_(config.threads) {}
 
   ~OverlappedSelfPlay() override {

@@ -158,6 +158,11 @@ void read(ParamReader& r, TrainConfig& c) {
       "selfplay_threads", c.selfplay_threads, 1, 1024,
       "threads playing the self-play groups, group g on thread g mod T, each with a copy of "
       "the network: the games do not depend on it");
+  c.selfplay_precision = precision_named(r.get_choice(
+      "selfplay_precision", precision_name(c.selfplay_precision),
+      {"float32", "bfloat16", "float16"},
+      "number format of self-play's copies of the network (bfloat16: faster on CPUs with "
+      "AVX-512 BF16 and on GPUs; float16: GPUs only); the learner trains in float32"));
   if (const int group = c.selfplay_batch > 0 ? std::min(c.selfplay_batch, c.games) : c.games,
       groups = (c.games + group - 1) / group;
       c.selfplay_threads > groups)

@@ -36,6 +36,8 @@ struct TrainConfig {
   // the games depend on games, B and the seed, not on T (parallel_self_play.h).
   int selfplay_threads = 1;
   int selfplay_batch = 0;
+  // The number format of self-play's networks (agents/network.h); the learner's is float32.
+  Precision selfplay_precision = Precision::kFloat32;
   // Self-play on a thread of its own beside the learner, a round behind it
   // (overlapped_self_play.h), or between the learner's steps on one thread.
   bool overlap = true;

@@ -70,6 +70,10 @@ class Trainer {
         learner_(info_, game_spec_, config.net, stream_seed(config.seed, Stream::kLearnerInit, 0),
                  config.learner, device_, rules_.specs()),
         buffer_(config.window) {
+    if (config_.selfplay_precision == Precision::kFloat16 && device_ == "cpu")
+      throw std::invalid_argument(
+          "selfplay_precision=float16 needs a CUDA device (--device cuda): the CPU's "
+          "convolutions have none (bfloat16 runs there)");
     const bool restored = resume && restore();
     if (!restored && !config_.init.empty())
       learner_.load_weights(config_.init == "pretrained" ? pretrained_model_path(game_spec_)

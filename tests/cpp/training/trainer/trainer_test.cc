@@ -450,6 +450,28 @@ TEST_CASE("trainer: self-play on several threads plays the games of one thread",
     CHECK(counters_1.evaluations == counters_3.evaluations);
     CHECK(outputs_1 == outputs_3);
   }
+  // In bfloat16 too the games do not depend on the threads.
+  const auto in_bfloat16 = [&](int threads) {
+    const std::string dir = temporary_dir("trainer_bf16_" + std::to_string(threads));
+    Trainer<Tailten> trainer(game, spec,
+                             tiny_config(1,
+                                         "selfplay_precision=bfloat16\nselfplay_batch=3\n"
+                                         "selfplay_threads=" +
+                                             std::to_string(threads)),
+                             "cpu", dir, false, stderr);
+    REQUIRE(trainer.run({0, 120}, stop));
+    return std::pair(trainer.counters(), outputs_on_a_game(*trainer.learner().evaluator()));
+  };
+  const auto [counters_b1, outputs_b1] = in_bfloat16(1);
+  const auto [counters_b2, outputs_b2] = in_bfloat16(2);
+  CHECK(counters_b1.decisions == counters_b2.decisions);
+  CHECK(counters_b1.games == counters_b2.games);
+  CHECK(outputs_b1 == outputs_b2);
+  const std::string fp16_run = temporary_dir("trainer_fp16") + "/run";
+  REQUIRE_THROWS_WITH(Trainer<Tailten>(game, spec, tiny_config(1, "selfplay_precision=float16"),
+                                       "cpu", fp16_run, false, stderr),
+                      Contains("selfplay_precision=float16 needs a CUDA device"));
+  CHECK_FALSE(std::filesystem::exists(fp16_run));  // refused before anything is written
   // 8 games in groups of 3 make 3 groups: a fourth thread would have none.
   REQUIRE_THROWS_WITH(tiny_config(1, "selfplay_batch=3\nselfplay_threads=4"),
                       Contains("selfplay_threads") && Contains("make 3 groups, fewer than 4"));
