@@ -1,16 +1,20 @@
-// Agents: specs, the greedy agent's choices, batched search equal to searches run alone.
+// Agents: specs, the greedy agent's choices, batched search equal to searches run alone,
+// the counts of a timed evaluator (the self-play benchmark's).
 // The LibTorch networks have their own tests (network_test.cc).
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "agents/agent_kinds.h"
 #include "agents/any_agent.h"
+#include "agents/timed_evaluator.h"
 #include "env/core/heuristic.h"
 #include "env/registry/game_list.h"
 #include "env/registry/typed_code.h"
@@ -210,6 +214,52 @@ TEST_CASE("without LibTorch, network agents are refused with the reason", "[agen
   CHECK_NOTHROW(AgentFactory("az:model=uniform", game));
 }
 #endif
+
+// Sleeps `milliseconds` in every call, after the inner evaluator.
+class SlowEvaluator final : public Evaluator {
+ public:
+  SlowEvaluator(const GameInfo& info, int milliseconds) : inner_(info), sleep_(milliseconds) {}
+  const GameInfo& info() const override { return inner_.info(); }
+  void evaluate(int n, const float* observations, const uint8_t* masks, float* priors,
+                float* values) override {
+    inner_.evaluate(n, observations, masks, priors, values);
+    std::this_thread::sleep_for(std::chrono::milliseconds(sleep_));
+  }
+
+ private:
+  UniformEvaluator inner_;
+  int sleep_;
+};
+
+TEST_CASE("a timed evaluator counts its calls and rows; the meter counts overlapping calls once",
+          "[agents]") {
+  const Tailten game;
+  const GameInfo info = game.info();
+  SlowEvaluator slow(info, 50);
+  BusyMeter meter;
+  TimedEvaluator a(slow, meter), b(slow, meter);
+  std::vector<float> observations(3 * info.observation_shape.size()), priors(3 * info.num_actions),
+      values(3 * info.num_players);
+  std::vector<uint8_t> masks(3 * info.num_actions, 1);
+  const auto call = [&](TimedEvaluator& timed, int n) {
+    std::vector<float> p(priors.size()), v(values.size());
+    timed.evaluate(n, observations.data(), masks.data(), p.data(), v.data());
+  };
+  {
+    std::jthread other([&] { call(b, 3); });
+    call(a, 2);
+  }
+  CHECK(a.calls() == 1);
+  CHECK(a.rows() == 2);
+  CHECK(b.rows() == 3);
+  CHECK(a.nanoseconds() >= 50'000'000);
+  // The two calls overlapped: the meter's busy time is less than their sum.
+  CHECK(meter.nanoseconds() >= 50'000'000);
+  CHECK(meter.nanoseconds() < a.nanoseconds() + b.nanoseconds());
+  call(a, 1);  // alone: its whole time adds
+  CHECK(a.calls() == 2);
+  CHECK(meter.nanoseconds() >= 100'000'000);
+}
 
 }  // namespace
 }  // namespace knightgym
