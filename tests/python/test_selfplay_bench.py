@@ -18,16 +18,30 @@ def bench(*args):
     )
 
 
-@pytest.mark.needs_networks
-def test_rows_for_each_thread_count_with_shares_that_add_up(tmp_path):
-    out = tmp_path / "bench.json"
+def tiny_bench(out, *args):
+    """Tailten with a fresh 1 x 8 network, its rows as JSON in `out`; the run and the JSON."""
     done = bench(
         "tailten",
-        *("--model", "resnet", "--blocks", "1", "--channels", "8", "--batch", "4"),
-        *("--threads", "1,2", "--seconds", "0.1", "--repeat", "2", "--json", str(out)),
+        "--model",
+        "resnet",
+        "--blocks",
+        "1",
+        "--channels",
+        "8",
+        "--json",
+        str(out),
+        *args,
     )
     assert done.returncode == 0, done.stderr
-    result = json.loads(out.read_text())
+    return done, json.loads(out.read_text())
+
+
+@pytest.mark.needs_networks
+def test_rows_for_each_thread_count_with_shares_that_add_up(tmp_path):
+    done, result = tiny_bench(
+        tmp_path / "bench.json",
+        *("--batch", "4", "--threads", "1,2", "--seconds", "0.1", "--repeat", "2"),
+    )
     assert result["device"] == "cpu"
     assert result["precision"] == "float32"
     rows = result["rows"]
@@ -84,13 +98,10 @@ def test_an_output_folder_is_refused(tmp_path):
 
 @pytest.mark.needs_networks
 def test_bfloat16_rows_name_their_precision(tmp_path):
-    out = tmp_path / "bench.json"
-    done = bench(
-        "tailten",
-        *("--model", "resnet", "--blocks", "1", "--channels", "8", "--batch", "2"),
-        *("--threads", "1", "--seconds", "0.05", "--repeat", "1", "--precision", "bfloat16"),
-        *("--json", str(out)),
+    done, result = tiny_bench(
+        tmp_path / "bench.json",
+        *("--batch", "2", "--threads", "1", "--seconds", "0.05", "--repeat", "1"),
+        *("--precision", "bfloat16"),
     )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(out.read_text())["precision"] == "bfloat16"
+    assert result["precision"] == "bfloat16"
     assert "on cpu in bfloat16" in done.stdout

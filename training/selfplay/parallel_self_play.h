@@ -61,23 +61,24 @@ class ParallelSelfPlay {
           groups == 1 ? seed : derive_seed(seed, static_cast<uint64_t>(g)), sample_plies, cap,
           horizon));
     finished_.resize(groups);
+    failures_.resize(threads_);
   }
 
   // One decision in every game; on_finished(Trajectory<G>&&) receives each game that
   // ended, group by group. An exception on any thread is rethrown here once all are done.
   template <class OnFinished>
   void step(OnFinished&& on_finished) {
-    std::vector<std::exception_ptr> failures(threads_);
+    std::fill(failures_.begin(), failures_.end(), nullptr);
     {
       std::vector<std::jthread> workers;
       for (int t = 1; t < threads_; ++t)
-        workers.emplace_back([this, t, &failures] {
+        workers.emplace_back([this, t] {
           if (on_thread_start_) on_thread_start_();
-          play_groups(t, failures[t]);
+          play_groups(t, failures_[t]);
         });
-      play_groups(0, failures[0]);
+      play_groups(0, failures_[0]);
     }
-    for (const std::exception_ptr& failure : failures)
+    for (const std::exception_ptr& failure : failures_)
       if (failure) std::rethrow_exception(failure);
     for (std::vector<Trajectory<G>>& games : finished_) {
       for (Trajectory<G>& game : games) on_finished(std::move(game));
@@ -128,6 +129,7 @@ class ParallelSelfPlay {
   std::span<SelfPlayThreadClock> clocks_;
   std::vector<std::unique_ptr<SelfPlay<G>>> groups_;
   std::vector<std::vector<Trajectory<G>>> finished_;  // each group's games of the step
+  std::vector<std::exception_ptr> failures_;          // each thread's of the step
 };
 
 }  // namespace knightgym

@@ -1,8 +1,9 @@
 // Agents: specs, the greedy agent's choices, batched search equal to searches run alone,
 // the counts of a timed evaluator (the self-play benchmark's).
 // The LibTorch networks have their own tests (network_test.cc).
+#include <algorithm>
+#include <barrier>
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -215,35 +216,36 @@ TEST_CASE("without LibTorch, network agents are refused with the reason", "[agen
 }
 #endif
 
-// Sleeps `milliseconds` in every call, after the inner evaluator.
-class SlowEvaluator final : public Evaluator {
+// Answers as the uniform evaluator once `callers` calls are inside it at once: calls made
+// together overlap by construction, whatever the scheduling.
+class MeetingEvaluator final : public Evaluator {
  public:
-  SlowEvaluator(const GameInfo& info, int milliseconds) : inner_(info), sleep_(milliseconds) {}
+  MeetingEvaluator(const GameInfo& info, int callers) : inner_(info), meeting_(callers) {}
   const GameInfo& info() const override { return inner_.info(); }
   void evaluate(int n, const float* observations, const uint8_t* masks, float* priors,
                 float* values) override {
     inner_.evaluate(n, observations, masks, priors, values);
-    std::this_thread::sleep_for(std::chrono::milliseconds(sleep_));
+    meeting_.arrive_and_wait();
   }
 
  private:
   UniformEvaluator inner_;
-  int sleep_;
+  std::barrier<> meeting_;
 };
 
 TEST_CASE("a timed evaluator counts its calls and rows; the meter counts overlapping calls once",
           "[agents]") {
   const Tailten game;
   const GameInfo info = game.info();
-  SlowEvaluator slow(info, 50);
+  MeetingEvaluator together(info, 2);
+  UniformEvaluator alone(info);
   BusyMeter meter;
-  TimedEvaluator a(slow, meter), b(slow, meter);
-  std::vector<float> observations(3 * info.observation_shape.size()), priors(3 * info.num_actions),
-      values(3 * info.num_players);
+  TimedEvaluator a(together, meter), b(together, meter), c(alone, meter);
+  std::vector<float> observations(3 * info.observation_shape.size());
   std::vector<uint8_t> masks(3 * info.num_actions, 1);
   const auto call = [&](TimedEvaluator& timed, int n) {
-    std::vector<float> p(priors.size()), v(values.size());
-    timed.evaluate(n, observations.data(), masks.data(), p.data(), v.data());
+    std::vector<float> priors(3 * info.num_actions), values(3 * info.num_players);
+    timed.evaluate(n, observations.data(), masks.data(), priors.data(), values.data());
   };
   {
     std::jthread other([&] { call(b, 3); });
@@ -252,13 +254,13 @@ TEST_CASE("a timed evaluator counts its calls and rows; the meter counts overlap
   CHECK(a.calls() == 1);
   CHECK(a.rows() == 2);
   CHECK(b.rows() == 3);
-  CHECK(a.nanoseconds() >= 50'000'000);
-  // The two calls overlapped: the meter's busy time is less than their sum.
-  CHECK(meter.nanoseconds() >= 50'000'000);
-  CHECK(meter.nanoseconds() < a.nanoseconds() + b.nanoseconds());
-  call(a, 1);  // alone: its whole time adds
-  CHECK(a.calls() == 2);
-  CHECK(meter.nanoseconds() >= 100'000'000);
+  // The two calls overlapped: the meter holds each, and less than their sum.
+  const int64_t together_ns = meter.nanoseconds();
+  CHECK(together_ns >= std::max(a.nanoseconds(), b.nanoseconds()));
+  CHECK(together_ns < a.nanoseconds() + b.nanoseconds());
+  call(c, 1);  // alone: its whole time adds
+  CHECK(c.calls() == 1);
+  CHECK(meter.nanoseconds() - together_ns >= c.nanoseconds());
 }
 
 }  // namespace

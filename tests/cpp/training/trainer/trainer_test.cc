@@ -432,41 +432,28 @@ TEST_CASE("trainer: self-play on several threads plays the games of one thread",
   const Tailten game;
   const std::string spec = "tailten(first_player=0,ringforts=30,max_turns=200)";
   const std::atomic<bool> stop{false};
-  for (const std::string overlap : {"true", "false"}) {
-    const auto train = [&](int threads) {
-      const std::string dir = temporary_dir("trainer_threads_" + overlap + std::to_string(threads));
-      Trainer<Tailten> trainer(
-          game, spec,
-          tiny_config(1, "overlap=" + overlap +
-                             "\nselfplay_batch=3\nselfplay_threads=" + std::to_string(threads)),
-          "cpu", dir, false, stderr);
-      REQUIRE(trainer.run({0, 120}, stop));
-      return std::pair(trainer.counters(), outputs_on_a_game(*trainer.learner().evaluator()));
-    };
-    const auto [counters_1, outputs_1] = train(1);
-    const auto [counters_3, outputs_3] = train(3);
-    CHECK(counters_1.games == counters_3.games);
-    CHECK(counters_1.decisions == counters_3.decisions);
-    CHECK(counters_1.evaluations == counters_3.evaluations);
-    CHECK(outputs_1 == outputs_3);
-  }
-  // In bfloat16 too the games do not depend on the threads.
-  const auto in_bfloat16 = [&](int threads) {
-    const std::string dir = temporary_dir("trainer_bf16_" + std::to_string(threads));
+  const auto train = [&](const std::string& settings, int threads) {
+    const std::string dir =
+        temporary_dir("trainer_threads_" + std::to_string(threads) + "_" + settings.substr(0, 10));
     Trainer<Tailten> trainer(game, spec,
-                             tiny_config(1,
-                                         "selfplay_precision=bfloat16\nselfplay_batch=3\n"
-                                         "selfplay_threads=" +
-                                             std::to_string(threads)),
+                             tiny_config(1, settings + "\nselfplay_batch=3\nselfplay_threads=" +
+                                                std::to_string(threads)),
                              "cpu", dir, false, stderr);
     REQUIRE(trainer.run({0, 120}, stop));
     return std::pair(trainer.counters(), outputs_on_a_game(*trainer.learner().evaluator()));
   };
-  const auto [counters_b1, outputs_b1] = in_bfloat16(1);
-  const auto [counters_b2, outputs_b2] = in_bfloat16(2);
-  CHECK(counters_b1.decisions == counters_b2.decisions);
-  CHECK(counters_b1.games == counters_b2.games);
-  CHECK(outputs_b1 == outputs_b2);
+  // With and without overlap, and in bfloat16 too, the games do not depend on the threads.
+  for (const auto& [settings, threads] : {std::pair<std::string, int>{"overlap=true", 3},
+                                          {"overlap=false", 3},
+                                          {"selfplay_precision=bfloat16", 2}}) {
+    INFO(settings);
+    const auto [counters_1, outputs_1] = train(settings, 1);
+    const auto [counters_t, outputs_t] = train(settings, threads);
+    CHECK(counters_1.games == counters_t.games);
+    CHECK(counters_1.decisions == counters_t.decisions);
+    CHECK(counters_1.evaluations == counters_t.evaluations);
+    CHECK(outputs_1 == outputs_t);
+  }
   const std::string fp16_run = temporary_dir("trainer_fp16") + "/run";
   REQUIRE_THROWS_WITH(Trainer<Tailten>(game, spec, tiny_config(1, "selfplay_precision=float16"),
                                        "cpu", fp16_run, false, stderr),
