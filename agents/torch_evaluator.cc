@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "agents/resnet.h"
 #include "util/atomic_file.h"
 #include "util/text.h"
+#include "util/zip_archive_check.h"
 
 namespace knightgym {
 
@@ -151,9 +153,13 @@ std::unique_ptr<TorchEvaluator> TorchEvaluator::read(std::istream& bytes, const 
   const torch::Device where = parse_device(device);
   const torch::Dtype dtype = dtype_of(precision, where);
   set_threads(threads);
+  // Checked before anything inflates: the stream's bytes (a file's) read whole, once.
+  std::istringstream archive(std::string(std::istreambuf_iterator<char>(bytes), {}));
+  if (const auto problem = zip_archive_problem(archive.view()))
+    throw std::invalid_argument(what + " is not a TorchScript module: " + *problem);
   torch::jit::Module module;
   try {
-    module = torch::jit::load(bytes, where);
+    module = torch::jit::load(archive, where);
   } catch (const c10::Error& error) {
     throw std::invalid_argument(what +
                                 " is not a TorchScript module: " + error.what_without_backtrace());

@@ -64,10 +64,11 @@ void init_states(pybind11::module_& m);
 void init_vector_env(pybind11::module_& m);
 void init_game_extras(pybind11::module_& m);  // knightgym.<game>, from the registry
 void init_teacher(pybind11::module_& m);
-void init_agents(pybind11::module_& m);      // knightgym.agents
-void init_balance(pybind11::module_& m);     // run_balance, for knightgym.balance
-void init_ladder(pybind11::module_& m);      // run_ladder, for knightgym.ladder
-void init_statistics(pybind11::module_& m);  // for knightgym.statistics
-void init_run_files(pybind11::module_& m);   // training settings and run folders
+void init_agents(pybind11::module_& m);       // knightgym.agents
+void init_balance(pybind11::module_& m);      // run_balance, for knightgym.balance
+void init_ladder(pybind11::module_& m);       // run_ladder, for knightgym.ladder
+void init_statistics(pybind11::module_& m);   // for knightgym.statistics
+void init_run_files(pybind11::module_& m);    // training settings and run folders
+void init_output_lock(pybind11::module_& m);  // OutputLock, OutputRefused as OSError
 
 }  // namespace knightgym::python

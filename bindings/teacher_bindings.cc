@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bindings/bindings.h"
+#include "bindings/stoppable.h"
 #include "env/registry/registry.h"
 #include "training/teacher/teacher_data.h"
 
@@ -28,13 +29,10 @@ void init_teacher(py::module_& m) {
         const auto loaded = load_game(game);
         TeacherOptions options{teacher_spec,  games,       threads, seed,
                                opening_plies, shard_games, batch};
-        const std::atomic<bool> no_stop{false};
-        TeacherRun run;
-        {
-          py::gil_scoped_release release;
-          run = generate_teacher_data(*loaded, options, out, resume, verbose ? stderr : nullptr,
-                                      no_stop);
-        }
+        const TeacherRun run = run_stoppable([&](const std::atomic<bool>& stop) {
+          return generate_teacher_data(*loaded, options, out, resume, verbose ? stderr : nullptr,
+                                       stop);
+        });
         return to_python(run);
       },
       py::arg("game"), py::arg("out"), py::arg("teacher") = "mcts:sims=800", py::arg("games") = 100,
@@ -45,8 +43,10 @@ void init_teacher(py::module_& m) {
       "on `threads` threads, `batch` games at once on each (a search deciding for all of "
       "them together; it must divide shard_games), and writes OUT/shard-*.kgt (resume=True "
       "goes on with the run there). Returns {games, positions, seconds, positions_per_s, shards}; "
-      "releases the "
-      "GIL. Raises ValueError naming a bad option or a directory that holds another run.");
+      "releases the GIL. Ctrl-C stops it within a second with whole shards written "
+      "(resume=True goes on) and raises KeyboardInterrupt. Raises ValueError naming a bad "
+      "option or a directory that holds another run, BlockingIOError while another writer "
+      "holds `out`.");
   teacher.def(
       "read_shard",
       [](const std::string& path, std::optional<std::string> game) {

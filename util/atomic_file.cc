@@ -1,6 +1,7 @@
 #include "util/atomic_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 namespace knightgym {
 namespace {
@@ -58,41 +60,52 @@ std::optional<std::string> read_file(const std::string& path) {
   return bytes;
 }
 
-void check_writable(const std::string& path) {
-  std::error_code error;
-  if (path.empty() || std::filesystem::is_directory(path, error))
-    throw std::runtime_error("cannot write '" + path +
-                             "': " + (path.empty() ? "an empty path" : "it is a folder"));
-  const std::string temporary = temporary_of(path);
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
-  ::close(fd);
-  std::remove(temporary.c_str());
+AtomicFileWriter::AtomicFileWriter(std::string path)
+    : path_(std::move(path)), temporary_(temporary_of(path_)) {
+  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) fail("open");
 }
 
-void write_file_atomically(const std::string& path, std::string_view bytes) {
-  const std::string temporary = temporary_of(path);
-  const auto fail = [&](const char* step) {
-    const std::string why = std::strerror(errno);
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot write '" + path + "' (" + step + "): " + why);
-  };
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("open");
-  const bool written = write_all(fd, bytes) && ::fsync(fd) == 0;
-  const int saved_errno = errno;
-  ::close(fd);
-  errno = saved_errno;
-  if (!written) fail("write");
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) fail("rename");
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  std::remove(temporary_.c_str());
+}
+
+void AtomicFileWriter::fail(const char* step) {
+  const std::string why = std::strerror(errno);
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  std::remove(temporary_.c_str());
+  throw std::runtime_error("cannot write '" + path_ + "' (" + step + "): " + why);
+}
+
+void AtomicFileWriter::append(std::string_view bytes) {
+  if (fd_ < 0) throw std::logic_error("AtomicFileWriter: append after commit or failure");
+  if (!write_all(fd_, bytes)) fail("write");
+}
+
+void AtomicFileWriter::commit() {
+  if (fd_ < 0) throw std::logic_error("AtomicFileWriter: commit after commit or failure");
+  if (::fsync(fd_) != 0) fail("write");
+  const int closed = ::close(fd_);
+  fd_ = -1;
+  if (closed != 0) fail("write");
+  if (std::rename(temporary_.c_str(), path_.c_str()) != 0) fail("rename");
   // The rename itself lasts once the directory is on disk.
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  const std::filesystem::path parent = std::filesystem::path(path_).parent_path();
   if (const int dir =
           ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       dir >= 0) {
     ::fsync(dir);
     ::close(dir);
   }
+}
+
+void write_file_atomically(const std::string& path, std::string_view bytes) {
+  AtomicFileWriter file(path);
+  file.append(bytes);
+  file.commit();
 }
 
 bool is_atomic_temporary(std::string_view filename) {
@@ -102,6 +115,15 @@ bool is_atomic_temporary(std::string_view filename) {
   for (size_t i = mark + kTemporaryMark.size(); i < filename.size(); ++i)
     if (filename[i] < '0' || filename[i] > '9') return false;
   return true;
+}
+
+bool is_stale_temporary(std::string_view filename) {
+  if (!is_atomic_temporary(filename)) return false;
+  const std::string_view digits = filename.substr(filename.rfind(kTemporaryMark) + 4);
+  // A number past any pid (the kernel's pid_max is at most 2^22) names no live process.
+  if (digits.size() > 9) return true;
+  const pid_t writer = static_cast<pid_t>(std::stol(std::string(digits)));
+  return ::kill(writer, 0) != 0 && errno == ESRCH;
 }
 
 }  // namespace knightgym

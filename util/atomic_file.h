@@ -14,14 +14,33 @@ namespace knightgym {
 // Throws std::runtime_error naming the path and the system's reason.
 void write_file_atomically(const std::string& path, std::string_view bytes);
 
-// Throws std::runtime_error naming the path and the reason if write_file_atomically could
-// not write it now (the path a folder; its folder missing, not a folder or not writable),
-// found by making and removing its temporary: for a command to refuse an output before
-// its work, not after. Changes nothing.
-void check_writable(const std::string& path);
+// The same for a file written in parts (a stream of records too large to hold): the parts
+// go to the temporary, and commit() flushes it and renames it over `path`. Destroyed
+// without commit() (a failure, an exception), it removes the temporary: `path` is left as
+// it was. Every write is checked; a failed one throws std::runtime_error naming the path.
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(std::string path);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  void append(std::string_view bytes);
+  void commit();
+
+ private:
+  [[noreturn]] void fail(const char* step);
+
+  std::string path_, temporary_;
+  int fd_ = -1;
+};
 
 // True for the temporary files write_file_atomically leaves behind when killed.
 bool is_atomic_temporary(std::string_view filename);
+
+// True for such a temporary whose writer (the pid in its name) no longer runs: one that a
+// cleaner deletes without deleting a live process's write in progress.
+bool is_stale_temporary(std::string_view filename);
 
 // A whole regular file's bytes, or nothing if it cannot be read or is no regular file (a
 // FIFO, a device, a folder: never waited on); callers name the problem.

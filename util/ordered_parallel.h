@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "util/run_threads.h"
+
 namespace knightgym {
 
 template <class Produce, class Consume, class Idle>
@@ -56,8 +58,13 @@ void ordered_parallel(int64_t count, int threads, int64_t window, const Produce&
       changed.notify_all();
     }
   };
-  std::vector<std::thread> pool;
-  for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(worker);
+  std::vector<std::thread> pool = start_threads(std::max(1, threads), worker, [&] {
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+    }
+    changed.notify_all();
+  });
   try {
     while (consumed < count) {
       std::unique_lock lock(mutex);

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "util/run_threads.h"
 #include "util/text.h"
 
 namespace knightgym::cli {
@@ -86,6 +87,15 @@ int64_t Args::get_int(const std::string& flag, int64_t default_value, int64_t mi
     throw std::invalid_argument("--" + flag + " '" + text +
                                 "': expected an integer >= " + std::to_string(min));
   return value;
+}
+
+int Args::get_threads(const std::string& flag, int default_value) {
+  const int64_t threads = get_int(flag, default_value, 1);
+  if (threads > kMaxRunThreads)
+    throw std::invalid_argument("--" + flag + " '" + std::to_string(threads) + "': at most " +
+                                std::to_string(kMaxRunThreads) +
+                                " threads (more than any machine's cores gain nothing)");
+  return static_cast<int>(threads);
 }
 
 double Args::get_double(const std::string& flag, double default_value, double min) {

@@ -39,6 +39,8 @@ class Args {
   // The get_* of a flag the usage does not name throw std::logic_error: the table and the
   // command disagree, which a test of the command finds.
   int64_t get_int(const std::string& flag, int64_t default_value, int64_t min);
+  // A thread count, in 1..kMaxRunThreads (util/run_threads.h).
+  int get_threads(const std::string& flag, int default_value);
   double get_double(const std::string& flag, double default_value, double min);
   std::string get_string(const std::string& flag, const std::string& default_value);
   // Every value of a repeatable flag, in the order given.

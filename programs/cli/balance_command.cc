@@ -5,7 +5,8 @@
 // ADDRESS the whole run goes to knightgym.balance.evaluate in the project's .venv
 // (`python -m knightgym.balance run OPTIONS_JSON`), which plays it on the Ray cluster.
 // --record N adds DIR/records.jsonl, the first N games of each rule set with their moves.
-// SIGINT or SIGTERM stops a run with its progress saved, for --resume to go on from.
+// SIGINT or SIGTERM stops a run with its progress saved, for --resume to go on from. The
+// run holds DIR's OutputLock throughout: a second run on DIR is refused at once.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,7 @@
 #include "training/balance/report.h"
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
+#include "util/output_lock.h"
 #include "util/python_process.h"
 
 namespace knightgym::cli {
@@ -122,7 +124,7 @@ int balance_command(Args& args) {
   if (agents.empty()) throw std::invalid_argument("--agents SPEC[,SPEC...] is required");
   options.agents = split_agent_specs(agents);
   options.games = args.get_int("games", 1000, 1);
-  options.threads = static_cast<int>(args.get_int("threads", 1, 1));
+  options.threads = args.get_threads("threads", 1);
   options.batch = args.get_int("batch", 0, 0);
   options.opening_plies = static_cast<int>(args.get_int("opening-plies", 0, 0));
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
@@ -138,6 +140,9 @@ int balance_command(Args& args) {
     throw std::invalid_argument("--ray ADDRESS: an empty address");
   const int64_t record = args.get_int("record", 0, 0);
   args.finish();
+  // Held to the end: the Python children that write the report and the Ray run write under
+  // it. Taken before any game, it also refuses an --out that cannot be written.
+  const OutputLock lock = OutputLock::folder(out);
   refuse_a_finished_run(out);
   if (!ray.empty()) {
     const int status = run_on_ray(options, sweeps, sprt, ray, out, plots);

@@ -13,6 +13,7 @@
 #include "programs/cli/markdown_report.h"
 #include "training/ladder/ladder.h"
 #include "util/atomic_file.h"
+#include "util/output_lock.h"
 
 namespace knightgym::cli {
 
@@ -24,13 +25,14 @@ int ladder_command(Args& args) {
   options.schedule = parse_ladder_schedule(args.get_string("schedule", "roundrobin"));
   options.challengers = static_cast<int>(args.get_int("challengers", 1, 1));
   options.games = args.get_int("games", 100, 1);
-  options.threads = static_cast<int>(args.get_int("threads", hardware_threads(), 1));
+  options.threads = args.get_threads("threads", hardware_threads());
   options.batch = args.get_int("batch", 0, 1);  // 0: not given, each game on its own
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   options.anchor = args.get_string("anchor", "");
   options.prior_draws = args.get_double("prior-draws", 2, 0);
   const std::string json = args.get_string("json", "");
   args.finish();
+  const std::vector<OutputLock> outputs = lock_files({json});  // held to the end
 
   const bool terminal = isatty(STDERR_FILENO);
   const auto progress = [&](int64_t done, int64_t total) {

@@ -7,8 +7,11 @@
 // seed (and B), not on the threads. --record FILE writes every game's moves as JSON lines
 // (training/arena/game_record_file.h).
 #include <unistd.h>
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "agents/agent_kinds.h"
 #include "env/registry/registry.h"
@@ -20,8 +23,14 @@
 #include "training/balance/statistics.h"
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
+#include "util/output_lock.h"
 
 namespace knightgym::cli {
+namespace {
+
+constexpr int64_t kChunkGames = 1 << 14;  // games played, scored and written at a time
+
+}  // namespace
 
 int play_command(Args& args) {
   args.expect_positional(1);
@@ -30,7 +39,7 @@ int play_command(Args& args) {
   if (agent_list.empty()) throw std::invalid_argument("--agents SPEC[,SPEC...] is required");
   ArenaOptions options;
   options.games = args.get_int("games", 100, 1);
-  options.threads = static_cast<int>(args.get_int("threads", hardware_threads(), 1));
+  options.threads = args.get_threads("threads", hardware_threads());
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   const int64_t batch = args.get_int("batch", 0, 1);  // 0: not given, each game on its own
   const std::string json = args.get_string("json", "");
@@ -38,42 +47,58 @@ int play_command(Args& args) {
   if (args.has("record") && record_file.empty())
     throw std::invalid_argument("--record FILE: an empty path");
   args.finish();
+  // Held to the end: another writer, or a path that cannot be written, is refused here,
+  // before the first game.
+  const std::vector<OutputLock> outputs = lock_files({record_file, json});
 
   const std::vector<std::string> specs = split_agent_specs(agent_list);
   std::vector<std::shared_ptr<const AgentFactory>> agents;
   for (const std::string& spec : specs)
     agents.push_back(std::make_shared<const AgentFactory>(spec, game));
 
-  const bool terminal = isatty(STDERR_FILENO);
-  const auto progress = [&](int64_t done) {
-    if (terminal)
-      std::fprintf(stderr, "\r%lld/%lld games", static_cast<long long>(done),
-                   static_cast<long long>(options.games));
-  };
-  const std::vector<GameRecord> records =
-      batch > 0 ? play_arena_in_batches(*game, agents, options, batch, progress)
-                : play_arena(*game, agents, options, progress);
-  if (terminal) std::fputs("\n", stderr);
-
-  const auto scores = score_agents(records, static_cast<int>(agents.size()));
-  int64_t draws = 0, truncated = 0, decisions = 0;
-  for (const GameRecord& record : records) {
-    bool all_zero = true;
-    for (const float r : record.returns) all_zero = all_zero && r == 0;
-    draws += all_zero;
-    truncated += record.truncated;
-    decisions += record.decisions;
-  }
   std::vector<std::string> full_specs;
   for (const auto& agent : agents) full_specs.push_back(agent->config().spec);
-  if (!record_file.empty())
-    write_file_atomically(record_file, game_record_lines(*game, records, full_specs, 0, 0));
+
+  // Played and scored a chunk at a time, the records streamed to their file, so that
+  // memory does not grow with --games. Chunks of whole batches group the games exactly as
+  // one run of them all would: the results are the same.
+  const int64_t chunk = batch > 0 ? (kChunkGames + batch - 1) / batch * batch : kChunkGames;
+  const bool terminal = isatty(STDERR_FILENO);
+  ScoreTally tally(static_cast<int>(agents.size()));
+  std::optional<AtomicFileWriter> records_out;
+  if (!record_file.empty()) records_out.emplace(record_file);
+  int64_t draws = 0, truncated = 0, decisions = 0;
+  for (int64_t first = 0; first < options.games; first += chunk) {
+    ArenaOptions part = options;
+    part.first = first;
+    part.games = std::min(chunk, options.games - first);
+    const auto progress = [&](int64_t done) {
+      if (terminal)
+        std::fprintf(stderr, "\r%lld/%lld games", static_cast<long long>(first + done),
+                     static_cast<long long>(options.games));
+    };
+    const std::vector<GameRecord> records =
+        batch > 0 ? play_arena_in_batches(*game, agents, part, batch, progress)
+                  : play_arena(*game, agents, part, progress);
+    tally.add(records);
+    for (const GameRecord& record : records) {
+      bool all_zero = true;
+      for (const float r : record.returns) all_zero = all_zero && r == 0;
+      draws += all_zero;
+      truncated += record.truncated;
+      decisions += record.decisions;
+    }
+    if (records_out) records_out->append(game_record_lines(*game, records, full_specs, first, 0));
+  }
+  if (terminal) std::fputs("\n", stderr);
+  if (records_out) records_out->commit();
+  const std::vector<AgentScore> scores = tally.scores();
 
   JsonWriter out;
   out.begin_object().key("game").value(game->spec()).key("players").value(game->info().num_players);
   out.key("games").value(options.games).key("seed").value(options.seed);
   out.key("draws").value(draws).key("truncated").value(truncated);
-  out.key("mean_length").value(static_cast<double>(decisions) / records.size());
+  out.key("mean_length").value(static_cast<double>(decisions) / options.games);
   out.key("records");
   if (record_file.empty())
     out.null();

@@ -32,6 +32,7 @@
 #include "training/selfplay/parallel_self_play.h"
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
+#include "util/output_lock.h"
 #include "util/statistics.h"
 #include "util/text.h"
 #include "util/timing.h"
@@ -266,7 +267,7 @@ int selfplay_bench_command(Args& args) {
   const std::string json = args.get_string("json", "");
   args.finish();
   if (options.model.empty()) throw std::invalid_argument("--model: an empty name");
-  if (!json.empty()) check_writable(json);
+  const std::vector<OutputLock> outputs = lock_files({json});  // held to the end
 
   std::vector<std::string> names = args.positional();
   if (names.empty())

@@ -21,6 +21,7 @@ const std::atomic<bool>& stop_on_signals() {
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGHUP, &action, nullptr);  // the terminal closed: stop as asked, not mid-write
   return g_stop;
 }
 

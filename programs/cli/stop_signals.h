@@ -1,5 +1,5 @@
-// SIGINT and SIGTERM as a flag that long commands (train, teach, balance) poll, so that
-// they stop with whole files written instead of dying mid-write.
+// SIGINT, SIGTERM and SIGHUP as a flag that long commands (train, teach, balance) poll, so
+// that they stop with whole files written instead of dying mid-write.
 #pragma once
 
 #include <atomic>

@@ -29,7 +29,7 @@ int teach_command(Args& args) {
   TeacherOptions options;
   options.teacher = args.get_string("teacher", options.teacher);
   options.games = args.get_int("games", options.games, 1);
-  options.threads = static_cast<int>(args.get_int("threads", options.threads, 1));
+  options.threads = args.get_threads("threads", options.threads);
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   options.opening_plies = static_cast<int>(args.get_int("opening-plies", 0, 0));
   options.shard_games = args.get_int("shard-games", options.shard_games, 1);

@@ -51,6 +51,28 @@ std::shared_ptr<const AnyGame> uci_game(std::string_view spec) {
   return game;
 }
 
+// One line of `in` into `line` (without its newline), at most kMaxLineBytes of it: the rest
+// of a longer line is read and dropped, so memory stays bounded whatever the input. False
+// at the end of the input.
+bool read_line(std::istream& in, std::string& line, bool& cut) {
+  line.clear();
+  cut = false;
+  std::streambuf& input = *in.rdbuf();
+  for (int c; (c = input.sbumpc()) != std::char_traits<char>::eof();) {
+    if (c == '\n') return true;
+    if (line.size() < UciEngine::kMaxLineBytes)
+      line.push_back(static_cast<char>(c));
+    else
+      cut = true;
+  }
+  return !line.empty() || cut;
+}
+
+// At most 40 characters of `text`, for messages that quote the input.
+std::string quoted(const std::string& text) {
+  return text.size() <= 40 ? text : text.substr(0, 40) + "...";
+}
+
 }  // namespace
 
 UciEngine::UciEngine(std::ostream& out, std::string_view agent_spec, uint64_t seed,
@@ -72,7 +94,13 @@ int64_t UciEngine::clock_budget_ms(int64_t time_left, int64_t increment, int64_t
 }
 
 void UciEngine::run(std::istream& in) {
-  for (std::string line; std::getline(in, line);) {
+  std::string line;
+  for (bool cut = false; read_line(in, line, cut);) {
+    if (cut) {
+      say("info string error: a line of more than " + std::to_string(kMaxLineBytes) +
+          " bytes, ignored");
+      continue;
+    }
     try {
       const std::vector<std::string_view> words = split_words(line);
       if (!handle({words.begin(), words.end()})) return;
@@ -107,7 +135,7 @@ bool UciEngine::handle(const Tokens& command) {
     stop_search();
     return false;
   } else {
-    say("info string unknown command '" + name +
+    say("info string unknown command '" + quoted(name) +
         "' (known: uci, isready, ucinewgame, setoption, position, go, stop, quit)");
   }
   return true;

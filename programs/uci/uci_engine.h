@@ -47,6 +47,10 @@ class UciEngine {
   UciEngine(const UciEngine&) = delete;
   UciEngine& operator=(const UciEngine&) = delete;
 
+  // The longest line read (a whole game's moves take a few KB); a longer one is ignored
+  // with a message, its bytes read and dropped.
+  static constexpr size_t kMaxLineBytes = 1 << 20;
+
   // Runs the commands read from `in` until `quit` or the end of the input. At the end of
   // the input a bounded search finishes and writes its bestmove; `go infinite` is stopped.
   void run(std::istream& in);

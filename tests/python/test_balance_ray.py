@@ -4,8 +4,8 @@ one-machine run's, a worker killed in the middle of a task loses no games, the c
 line's --ray gives the same balance.json, a client server that fails to start is tried
 again, and bad addresses fail at once, writing nothing."""
 
+import contextlib
 import json
-import os
 import signal
 import subprocess
 import threading
@@ -90,16 +90,54 @@ def test_a_run_through_rays_client_equals_the_one_machine_run(cluster, tmp_path)
     assert without_timings(there) == without_timings(here)
 
 
+def _balance_tasks_of_this_process():
+    """The worker processes running a balance task among this process's descendants: the
+    test's cluster's (this process started its raylets, which start the workers), never
+    those of another Ray run on the machine."""
+    tasks = []
+    for process in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):  # it ended since it was listed
+            if "".join(process.cmdline()[:1]).startswith("ray::play_chunks"):
+                tasks.append(process)
+    return tasks
+
+
 def _kill_the_first_task(killed, finished):
-    """SIGKILLs the first worker process found running a balance task."""
+    """SIGKILLs the first balance task of this process's cluster that shows up."""
     while not finished.is_set():
-        for process in psutil.process_iter(["pid", "cmdline"]):
-            cmdline = process.info["cmdline"] or []
-            if cmdline and cmdline[0].startswith("ray::play_chunks"):
-                os.kill(process.info["pid"], signal.SIGKILL)
-                killed.append(process.info["pid"])
+        for task in _balance_tasks_of_this_process():
+            with contextlib.suppress(psutil.NoSuchProcess):  # it ended since it was listed
+                task.kill()
+                killed.append(task.pid)
                 return
         time.sleep(0.02)
+
+
+def test_the_killer_leaves_another_rays_tasks_alone():
+    """A process that looks like a balance task (its argv[0]) but does not descend from
+    this one, as another Ray run's would not, is left alone; one started here is killed."""
+    look_alike = "exec -a ray::play_chunks sleep 60"
+    # bash backgrounds it and exits: it is adopted outside this process's tree.
+    started = subprocess.run(
+        ["bash", "-c", f"({look_alike}) > /dev/null 2>&1 & echo $!"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    stranger = psutil.Process(int(started.stdout))
+    killed, finished = [], threading.Event()
+    killer = threading.Thread(target=_kill_the_first_task, args=(killed, finished))
+    killer.start()
+    try:
+        time.sleep(1)  # the killer looks through the processes many times
+        assert killed == [] and stranger.is_running()
+        own = subprocess.Popen(["bash", "-c", look_alike])
+        killer.join(timeout=30)
+        assert killed == [own.pid] and own.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        finished.set()
+        killer.join()
+        stranger.kill()
 
 
 def test_a_client_server_that_fails_to_start_is_tried_again(cluster, monkeypatch):

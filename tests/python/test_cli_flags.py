@@ -12,7 +12,7 @@ import knightgym
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 FLAG = re.compile(r"--([a-z][a-z-]*)")
-READ = re.compile(r'get_(?:int|double|string|strings|switch)\("([a-z-]+)"')
+READ = re.compile(r'get_(?:int|double|string|strings|switch|threads)\("([a-z-]+)"')
 COMMAND = re.compile(r"^int (\w+)_command\(Args& args\)", re.MULTILINE)
 
 

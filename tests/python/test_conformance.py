@@ -9,6 +9,7 @@ import zlib
 import knightgym
 import numpy as np
 import pytest
+from conftest import GAME_TESTS, read_specs
 
 # The C++ suite checks this contract on KNIGHTGYM_CONFORMANCE_GAMES games a spec; this
 # twin checks that the bindings show it too, on a fifth as many.
@@ -160,11 +161,12 @@ def test_returns_are_zero_during_play_and_zero_sum(random_games, game):
             assert returns == [0.0] * game.num_players(), state.serialize()
 
 
-def test_knight_fight_games_end_in_a_win_a_loss_or_a_draw(random_games, game):
-    if game.name != "knight_fight":
-        pytest.skip("win/loss/draw returns are knight_fight's scoring")
-    for history in random_games:
-        final, _ = history[-1]
+# Knight Fight's scoring, over its specs alone (not every spec, as the tests above).
+@pytest.mark.parametrize("spec", read_specs(GAME_TESTS / "knight_fight" / "conformance_specs.txt"))
+def test_knight_fight_games_end_in_a_win_a_loss_or_a_draw(spec):
+    game = knightgym.load_game(spec)
+    for k in range(GAMES_PER_SPEC):
+        final, _ = play_random_game(game, (spec_seed(spec) << 20) + k)[-1]
         assert sorted(final.returns()) in ([-1.0, 1.0], [0.0, 0.0]), final.serialize()
 
 

@@ -1,7 +1,7 @@
 """Every env kind pickles and deep-copies (SB3's SubprocVecEnv, Ray and copy.deepcopy
 need it): a copy holds the same states and last outputs, goes on as the original would,
 and is independent of it; a snapshot that does not fit is refused, naming the problem,
-and changes nothing."""
+and changes nothing; a closed env refuses every kind of copy, naming itself."""
 
 import copy
 import pickle
@@ -10,6 +10,7 @@ import gymnasium
 import knightgym
 import numpy as np
 import pytest
+from knightgym import gymnasium as kg_gymnasium
 from knightgym import pettingzoo as kg_pettingzoo
 
 SPECS = knightgym.games()  # every registered game at its default rules
@@ -94,15 +95,15 @@ def test_a_snapshot_that_does_not_fit_is_refused_and_changes_nothing():
     env.reset()
     other = knightgym.make("knightmate", num_envs=2, seed=1)
     other.step(other.sample_actions())
-    good = other._env.snapshot()
-    before = env._env.snapshot()
+    good = other.snapshot()
+    before = env.snapshot()
 
     def refused(change, message):
         bad = dict(good)
         change(bad)
         with pytest.raises((ValueError, TypeError), match=message):
-            env._env.restore(bad)
-        after = env._env.snapshot()
+            env.restore(bad)
+        after = env.snapshot()
         assert after["states"] == before["states"]
         np.testing.assert_array_equal(after["streams"], before["streams"])
 
@@ -116,16 +117,16 @@ def test_a_snapshot_that_does_not_fit_is_refused_and_changes_nothing():
     refused(lambda s: s.pop("rewards"), "missing 'rewards'")
     refused(lambda s: s.update(streams="text"), "'streams' must be an array of numbers")
     # What fits is taken: the env now holds the other env's games.
-    env._env.restore(good)
+    env.restore(good)
     assert [env.state(i).serialize() for i in range(2)] == good["states"]
 
 
 def test_restored_masks_follow_the_states_not_the_snapshot():
     env = knightgym.make("knight_fight", num_envs=2, seed=2)
     env.reset()
-    snapshot = env._env.snapshot()
+    snapshot = env.snapshot()
     twin = knightgym.make("knight_fight", num_envs=2, seed=7)
-    twin._env.restore(snapshot)
+    twin.restore(snapshot)
     for i in range(2):
         np.testing.assert_array_equal(
             twin.last_observations()["action_mask"][i],
@@ -170,6 +171,63 @@ def test_pettingzoo_envs_copy(how, wrapped):
         assert_same_outputs(env.observe(agent), twin.observe(agent))
     twin.step(int(np.flatnonzero(twin.observe(twin.agent_selection)["action_mask"])[0]))
     assert not np.array_equal(twin.state(), env.state())
+
+
+@pytest.mark.parametrize("opponent", [None, "random"])
+def test_a_restored_vector_env_goes_on_as_a_copy_does(opponent):
+    env = knightgym.make("tailten", num_envs=3, seed=6, opponent=opponent)
+    env.reset()
+    play(env, 4)
+    restored = knightgym.make("tailten", num_envs=3, seed=1, opponent=opponent)
+    restored.restore(env.snapshot())
+    assert restored.seed == env.seed
+    assert_same_outputs(env.last_observations(), restored.last_observations())
+    # An opponent is made anew by both, seeded alike: they go on alike.
+    assert_same_outputs(play(copy.deepcopy(env), 10), play(restored, 10))
+
+
+def closed(make):
+    """The env make() gives, reset and closed."""
+    env = make()
+    env.reset()
+    env.close()
+    return env
+
+
+def closed_env(name):
+    """The closed env of the interface whose class is `name`."""
+    from knightgym import sb3
+
+    return closed(
+        {
+            "KnightgymEnv": lambda: kg_gymnasium.KnightgymEnv("tailten"),
+            "KnightgymVectorEnv": lambda: kg_gymnasium.KnightgymVectorEnv("tailten", num_envs=2),
+            "raw_env": lambda: kg_pettingzoo.raw_env("tailten"),
+            "VecEnv": lambda: sb3.VecEnv("tailten", num_envs=2),
+        }[name]
+    )
+
+
+ALL_COPIES = {**COPIES, "copy": copy.copy}
+
+
+@pytest.mark.parametrize("how", sorted(ALL_COPIES))
+@pytest.mark.parametrize("name", ["KnightgymEnv", "KnightgymVectorEnv", "raw_env", "VecEnv"])
+def test_a_closed_env_refuses_every_copy_naming_its_class(name, how):
+    env = closed_env(name)
+    with pytest.raises(RuntimeError, match=rf"^{name}: the environment is closed, so it cannot"):
+        ALL_COPIES[how](env)
+
+
+@pytest.mark.parametrize("how", sorted(COPIES))
+def test_a_closed_wrapped_env_refuses_deep_copies_naming_the_closed_one(how):
+    """Gymnasium's and PettingZoo's wrappers copy the env they wrap, which refuses."""
+    for env, name in [
+        (closed(lambda: gymnasium.make("knightgym/Tailten-v0")), "KnightgymEnv"),
+        (closed(lambda: kg_pettingzoo.env("tailten")), "raw_env"),
+    ]:
+        with pytest.raises(RuntimeError, match=rf"^{name}: the environment is closed"):
+            COPIES[how](env)
 
 
 def test_masks_before_the_first_reset_are_a_clear_error():

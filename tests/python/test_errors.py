@@ -5,6 +5,7 @@ import re
 import knightgym
 import numpy as np
 import pytest
+from knightgym._checks import shortened
 
 NUM_ENVS = 4
 
@@ -74,6 +75,32 @@ def test_out_of_range_actions_raise_value_error_naming_env_and_action(stepped, d
     before = stepped.snapshot()
     with pytest.raises(ValueError, match=rf"env 2: action {bad_action} is out of range \[0, 101\)"):
         stepped.env.step(actions)
+    assert_unchanged(stepped, before)
+
+
+@pytest.mark.parametrize("wide", [2**70, -(2**70), 2**63, 2**64 - 1, 10**100], ids=repr)
+@pytest.mark.parametrize("form", ["list", "objects"])
+def test_integers_too_wide_for_64_bits_are_out_of_range_not_a_dtype(stepped, wide, form):
+    """numpy holds such a list as objects (or, with 2**63, floats): still integers, so a
+    ValueError naming the env and the value (shortened), not a TypeError of its dtype."""
+    actions = stepped.sampled_actions().tolist()
+    actions[2] = wide
+    if form == "objects":
+        actions = np.array(actions, dtype=object)
+    before = stepped.snapshot()
+    message = rf"^env 2: action {re.escape(shortened(wide))} is out of range \[0, 101\)$"
+    with pytest.raises(ValueError, match=message):
+        stepped.env.step(actions)
+    with pytest.raises(ValueError, match=message.replace("env 2", "env 0")):
+        stepped.env.step([wide] * NUM_ENVS)
+    assert_unchanged(stepped, before)
+
+
+@pytest.mark.parametrize("other", [1.5, True, "3", None])
+def test_a_wide_integer_beside_a_non_integer_is_still_a_type_error(stepped, other):
+    before = stepped.snapshot()
+    with pytest.raises(TypeError, match="actions must be"):
+        stepped.env.step([other, 2**70] + [0] * (NUM_ENVS - 2))
     assert_unchanged(stepped, before)
 
 

@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(not built("_knightgym"), reason="the test-game m
 def run_in_the_test_game_module(*args, specs=NIM / "conformance_specs.txt"):
     env = dict(os.environ, PYTHONPATH=str(MODULE_DIR), KNIGHTGYM_CONFORMANCE_SPECS=str(specs))
     return subprocess.run(
-        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=240
     )
 
 
@@ -140,7 +140,7 @@ CLI = BUILD / "tests" / "games" / "knightgym"
 def test_the_test_game_program_plays_teaches_and_trains_nim(tmp_path):
     def knightgym(*args):
         done = subprocess.run(
-            [str(CLI), *args], cwd=tmp_path, capture_output=True, text=True, timeout=600
+            [str(CLI), *args], cwd=tmp_path, capture_output=True, text=True, timeout=240
         )
         assert done.returncode == 0, done.stderr[-3000:]
         return done.stdout

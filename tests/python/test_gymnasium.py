@@ -2,16 +2,19 @@
 spec, the vector env from make_vec with its autoreset modes, copies, masks, the length
 cap as a scored end, and illegal actions."""
 
+import re
 import warnings
 
 import numpy as np
 import pytest
+from bad_seeds import BAD_SEEDS, assert_refused_as_make_refuses
 
 gymnasium = pytest.importorskip("gymnasium")
 import knightgym  # noqa: E402
 import knightgym.gymnasium as kg  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
+from knightgym._checks import shortened  # noqa: E402
 
 IDS = {game: f"knightgym/{name}-v0" for name, game in kg.GAMES.items()}
 
@@ -105,6 +108,7 @@ def test_actions_are_integers_in_range_never_coerced(illegal_action):
         (2**31, ValueError, "action 2147483648 is out of range"),
         (-1, ValueError, "action -1 is out of range"),
         (np.int64(env.game.num_actions), ValueError, "is out of range"),
+        (10**100, ValueError, re.escape(f"action {shortened(10**100)} is out of range")),
     ]:
         with pytest.raises(error, match=message):
             env.step(action)
@@ -250,6 +254,88 @@ def test_bad_vector_arguments_are_named():
         envs.reset(options={"mask": np.ones(6, dtype=bool)})
 
 
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+def test_reset_refuses_a_seed_as_knightgym_make_does(seed):
+    single = kg.KnightgymEnv("knight_fight")
+    single.reset(seed=1)
+    before = single.state().serialize()
+    assert_refused_as_make_refuses(lambda s: single.reset(seed=s), seed)
+    assert single.state().serialize() == before
+    wrapped = gymnasium.make("knightgym/KnightFight-v0")
+    assert_refused_as_make_refuses(lambda s: wrapped.reset(seed=s), seed)
+    assert_refused_as_make_refuses(lambda s: make_vec().reset(seed=s), seed)
+
+
+def test_reset_takes_numpy_integer_seeds_and_none_goes_on():
+    env = kg.KnightgymEnv("knight_fight")
+    env.reset(seed=np.uint64(2**64 - 1))
+    assert env._env.seed == 2**64 - 1
+    env.reset(seed=np.int64(5))
+    first = env.state().serialize()
+    env.reset()  # no reseed: the next layout of the stream
+    assert env.state().serialize() != first
+    env.reset(seed=5)
+    assert env.state().serialize() == first
+    envs = make_vec().unwrapped
+    envs.reset(seed=np.int64(5))
+    assert envs._env.seed == 5
+
+
+def test_the_vector_env_names_an_integer_too_wide_for_64_bits_as_out_of_range():
+    envs = make_vec()
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match=r"^env 0: action 1180591620717411303424 is out of range"):
+        envs.step([2**70] * 6)
+    with pytest.raises(TypeError, match="actions must be integers"):
+        envs.step([1.5] + [2**70] * 5)
+
+
+def first_legal(mask):
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_the_env_snapshots_and_restores_what_it_holds():
+    env = kg.KnightgymEnv("knight_fight", opponent="greedy")
+    obs, _ = env.reset(seed=3)
+    env.step(first_legal(obs["action_mask"]))
+    twin = kg.KnightgymEnv("knight_fight", opponent="greedy")
+    twin.restore(env.snapshot())
+    assert twin.state().serialize() == env.state().serialize()
+    np.testing.assert_array_equal(twin.action_masks(), env.action_masks())
+    action = first_legal(env.action_masks())
+    for a, b in zip(env.step(action), twin.step(action)):  # greedy: the same answer
+        np.testing.assert_equal(a, b)
+    # An episode that an illegal action ended stays ended in the restored env.
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.action_masks() == 0)[0]))
+    twin.restore(env.snapshot())
+    with pytest.raises(ValueError, match="the episode is over"):
+        twin.step(action)
+    # A snapshot from before the first reset asks for one.
+    twin.restore(kg.KnightgymEnv("knight_fight").snapshot())
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        twin.step(action)
+    # One that does not fit is refused and changes nothing.
+    twin.reset(seed=2)
+    before = twin.state().serialize()
+    with pytest.raises(ValueError, match="states holds 2 values"):
+        twin.restore(make_vec(num_envs=2).unwrapped.snapshot())
+    assert twin.state().serialize() == before
+
+
+def test_the_vector_env_snapshots_and_restores_what_it_holds():
+    envs = make_vec(opponent="greedy").unwrapped
+    envs.reset(seed=4)
+    twin = make_vec(opponent="greedy").unwrapped
+    twin.restore(envs.snapshot())
+    np.testing.assert_array_equal(twin.action_masks(), envs.action_masks())
+    actions = np.array([first_legal(m) for m in envs.action_masks()])
+    np.testing.assert_equal(envs.step(actions), twin.step(actions))
+    twin.restore(make_vec().unwrapped.snapshot())
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        twin.action_masks()
+
+
 def test_a_closed_env_refuses_every_use_by_name():
     """After close(), step (a legal or an illegal action), reset and the masks raise
     RuntimeError naming the env, rather than failing on what close released or answering
@@ -264,6 +350,8 @@ def test_a_closed_env_refuses_every_use_by_name():
         lambda: env.step(illegal),
         lambda: env.reset(seed=1),
         lambda: env.action_masks(),
+        lambda: env.snapshot(),
+        lambda: env.restore({}),
     ):
         with pytest.raises(RuntimeError, match="the environment is closed"):
             use()

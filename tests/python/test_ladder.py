@@ -68,7 +68,10 @@ def test_a_gauntlet_of_two_challengers_plays_them_against_everyone():
         (dict(agents=["random", "greedy"], games=0), "games per pair"),
         (dict(agents=["random", "greedy"], schedule="gauntlet", challengers=2), "challengers must"),
         (dict(agents=["random", "greedy"], batch=-1), "batch must be 0"),
-        (dict(agents=["random", "greedy"], threads=0, batch=4), "threads must be at least 1"),
+        (
+            dict(agents=["random", "greedy"], threads=0, batch=4),
+            "threads must be in 1..1024, got 0",
+        ),
     ],
 )
 def test_bad_options_raise_value_error(kwargs, message):

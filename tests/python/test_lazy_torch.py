@@ -15,6 +15,7 @@ import textwrap
 
 import knightgym
 import pytest
+from conftest import NO_NETWORKS
 
 PACKAGE = os.path.dirname(knightgym.__file__)
 TORCH_BUILT = bool(glob.glob(os.path.join(PACKAGE, "_knightgym_torch*.so")))
@@ -77,12 +78,12 @@ def test_envs_states_and_searches_without_a_network_load_no_libtorch():
     assert run("plain") == ["False", "False"]
 
 
-@pytest.mark.skipif(not TORCH_BUILT, reason="built without LibTorch (KNIGHTGYM_TORCH=OFF)")
+@pytest.mark.skipif(not TORCH_BUILT, reason=NO_NETWORKS)
 def test_the_first_network_loads_libtorch():
     assert run("network") == ["False", "False", "True"]
 
 
-@pytest.mark.skipif(not TORCH_BUILT, reason="built without LibTorch (KNIGHTGYM_TORCH=OFF)")
+@pytest.mark.skipif(not TORCH_BUILT, reason=NO_NETWORKS)
 def test_the_networks_use_the_libtorch_of_the_interpreters_torch():
     result = subprocess.run(
         [sys.executable, "-c", ONE_LIBTORCH],

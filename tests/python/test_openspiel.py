@@ -16,6 +16,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import knightgym  # noqa: E402
 import knightgym.openspiel  # noqa: E402
+from bad_seeds import BAD_SEEDS  # noqa: E402
 from open_spiel.python.algorithms import evaluate_bots, mcts, minimax  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
@@ -182,6 +183,30 @@ def test_knight_fight_draws_each_start_from_the_rng_seed_stream():
     assert str(observed.new_initial_state()) == str(second)
     other = pyspiel.load_game("knightgym_knight_fight(rng_seed=12)")
     assert str(other.new_initial_state()) != str(first)
+
+
+@pytest.mark.parametrize("seed", [*BAD_SEEDS, 2**31], ids=repr)
+def test_a_bad_rng_seed_is_refused_by_name(seed):
+    """knightgym's seed rule within what OpenSpiel's int parameter holds, [0, 2**31 - 1],
+    checked before pyspiel, whose own errors do not name the parameter."""
+    with pytest.raises((TypeError, ValueError), match=r"^rng_seed must be"):
+        knightgym.openspiel.load_game("knight_fight", rng_seed=seed)
+
+
+def test_a_negative_rng_seed_is_refused_however_the_game_is_loaded():
+    for load in (
+        lambda: pyspiel.load_game("knightgym_knight_fight(rng_seed=-1)"),
+        lambda: pyspiel.load_game("knightgym_knight_fight", {"rng_seed": -1}),
+    ):
+        with pytest.raises(ValueError, match=r"^rng_seed must be at least 0, got -1$"):
+            load()
+
+
+def test_every_rng_seed_that_openspiel_holds_is_taken():
+    for seed in (0, 2**31 - 1, np.int64(7)):
+        game = knightgym.openspiel.load_game("knight_fight", rng_seed=seed)
+        assert game.get_parameters()["rng_seed"] == int(seed)
+        game.new_initial_state().current_player()
 
 
 @pytest.mark.parametrize("name", list(SHORT))

@@ -4,6 +4,7 @@ the length cap, illegal actions."""
 
 import numpy as np
 import pytest
+from bad_seeds import BAD_SEEDS, assert_refused_as_make_refuses
 
 pytest.importorskip("pettingzoo")
 import knightgym  # noqa: E402
@@ -203,6 +204,35 @@ def test_the_env_describes_its_game():
         raw_env("tailten", render_mode="pixels")
     with pytest.raises(ValueError, match="masks must be one of observation, info"):
         raw_env("tailten", masks="obs")
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+@pytest.mark.parametrize("maker", [raw_env, env], ids=["raw_env", "env"])
+def test_reset_refuses_a_seed_as_knightgym_make_does(maker, seed):
+    aec = maker("knight_fight")
+    aec.reset(seed=1)
+    before = aec.state()
+    assert_refused_as_make_refuses(lambda s: aec.reset(seed=s), seed)
+    np.testing.assert_array_equal(aec.state(), before)
+
+
+def test_reset_takes_every_seed_of_64_bits():
+    aec = raw_env("knight_fight")
+    aec.reset(seed=np.uint64(2**64 - 1))
+    first = aec.state()
+    aec.reset(seed=2**64 - 1)
+    np.testing.assert_array_equal(aec.state(), first)
+
+
+def test_an_integer_too_wide_for_numpy_is_out_of_bounds_in_the_wrapped_env():
+    aec = env("knight_fight")
+    aec.reset(seed=0)
+    with pytest.raises(
+        AssertionError, match="action 1180591620717411303424 is not in action space"
+    ):
+        aec.step(2**70)
+    with pytest.raises(ValueError, match=r"action 10000000000\S*\.\.\. \(101 characters\) is out"):
+        aec.unwrapped.step(10**100)
 
 
 def test_a_closed_env_refuses_every_use_by_name():

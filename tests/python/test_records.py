@@ -60,6 +60,24 @@ def test_play_records_every_game_and_they_replay(tmp_path, spec, batch):
     assert games[0].agents[0] != games[1].agents[0]
 
 
+def test_play_streams_a_series_longer_than_its_chunk_and_scores_it_whole(tmp_path):
+    # 16,384 games are played, scored and written at a time: a series past that is one
+    # file of its games in order and one score of them all.
+    path, json_path = tmp_path / "games.jsonl", tmp_path / "play.json"
+    games = 16384 + 6
+    series = ["play", "tailten", "--agents", "random,greedy", "--seed", "2"]
+    run(*series, "--games", str(games), "--record", str(path), "--json", str(json_path))
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["game"] for line in lines] == list(range(games))
+    result = json.loads(json_path.read_text())
+    assert result["games"] == games
+    assert [a["games"] for a in result["agents"]] == [games, games]
+    # Its first chunk's games are those of a shorter series of the seed.
+    short = tmp_path / "short.jsonl"
+    run(*series, "--games", "4", "--record", str(short))
+    assert [json.loads(line) for line in short.read_text().splitlines()] == lines[:4]
+
+
 def test_balance_records_a_sample_of_each_rule_set(tmp_path):
     out = tmp_path / "run"
     run(

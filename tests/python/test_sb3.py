@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("stable_baselines3")
 pytest.importorskip("sb3_contrib")
 import knightgym  # noqa: E402
+from bad_seeds import BAD_SEEDS, assert_refused_as_make_refuses  # noqa: E402
 from knightgym import sb3  # noqa: E402
 from knightgym.gymnasium import GAMES, env_id  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
@@ -113,6 +114,24 @@ def test_the_native_vec_env_is_seeded_by_sb3s_seed():
 
     np.testing.assert_array_equal(first_steps(3), first_steps(3))
     assert not np.array_equal(first_steps(3), first_steps(4))
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+def test_the_native_vec_env_refuses_a_seed_as_knightgym_make_does(seed):
+    assert_refused_as_make_refuses(lambda s: sb3.VecEnv("tailten", num_envs=2, seed=s), seed)
+    envs = sb3.VecEnv("tailten", num_envs=2, seed=1)
+    assert_refused_as_make_refuses(envs.seed, seed)
+    envs.reset()  # the refused seed is not waiting for the next reset
+    assert envs.env.seed == 1
+
+
+def test_a_closed_native_vec_env_refuses_every_use_by_name():
+    envs = sb3.VecEnv("tailten", num_envs=2)
+    envs.reset()
+    envs.close()
+    for use in (envs.reset, envs.action_masks, lambda: envs.step(np.zeros(2, np.int64))):
+        with pytest.raises(RuntimeError, match=r"^VecEnv\.\w+: the environment is closed"):
+            use()
 
 
 def test_maskable_ppo_trains_on_the_native_vec_env_and_acts_legally():

@@ -14,7 +14,7 @@ CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightg
 
 def bench(*args):
     return subprocess.run(
-        [str(CLI), "selfplay-bench", *args], capture_output=True, text=True, timeout=300
+        [str(CLI), "selfplay-bench", *args], capture_output=True, text=True, timeout=240
     )
 
 

@@ -5,10 +5,9 @@ Golden files: for every conformance spec, the SVG of each state of its
 render golden file but the one after 5 decisions (tests/golden/render/: the start and the
 seeded positions after 20 and 60 decisions, read back from their serialized lines) is
 tests/golden/svg/<name>__<k>.svg, <name> the render file's name and <k> the state's index
-there (0, 2, 3). With KNIGHTGYM_UPDATE_GOLDEN=1
-the test writes them instead and removes stale ones (tests/golden/README.md)."""
+there (0, 2, 3). With KNIGHTGYM_UPDATE_GOLDEN=1 the tests write those that differ and
+remove stale ones, and fail (golden_files.py; tests/golden/README.md)."""
 
-import os
 import pathlib
 import random
 import re
@@ -17,11 +16,10 @@ import xml.etree.ElementTree as ET
 
 import knightgym
 import pytest
-from golden_files import golden_name
+from golden_files import assert_golden, assert_none_stale, golden_name
 from knightgym import records, svg
 
 GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "golden"
-UPDATING = os.environ.get("KNIGHTGYM_UPDATE_GOLDEN") == "1"
 SVG_NS = "{http://www.w3.org/2000/svg}"
 GOLDEN_STATES = (0, 2, 3)  # of the render golden file's four: the start, after 20 and 60
 
@@ -51,35 +49,21 @@ def squares(root, cls="square"):
 
 
 def test_golden_svgs(conformance_spec):
-    folder = GOLDEN / "svg"
     states = golden_states(conformance_spec)
     assert len(states) == 4
+    drawn = {}
     for k in GOLDEN_STATES:
-        state = states[k]
-        text = state.svg()
+        text = states[k].svg()
         parse(text)
-        path = folder / f"{golden_name(conformance_spec)}__{k}.svg"
-        if UPDATING:
-            folder.mkdir(exist_ok=True)
-            path.write_text(text)
-            continue
-        assert path.exists(), f"{path} is missing (run with KNIGHTGYM_UPDATE_GOLDEN=1 to write it)"
-        assert path.read_text() == text, (
-            f"{path} differs from the drawing of state {k} of {conformance_spec} (if intended, "
-            "rerun with KNIGHTGYM_UPDATE_GOLDEN=1 and review the diff)"
-        )
+        drawn[GOLDEN / "svg" / f"{golden_name(conformance_spec)}__{k}.svg"] = text
+    assert_golden(drawn)
 
 
 def test_no_stale_golden_svgs(conformance_specs):
     expected = {
         f"{golden_name(spec)}__{k}.svg" for spec in conformance_specs for k in GOLDEN_STATES
     }
-    stale = sorted(p.name for p in (GOLDEN / "svg").glob("*.svg") if p.name not in expected)
-    if UPDATING:
-        for name in stale:
-            (GOLDEN / "svg" / name).unlink()
-        return
-    assert not stale, f"golden SVGs of specs no longer listed: {stale}"
+    assert_none_stale(sorted(p for p in (GOLDEN / "svg").glob("*.svg") if p.name not in expected))
 
 
 def test_every_square_is_drawn_with_its_name(conformance_spec):

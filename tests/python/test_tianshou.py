@@ -10,10 +10,10 @@ import pathlib
 import gymnasium
 import numpy as np
 import pytest
+from conftest import NEEDS_TORCH_2, TORCH_2
 
-torch = pytest.importorskip("torch")
-if int(torch.__version__.split(".")[0]) < 2:
-    pytest.skip("Tianshou 2 needs PyTorch 2 (make torch2)", allow_module_level=True)
+if not TORCH_2:
+    pytest.skip(NEEDS_TORCH_2, allow_module_level=True)
 pytest.importorskip("tianshou", reason="Tianshou comes into .venv-torch2 (make torch2)")
 
 import knightgym.pettingzoo  # noqa: E402

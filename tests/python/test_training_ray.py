@@ -229,6 +229,8 @@ def test_a_node_that_leaves_loses_only_the_games_in_flight_on_it(two_actors, tmp
     assert_same_network(out / "model.pt", reference / "model.pt")
 
 
+# Two runs one after the other, each under its own bound: longer than a test's usual limit.
+@pytest.mark.timeout(600)
 def test_the_learner_killed_goes_on_with_resume_from_its_checkpoint(cluster, tmp_path):
     run, config = tmp_path / "run", tmp_path / "tiny.cfg"
     config.write_text("".join(f"{k}={v}\n" for k, v in TINY.items()))

@@ -6,6 +6,7 @@ import gc
 import knightgym
 import numpy as np
 import pytest
+from bad_seeds import BAD_SEEDS, assert_refused_as_make_refuses
 
 NUM_ENVS = 6
 MAX_STEPS = 2000  # far more steps than any episode lasts under the specs used here
@@ -219,6 +220,15 @@ def test_the_step_after_an_end_ignores_the_action_and_starts_a_new_episode(dtype
     assert env.state(i).serialize() == fresh.serialize()
 
 
+def test_the_step_after_an_end_ignores_an_integer_too_wide_for_64_bits():
+    env = knightgym.make("knight_fight(layout=identity)", num_envs=NUM_ENVS, seed=3)
+    i, _, _ = step_until_an_episode_ends(env, "terminated")
+    actions = env.sample_actions().tolist()
+    actions[i] = 2**70  # numpy holds the list as objects
+    env.step(actions)
+    assert env.state(i).serialize() == env.game.new_initial_state().serialize()
+
+
 def trajectory(env, seed, steps):
     """Copies of everything reset(seed) and `steps` sampled steps return."""
     obs, info = env.reset(seed=seed)
@@ -284,6 +294,29 @@ def test_reset_without_a_seed_continues_the_random_streams():
     continued = [a.state(i).serialize() for i in range(NUM_ENVS)]
     assert all(new != old for new, old in zip(continued, started))
     assert continued == [b.state(i).serialize() for i in range(NUM_ENVS)]
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+@pytest.mark.parametrize("opponent", [None, "random"])
+def test_reset_and_the_constructors_refuse_a_seed_as_make_does(seed, opponent):
+    env = knightgym.make("knight_fight", num_envs=2, seed=1, opponent=opponent)
+    before = [env.state(i).serialize() for i in range(2)]
+    assert_refused_as_make_refuses(lambda s: env.reset(seed=s), seed)
+    assert_refused_as_make_refuses(lambda s: env.reset(seed=s, mask=[True, False]), seed)
+    assert [env.state(i).serialize() for i in range(2)] == before and env.seed == 1
+    if opponent is None:
+        assert_refused_as_make_refuses(lambda s: knightgym.VectorEnv("knight_fight", seed=s), seed)
+    else:
+        assert_refused_as_make_refuses(
+            lambda s: knightgym.OpponentEnv("knight_fight", seed=s), seed
+        )
+
+
+@pytest.mark.parametrize("seed", [0, 2**64 - 1, np.uint64(2**64 - 1), np.int64(5)], ids=repr)
+def test_reset_takes_every_integer_seed_of_64_bits(seed):
+    env = knightgym.make("knight_fight", num_envs=2, seed=1)
+    env.reset(seed=seed)
+    assert env.seed == int(seed)
 
 
 def test_make_keywords_reach_the_spec():

@@ -210,10 +210,12 @@ def test_hostile_and_malformed_requests_are_answered_never_failed(server):
             assert not any(text in message for text in longs), (raw[:300], message[:300])
     assert sum(statuses.values()) > 50 and 200 in statuses and 403 in statuses, statuses
     assert game_id > 1, "no game was made"
+    # Still answering: a server the fuzzing stalled would not answer at all, so the bound
+    # leaves room for a machine flat out.
     start = time.monotonic()
     assert answer_of(
         port,
         f"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
         f"Authorization: token {TOKEN}\r\n\r\n".encode(),
     ).startswith(b"HTTP/1.0 200")
-    assert time.monotonic() - start < 1
+    assert time.monotonic() - start < 10

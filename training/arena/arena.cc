@@ -11,6 +11,7 @@
 
 #include "agents/network.h"
 #include "env/core/rng.h"
+#include "util/run_threads.h"
 #include "util/statistics.h"
 
 namespace knightgym {
@@ -56,6 +57,7 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
                                    const std::vector<std::shared_ptr<const AgentFactory>>& agents,
                                    const ArenaOptions& options,
                                    const std::function<void(int64_t)>& progress) {
+  check_run_threads("threads", options.threads);
   std::vector<GameRecord> records(options.games);
   std::atomic<int64_t> next{0}, finished{0};
   std::atomic<bool> failed{false};
@@ -86,8 +88,8 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
     return records;
   }
   const NetworkThreadShare share(options.threads);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < options.threads; ++t) threads.emplace_back(worker);
+  std::vector<std::thread> threads =
+      start_threads(options.threads, worker, [&] { next = options.games; });
   const auto over = [&] { return finished >= options.games || failed; };
   while (progress && !over()) {
     try {
@@ -107,9 +109,11 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
   return records;
 }
 
-std::vector<AgentScore> score_agents(std::span<const GameRecord> records, int num_agents) {
-  std::vector<AgentScore> scores(num_agents);
-  std::vector<double> sum(num_agents, 0), sum_squares(num_agents, 0);
+ScoreTally::ScoreTally(int num_agents)
+    : counts_(num_agents), sum_(num_agents, 0), sum_squares_(num_agents, 0) {}
+
+void ScoreTally::add(std::span<const GameRecord> records) {
+  const int num_agents = static_cast<int>(counts_.size());
   for (const GameRecord& record : records) {
     std::vector<double> total(num_agents, 0);
     std::vector<int> seats(num_agents, 0);
@@ -124,25 +128,35 @@ std::vector<AgentScore> score_agents(std::span<const GameRecord> records, int nu
     for (int a = 0; a < num_agents; ++a) {
       if (seats[a] == 0) continue;
       const double result = total[a] / seats[a];
-      AgentScore& s = scores[a];
+      AgentScore& s = counts_[a];
       ++s.games;
       s.firsts += first[a];
       s.wins += result > 0, s.draws += result == 0, s.losses += result < 0;
       const double score = (result + 1) / 2;
-      sum[a] += score;
-      sum_squares[a] += score * score;
+      sum_[a] += score;
+      sum_squares_[a] += score * score;
     }
   }
-  for (int a = 0; a < num_agents; ++a) {
+}
+
+std::vector<AgentScore> ScoreTally::scores() const {
+  std::vector<AgentScore> scores = counts_;
+  for (size_t a = 0; a < scores.size(); ++a) {
     AgentScore& s = scores[a];
     if (s.games == 0) continue;
     const double n = static_cast<double>(s.games);
-    s.score = sum[a] / n;
+    s.score = sum_[a] / n;
     const double variance =
-        s.games > 1 ? std::max(0.0, (sum_squares[a] - n * s.score * s.score) / (n - 1)) : 0.0;
+        s.games > 1 ? std::max(0.0, (sum_squares_[a] - n * s.score * s.score) / (n - 1)) : 0.0;
     s.half_width = kZ95 * std::sqrt(variance / n);
   }
   return scores;
+}
+
+std::vector<AgentScore> score_agents(std::span<const GameRecord> records, int num_agents) {
+  ScoreTally tally(num_agents);
+  tally.add(records);
+  return tally.scores();
 }
 
 }  // namespace knightgym

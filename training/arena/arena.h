@@ -112,6 +112,19 @@ struct AgentScore {
   double score = 0, half_width = 0;
 };
 
+// The scores of games added a part at a time: a series too long to hold is scored as it is
+// played, and equals score_agents of all its records at once.
+class ScoreTally {
+ public:
+  explicit ScoreTally(int num_agents);
+  void add(std::span<const GameRecord> records);
+  std::vector<AgentScore> scores() const;
+
+ private:
+  std::vector<AgentScore> counts_;
+  std::vector<double> sum_, sum_squares_;  // of each agent's per-game scores
+};
+
 std::vector<AgentScore> score_agents(std::span<const GameRecord> records, int num_agents);
 
 }  // namespace knightgym

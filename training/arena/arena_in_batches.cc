@@ -9,6 +9,7 @@
 #include "training/arena/arena.h"
 #include "training/arena/typed_matches.h"
 #include "util/ordered_parallel.h"
+#include "util/run_threads.h"
 
 namespace knightgym {
 namespace {
@@ -40,8 +41,7 @@ void play_series_in_batches(
     const std::function<void(int64_t)>& progress) {
   if (batch < 1)
     throw std::invalid_argument("batch must be at least 1, got " + std::to_string(batch));
-  if (threads < 1)
-    throw std::invalid_argument("threads must be at least 1, got " + std::to_string(threads));
+  check_run_threads("threads", threads);
   struct Chunk {
     size_t series;
     int64_t first, games;

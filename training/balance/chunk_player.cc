@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "env/registry/registry.h"
+#include "util/run_threads.h"
 
 namespace knightgym {
 namespace {
@@ -22,7 +23,7 @@ void check_options(const BalanceOptions& options) {
     throw std::invalid_argument("balance: games (" + std::to_string(options.games) +
                                 ") must be a positive multiple of the number of agents (" +
                                 std::to_string(k) + "), so each plays every seat equally");
-  if (options.threads < 1) throw std::invalid_argument("balance: threads must be at least 1");
+  check_run_threads("balance: threads", options.threads);
   if (options.batch < 0 || options.batch % k != 0)
     throw std::invalid_argument("balance: batch (" + std::to_string(options.batch) +
                                 ") must be 0 or a positive multiple of the number of agents (" +

@@ -10,6 +10,7 @@
 #include "env/core/rng.h"
 #include "training/balance/statistics.h"
 #include "util/json_writer.h"
+#include "util/run_threads.h"
 #include "util/timing.h"
 
 namespace knightgym {
@@ -82,7 +83,7 @@ LadderResult run_ladder(const std::shared_ptr<const AnyGame>& game, const Ladder
   const int n = static_cast<int>(options.agents.size());
   if (n < 2) throw std::invalid_argument("ladder: at least two agents are needed");
   if (options.games < 1) throw std::invalid_argument("ladder: games per pair must be at least 1");
-  if (options.threads < 1) throw std::invalid_argument("ladder: threads must be at least 1");
+  check_run_threads("ladder: threads", options.threads);
   if (options.batch < 0)
     throw std::invalid_argument("ladder: batch must be 0 (each game on its own) or more, got " +
                                 std::to_string(options.batch));

@@ -20,6 +20,7 @@
 #include "agents/resnet.h"
 #include "util/atomic_file.h"
 #include "util/binary_io.h"
+#include "util/zip_archive_check.h"
 
 namespace knightgym {
 namespace {
@@ -250,6 +251,8 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
     bytes.remove_suffix(kTrailer);
     if (fnv1a(bytes) != hash) throw fail("damaged (its checksum does not match its bytes)");
   }
+  if (const auto problem = zip_archive_problem(bytes))  // before anything inflates
+    throw fail("unreadable (" + *problem + ")");
   torch::serialize::InputArchive archive;
   try {
     // Checked bytes are read from memory; others from the file, whose reader also
@@ -320,9 +323,14 @@ void Learner::load_weights(const std::string& path) {
     return std::invalid_argument("init '" + path + "': " + why);
   };
   if (!std::filesystem::is_regular_file(path)) throw fail("no such file");
+  const std::optional<std::string> file = read_file(path);
+  if (!file) throw fail("unreadable");
+  if (const auto problem = zip_archive_problem(*file))  // before anything inflates
+    throw fail("not a TorchScript module (" + *problem + ")");
   torch::jit::Module source;
   try {
-    source = torch::jit::load(path, m.device);
+    std::istringstream bytes(*file);
+    source = torch::jit::load(bytes, m.device);
   } catch (const c10::Error& error) {
     throw fail(std::string("not a TorchScript module (") + error.what_without_backtrace() + ")");
   }

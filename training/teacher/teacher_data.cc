@@ -12,6 +12,8 @@
 #include "training/teacher/typed_teacher.h"
 #include "util/atomic_file.h"
 #include "util/ordered_parallel.h"
+#include "util/output_lock.h"
+#include "util/run_threads.h"
 #include "util/text.h"
 
 namespace knightgym {
@@ -19,7 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kMaxThreads = 1024;
 constexpr int64_t kMaxShardGames = 1 << 20;
 
 std::string shard_path(const std::string& dir, int64_t shard) {
@@ -41,8 +42,8 @@ std::string settings_text(const AnyGame& game, const std::string& teacher,
 void check(const TeacherOptions& options) {
   const auto bad = [](const std::string& what) { throw std::invalid_argument(what); };
   if (options.games < 1) bad("games must be at least 1, got " + std::to_string(options.games));
-  if (options.threads < 1 || options.threads > kMaxThreads)
-    bad("threads must be in 1.." + std::to_string(kMaxThreads) + ", got " +
+  if (options.threads < 1 || options.threads > kMaxRunThreads)
+    bad("threads must be in 1.." + std::to_string(kMaxRunThreads) + ", got " +
         std::to_string(options.threads));
   if (options.shard_games < 1 || options.shard_games > kMaxShardGames)
     bad("shard_games must be in 1.." + std::to_string(kMaxShardGames) + ", got " +
@@ -125,6 +126,8 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
   const AgentFactory teacher(options.teacher, game.shared_from_this());
   const std::string settings = settings_text(game, teacher.config().spec, options);
   const std::string settings_file = dir + "/teach.txt";
+  // Held to the end: one writer per run. Checked under it, so a run beside is not missed.
+  const OutputLock lock = OutputLock::folder(dir);
   check_teacher_dir(dir, resume);
   if (resume) {
     const std::string kept = read_file(settings_file).value_or("");
@@ -132,7 +135,6 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
       throw std::invalid_argument("'" + dir + "' holds a teacher run of other settings:\n" + kept +
                                   "not\n" + settings);
   } else {
-    fs::create_directories(dir);
     write_file_atomically(settings_file, settings);
   }
 

@@ -73,7 +73,8 @@ std::vector<TeacherGame> play_teacher_games_together(const AnyGame& game,
 // must agree with `options` but for the number of games). Prints progress with
 // positions per second to `log` about every 10 s. Returns early, with whole shards
 // written, once `stop` is set. Throws std::invalid_argument for bad options, a
-// directory that holds another run (or, without resume, any run).
+// directory that holds another run (or, without resume, any run); OutputRefused
+// (util/output_lock.h) for one that cannot be written or that another writer holds.
 TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& options,
                                  const std::string& dir, bool resume, std::FILE* log,
                                  const std::atomic<bool>& stop);

@@ -1,5 +1,11 @@
 #include "training/trainer/kept_run.h"
 
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <vector>
@@ -8,6 +14,7 @@
 #include "training/teacher/teacher_shard.h"
 #include "training/trainer/run_directory.h"
 #include "training/trainer/train_config.h"
+#include "util/output_lock.h"
 
 namespace knightgym {
 namespace fs = std::filesystem;
@@ -29,11 +36,15 @@ void keep_newest(TeacherShard& shard, int64_t limit) {
 KeptRun keep_run(const std::string& run, const std::string& dest, const KeepOptions& options) {
   if (!RunDirectory::holds_run(run))
     throw std::invalid_argument("'" + run + "' holds no training run (no config.json)");
-  if (fs::exists(dest) && !RunDirectory::holds_run(dest))
-    throw std::invalid_argument("'" + dest + "' exists and holds no run: it is not replaced");
-  std::error_code same;
-  if (fs::exists(dest) && fs::equivalent(run, dest, same))
-    throw std::invalid_argument("'" + dest + "' is the run itself");
+  const auto refuse_dest = [&] {
+    std::error_code error;
+    if (!fs::exists(dest)) return;
+    if (!RunDirectory::holds_run(dest) && !fs::is_empty(dest, error))
+      throw std::invalid_argument("'" + dest + "' exists and holds no run: it is not replaced");
+    if (fs::equivalent(run, dest, error))
+      throw std::invalid_argument("'" + dest + "' is the run itself");
+  };
+  refuse_dest();
   const RunDirectory from(run);
   const auto [spec, settings] = from.read_config();
   const auto game = load_game(spec);
@@ -66,7 +77,12 @@ KeptRun keep_run(const std::string& run, const std::string& dest, const KeepOpti
   if (fs::is_regular_file(from.file("teacher_best.pt")) && (teaching || !options.compact))
     files.push_back("teacher_best.pt");
 
-  const std::string staging = dest + ".keeping";
+  // dest's lock, held to the end: one writer per output (it makes dest if missing, and
+  // removes it again if the keep fails). dest is looked at again under it.
+  const OutputLock lock = OutputLock::folder(dest);
+  refuse_dest();
+  // This process's own: a keep beside never removes another's staging.
+  const std::string staging = dest + ".keeping" + std::to_string(::getpid());
   fs::remove_all(staging);
   KeptRun kept{counters.steps, 0, 0};
   try {
@@ -85,8 +101,12 @@ KeptRun keep_run(const std::string& run, const std::string& dest, const KeepOpti
     }
     for (const auto& entry : fs::recursive_directory_iterator(staging))
       if (entry.is_regular_file()) kept.bytes += static_cast<int64_t>(entry.file_size());
-    fs::remove_all(dest);
-    fs::rename(staging, dest);
+    // Swapped in one step: dest holds the old run or the new, never neither nor a mix;
+    // the old is then removed from the staging name.
+    if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, dest.c_str(), RENAME_EXCHANGE) != 0)
+      throw std::runtime_error("cannot put '" + staging + "' in place of '" + dest +
+                               "': " + std::strerror(errno));
+    fs::remove_all(staging);
   } catch (...) {
     fs::remove_all(staging);
     throw;

@@ -30,10 +30,12 @@ struct KeptRun {
   int64_t bytes = 0;             // of every file kept
 };
 
-// Keeps `run` in `dest`: written in a sibling folder, then put in place of dest, which
-// must be absent or hold a run (it is replaced whole). Throws std::invalid_argument
-// naming the problem (no run, no checkpoint that loads, a file missing, dest something
-// else) and then leaves dest as it was.
+// Keeps `run` in `dest`: written in a sibling folder, then swapped in place of dest in
+// one step, which must be absent, empty or hold a run (it is replaced whole). Holds
+// dest's OutputLock throughout (a second keep to dest is refused; `run` is only read).
+// Throws std::invalid_argument naming the problem (no run, no checkpoint that loads, a
+// file missing, dest something else), OutputRefused for a dest another writer holds or
+// that cannot be written, and then leaves dest as it was.
 KeptRun keep_run(const std::string& run, const std::string& dest, const KeepOptions& options);
 
 }  // namespace knightgym

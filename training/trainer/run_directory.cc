@@ -1,6 +1,10 @@
 #include "training/trainer/run_directory.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
@@ -77,7 +81,13 @@ void RunDirectory::prune(int keep) const {
   }
   for (const std::string& folder : {dir_, dir_ + "/checkpoints"})
     for (const auto& entry : fs::directory_iterator(folder))
-      if (is_atomic_temporary(entry.path().filename().string())) fs::remove(entry.path());
+      if (is_stale_temporary(entry.path().filename().string())) fs::remove(entry.path());
+  // A replay sample is written before its checkpoint: one without it is a killed run's.
+  for (const auto& entry : fs::directory_iterator(dir_ + "/checkpoints")) {
+    const fs::path path = entry.path();
+    if (path.extension() == ".replay" && !fs::exists(fs::path(path).replace_extension(kSuffix)))
+      fs::remove(path);
+  }
 }
 
 void RunDirectory::set_aside(const std::string& checkpoint) const {
@@ -166,19 +176,34 @@ MetricsLog::MetricsLog(const std::string& path, const std::vector<std::string>& 
     }
   }
   write_file_atomically(path, kept);
-  file_ = std::fopen(path.c_str(), "a");
-  if (!file_) throw std::runtime_error("cannot append to '" + path + "'");
+  path_ = path;
+  size_ = static_cast<off_t>(kept.size());
+  fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd_ < 0) throw std::runtime_error("cannot append to '" + path + "': " + std::strerror(errno));
 }
 
 MetricsLog::~MetricsLog() {
-  if (file_) std::fclose(file_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void MetricsLog::append(const std::vector<std::string>& row) {
   if (row.size() != columns_) throw std::logic_error("a metrics row with the wrong column count");
   const std::string line = join_csv(row);
-  std::fwrite(line.data(), 1, line.size(), file_);
-  std::fflush(file_);
+  std::string_view left = line;
+  while (!left.empty()) {
+    const ssize_t written = ::write(fd_, left.data(), left.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) {
+      const std::string why = written < 0 ? std::strerror(errno) : "nothing written";
+      // The part of the row written is cut off again: the file ends with a whole row.
+      const bool restored = ::ftruncate(fd_, size_) == 0;
+      throw std::runtime_error("cannot append to '" + path_ + "': " + why +
+                               (restored ? "; the file is as it was before the row"
+                                         : "; and cutting the part written failed"));
+    }
+    left.remove_prefix(static_cast<size_t>(written));
+  }
+  size_ += static_cast<off_t>(line.size());
 }
 
 }  // namespace knightgym

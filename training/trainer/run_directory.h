@@ -11,9 +11,12 @@
 //   metrics.csv                    one row per period: losses, speeds, scores
 //   summary.json                   when a session ends: totals, last evaluation (run_summary.h)
 //   snapshots/seconds-NNNNNNN.pt   with snapshot_seconds: the network after N seconds
-// Every file but metrics.csv is written atomically; metrics.csv is cut back to the rows
-// of the checkpoint a run resumes from, so a killed run leaves no half row behind.
+// Every file but metrics.csv is written atomically; metrics.csv takes a whole row or none
+// (a row the disk cannot take is cut off again) and is cut back to the rows of the
+// checkpoint a run resumes from, so neither a full disk nor a kill leaves a half row.
 #pragma once
+
+#include <sys/types.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -41,7 +44,9 @@ class RunDirectory {
   // snapshots/seconds-NNNNNNN.pt, the network after `seconds` of training (creates
   // snapshots/ if needed).
   std::string snapshot(int64_t seconds) const;
-  // Deletes all but the newest `keep` checkpoints and temporaries left by killed writes.
+  // Deletes all but the newest `keep` checkpoints, the temporaries of killed writers
+  // (never a live process's write in progress) and replay samples without their
+  // checkpoint (a run killed between the two).
   void prune(int keep) const;
   // Renames a checkpoint that does not load, and its replay sample, to NAME.damaged: out
   // of checkpoints() and prune()'s count, kept for whoever wants to look at it.
@@ -64,7 +69,7 @@ class RunDirectory {
 // integer at most the bound (the counters of the checkpoint the run resumes from).
 using MetricsBounds = std::vector<std::pair<std::string, int64_t>>;
 
-// metrics.csv: a header, then rows appended and flushed one at a time.
+// metrics.csv: a header, then rows appended one at a time, each whole or not at all.
 class MetricsLog {
  public:
   // Fresh (no bounds): writes the header, dropping any rows there. Resuming: keeps the
@@ -76,11 +81,16 @@ class MetricsLog {
   MetricsLog(const MetricsLog&) = delete;
   MetricsLog& operator=(const MetricsLog&) = delete;
 
-  // One value per column ("" for none).
+  // One value per column ("" for none). A row the file cannot take (a full disk, a file
+  // size limit) is cut back off, leaving the file as it was, and throws
+  // std::runtime_error naming the file and the reason: the run stops with its last
+  // checkpoint, and a resume once there is room goes on.
   void append(const std::vector<std::string>& row);
 
  private:
-  std::FILE* file_ = nullptr;
+  std::string path_;
+  int fd_ = -1;
+  off_t size_ = 0;  // the bytes of whole rows written
   size_t columns_;
 };
 

@@ -9,6 +9,7 @@
 #include "training/trainer/streams.h"
 #include "util/json_reader.h"
 #include "util/json_writer.h"
+#include "util/run_threads.h"
 #include "util/text.h"
 
 namespace knightgym {
@@ -155,7 +156,7 @@ void read(ParamReader& r, TrainConfig& c) {
                 "self-play games searched together, one evaluator call per round of "
                 "simulations: `games` split into groups of so many (0: one group of them all)");
   c.selfplay_threads = r.get_int(
-      "selfplay_threads", c.selfplay_threads, 1, 1024,
+      "selfplay_threads", c.selfplay_threads, 1, kMaxRunThreads,
       "threads playing the self-play groups, group g on thread g mod T, each with a copy of "
       "the network: the games do not depend on it");
   c.selfplay_precision = precision_named(r.get_choice(

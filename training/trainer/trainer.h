@@ -40,6 +40,7 @@
 #include "training/trainer/symmetry.h"
 #include "training/trainer/train_config.h"
 #include "util/atomic_file.h"
+#include "util/output_lock.h"
 #include "util/progress.h"
 
 namespace knightgym {
@@ -56,7 +57,8 @@ class Trainer {
  public:
   // Starts a run in `dir` (from the weights of config.init, if given), or resumes the one
   // there (resume: its newest loadable checkpoint; a run killed before its first
-  // checkpoint starts over).
+  // checkpoint starts over). Holds `dir`'s OutputLock while it lives: a second writer is
+  // refused (std::runtime_error naming the holder), as is a new run where one is.
   Trainer(const G& game, std::string game_spec, const TrainConfig& config, std::string device,
           const std::string& dir, bool resume, std::FILE* log)
       : info_(game.info()),
@@ -65,6 +67,7 @@ class Trainer {
         rules_(game, game_spec_, config_.rules),
         device_(std::move(device)),
         dir_(dir),
+        lock_(OutputLock::folder(dir)),
         log_(log),
         progress_(log),
         learner_(info_, game_spec_, config.net, stream_seed(config.seed, Stream::kLearnerInit, 0),
@@ -74,6 +77,10 @@ class Trainer {
       throw std::invalid_argument(
           "selfplay_precision=float16 needs a CUDA device (--device cuda): the CPU's "
           "convolutions have none (bfloat16 runs there)");
+    // Checked under the lock: a run started beside this one is not missed.
+    if (!resume && RunDirectory::holds_run(dir))
+      throw std::invalid_argument("'" + dir +
+                                  "' already holds a run: resume it, or choose another folder");
     const bool restored = resume && restore();
     if (!restored && !config_.init.empty())
       learner_.load_weights(config_.init == "pretrained" ? pretrained_model_path(game_spec_)
@@ -531,6 +538,7 @@ class Trainer {
   RuleSets<G> rules_;  // those self-play draws from: the game alone, or config.rules' grid
   std::string device_;
   RunDirectory dir_;
+  OutputLock lock_;  // held while the run lives: one writer per run (it made dir_ if needed)
   std::FILE* log_;
   ProgressLine progress_;
   Learner learner_;

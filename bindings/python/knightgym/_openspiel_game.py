@@ -9,11 +9,22 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 import knightgym
+from knightgym._checks import checked_seed
 from knightgym._knightgym import format_spec
 
 # OpenSpiel's name (negotiation, stones_and_gems) for the seed of a sampled-stochastic
 # game's stream of starts; only Knight Fight, whose layout is drawn, has it.
 SEED_PARAMETER = "rng_seed"
+
+# The largest rng_seed: OpenSpiel holds an integer parameter as a C++ int.
+MOST_RNG_SEED = 2**31 - 1
+
+
+def checked_rng_seed(seed):
+    """``seed`` as an int if it is a seed by knightgym's rule (checked_seed) that
+    OpenSpiel's int parameter holds, [0, 2**31 - 1]; otherwise TypeError or ValueError
+    naming rng_seed."""
+    return checked_seed(seed, SEED_PARAMETER, MOST_RNG_SEED)
 
 
 def game_type(name, short_name, chance_mode=None):
@@ -72,7 +83,9 @@ class Game(pyspiel.Game):
         self._game = wrapped
         # Knight Fight draws a layout per start from a stream seeded by rng_seed, as
         # OpenSpiel's sampled-stochastic games draw from a generator the game holds.
-        self._seeds = random.Random(params[SEED_PARAMETER]) if SEED_PARAMETER in params else None
+        self._seeds = None
+        if SEED_PARAMETER in params:
+            self._seeds = random.Random(checked_rng_seed(params[SEED_PARAMETER]))
         # A Knight Fight whose layout is given starts alike from every seed: deterministic.
         self._type = self.openspiel_type
         if wrapped.get_type().chance_mode != self._type.chance_mode.name:

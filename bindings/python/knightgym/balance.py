@@ -16,6 +16,7 @@ DIR/balance.json, the Markdown also on standard output. docs/balance.md defines 
 figure.
 """
 
+import inspect
 import json
 import math
 import os
@@ -23,6 +24,7 @@ import sys
 
 from knightgym import _knightgym
 from knightgym import _result_files as result_files
+from knightgym._outputs import locked_folder, save_figure, write_text
 from knightgym._specs import spec_value
 from knightgym.balance_markdown import markdown
 from knightgym.balance_statistics import restated
@@ -96,9 +98,49 @@ def evaluate(
     goes on from that file, and without it an unfinished run's file is refused; so is an
     `out` that holds a finished run (its balance.json is never written over). Bad options
     raise ValueError naming them before any game is played, and an address with no cluster
-    raises ConnectionError; neither writes anything. The result depends on the options
-    alone (the seed, and the batch), not on the threads or the machines.
+    raises ConnectionError; neither writes anything. `out` is locked for the whole run
+    (one writer per output): while another run, here or in another process, writes it,
+    BlockingIOError names it and the holder's pid, before any game. The result depends on
+    the options alone (the seed, and the batch), not on the threads or the machines.
     """
+    with locked_folder(out):
+        return _evaluate(
+            game,
+            agents,
+            games,
+            sweep,
+            threads,
+            seed,
+            sprt,
+            check_every,
+            out,
+            progress,
+            plots,
+            batch,
+            ray_address,
+            resume,
+            opening_plies,
+        )
+
+
+def _evaluate(
+    game,
+    agents,
+    games,
+    sweep,
+    threads,
+    seed,
+    sprt,
+    check_every,
+    out,
+    progress,
+    plots,
+    batch,
+    ray_address,
+    resume,
+    opening_plies,
+):
+    """evaluate() with `out` locked by the caller (evaluate, or the command line)."""
     specs = agents if isinstance(agents, str) else [str(a) for a in agents]
     options = dict(
         game=game,
@@ -127,9 +169,9 @@ def evaluate(
             text = _knightgym.run_balance(**options, **run, runner=runner)
     result = json.loads(text)
     if out is not None:
-        report(result, out, plots=False)
+        _write_report(result, out, plots=False)
         if plots:
-            result["plots"] = plot(result, out)
+            result["plots"] = _plot(result, out)
     return result
 
 
@@ -153,18 +195,19 @@ def _load(result):
 
 def report(result, out, plots=True):
     """Writes balance.md and, with plots=True, the plots into `out` from a balance result
-    (a dict, or the folder holding balance.json); returns the paths, balance.md first."""
+    (a dict, or the folder holding balance.json); returns the paths, balance.md first.
+    Holds `out`'s lock meanwhile, as evaluate() does."""
+    with locked_folder(out):
+        return _write_report(result, out, plots)
+
+
+def _write_report(result, out, plots):
+    """report() with `out` locked by the caller."""
     result = _load(result)
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "balance.md")
-    # Atomically, like balance.json: a reader never sees half a file.
-    temporary = f"{path}.tmp{os.getpid()}"
-    with open(temporary, "w") as f:
-        f.write(markdown(result))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(temporary, path)
-    return [path] + (plot(result, out) if plots else [])
+    write_text(path, markdown(result))  # whole, like balance.json
+    return [path] + (_plot(result, out) if plots else [])
 
 
 def _rule_set_labels(result):
@@ -182,7 +225,14 @@ def agent_label(spec):
 
 def plot(result, out):
     """Draws seat_win_rates.png, first_seat_advantage.png and game_lengths.png into `out`
-    from a balance result (a dict, or the folder holding balance.json); returns the paths."""
+    from a balance result (a dict, or the folder holding balance.json); returns the paths.
+    Holds `out`'s lock meanwhile, as evaluate() does."""
+    with locked_folder(out):
+        return _plot(result, out)
+
+
+def _plot(result, out):
+    """plot() with `out` locked by the caller."""
     # Imported here: balance.md (report with plots=False) needs no matplotlib.
     import matplotlib
 
@@ -200,8 +250,7 @@ def plot(result, out):
     def save(figure, name):
         path = os.path.join(out, name)
         figure.tight_layout()
-        figure.savefig(path + ".tmp.png", dpi=110)
-        os.replace(path + ".tmp.png", path)
+        save_figure(figure, path, dpi=110)
         plt.close(figure)
         paths.append(path)
 
@@ -288,12 +337,14 @@ def _main(argv):
     """`python -m knightgym.balance report DIR [--no-plots]`: what `knightgym balance`
     runs after writing DIR/balance.json. `python -m knightgym.balance run OPTIONS_JSON`:
     what `knightgym balance --ray ADDRESS` runs, the whole run from the JSON of
-    evaluate()'s keyword arguments."""
+    evaluate()'s keyword arguments. Both write DIR under the lock that the command line
+    holds for its child."""
     if len(argv) == 2 and argv[0] == "run":
         options = json.loads(argv[1])
         out = options["out"]
+        defaults = inspect.signature(evaluate).parameters
         try:
-            evaluate(**options)
+            _evaluate(**{name: options.get(name, p.default) for name, p in defaults.items()})
         except (ValueError, ConnectionError) as error:
             print(f"knightgym balance: {error}", file=sys.stderr)
             return 1
@@ -314,7 +365,7 @@ def _main(argv):
         "python -m knightgym.balance report",
         "a balance result",
         [directory],
-        lambda d: _report_text(report(d, d, plots=len(argv) == 2)),
+        lambda d: _report_text(_write_report(d, d, plots=len(argv) == 2)),
     )
 
 

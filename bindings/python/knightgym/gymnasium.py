@@ -27,9 +27,13 @@ Conventions, shared by both:
 - calls from several threads on one env take turns (a lock), never interleave;
 - render_mode "rgb_array" gives uint8 [H, W, 3] images of the board (knightgym.raster),
   the same picture as the SVG, so that video recorders work; "ansi" the board as text;
+- a seed is an integer in [0, 2**64 - 1], as knightgym.make takes it (not a bool, a
+  float or a string): anything else is a TypeError or ValueError naming `seed`;
+  reset(seed=None) reseeds nothing;
 - every env pickles and deep-copies: the copy holds the same states, streams and last
   observations, and goes on as the original would (its opponent a new agent of the same
-  spec, seeded from the env's seed).
+  spec, seeded from the env's seed); snapshot() and restore(snapshot) are that copy as
+  values. A closed env refuses to be used, copied or pickled (RuntimeError naming it).
 """
 
 import gymnasium
@@ -40,7 +44,7 @@ from gymnasium.vector.utils import batch_space
 
 import knightgym
 from knightgym import raster
-from knightgym._checks import Locked, checked_action, open_only, serialised
+from knightgym._checks import Locked, checked_action, checked_seed, open_only, serialised, shortened
 from knightgym.vector_env import OpponentEnv, make_spec
 
 
@@ -157,6 +161,7 @@ class KnightgymEnv(Locked, gymnasium.Env):
     @serialised
     @open_only
     def reset(self, *, seed=None, options=None):
+        seed = checked_seed(seed)
         super().reset(seed=seed)
         self._obs, info = self._env.reset(seed=seed)
         self._obs_seat = info["seat"][0]
@@ -210,6 +215,33 @@ class KnightgymEnv(Locked, gymnasium.Env):
         """A copy of the current state, as a knightgym State."""
         return self._env.state(0)
 
+    @serialised
+    @open_only
+    def snapshot(self):
+        """What the env holds, as values: the snapshot of its one-environment OpponentEnv
+        (knightgym.make's snapshot(): the seed, the state as the game's text, the random
+        streams, the last outputs) and "illegal_action", whether an illegal action ended
+        the episode (which that env never sees)."""
+        snapshot = self._env.snapshot()
+        snapshot["illegal_action"] = self._over and not self._env.state(0).is_terminal()
+        return snapshot
+
+    @serialised
+    @open_only
+    def restore(self, snapshot):
+        """Sets the env to a snapshot of an env of the same game and options (its own
+        snapshot(), or an OpponentEnv's of one environment); ValueError naming what does
+        not fit, and nothing changed, otherwise. The opponent is made anew, seeded as a
+        reset with the snapshot's seed seeds it; a snapshot taken before the first reset
+        leaves the env to be reset."""
+        self._env.restore(snapshot)
+        if snapshot["fresh"]:
+            self._obs = None
+            self._over = False
+            return
+        self._obs = self._env.last_observations()
+        self._over = bool(snapshot.get("illegal_action", False)) or self._env.state(0).is_terminal()
+
     def render_text(self):
         return str(self._env.state(0))
 
@@ -247,7 +279,7 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
     (its "returns"), with "_final_obs" and "_final_info" masks; with DISABLED,
     reset(options={"reset_mask": mask}) restarts the environments where mask is True.
     A seed given to reset seeds every environment (each stream derived from it); a list
-    of seeds is refused.
+    of seeds is refused. snapshot() and restore(snapshot) are those of the OpponentEnv.
     """
 
     def __init__(
@@ -297,11 +329,12 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
     @serialised
     @open_only
     def reset(self, *, seed=None, options=None):
-        if seed is not None and not isinstance(seed, (int, np.integer)):
+        if isinstance(seed, (list, tuple, np.ndarray)):
             raise ValueError(
                 "seed: one integer seeds every environment (each one's streams "
-                f"are derived from it), got {seed!r}"
+                f"are derived from it), got {shortened(seed)}"
             )
+        seed = checked_seed(seed)
         super().reset(seed=seed)
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
@@ -351,6 +384,23 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
         if self.render_mode == "rgb_array":
             return tuple(raster.rgb_array(self._env.state(i)) for i in range(self.num_envs))
         return None
+
+    @serialised
+    @open_only
+    def snapshot(self):
+        """The OpponentEnv's snapshot (knightgym.make's snapshot()): the seed, each state
+        as the game's text, the random streams, the last outputs."""
+        return self._env.snapshot()
+
+    @serialised
+    @open_only
+    def restore(self, snapshot):
+        """Sets the environments to a snapshot of an env of the same game and options;
+        ValueError naming what does not fit, and nothing changed, otherwise (the
+        OpponentEnv's restore()). A snapshot taken before the first reset leaves the env
+        to be reset."""
+        self._env.restore(snapshot)
+        self._obs = None if snapshot["fresh"] else self._env.last_observations()
 
     @serialised
     def close_extras(self, **kwargs):

@@ -16,11 +16,11 @@ docs/strength.md has the ladders of every game.
 """
 
 import json
-import os
 import re
 
 from knightgym import _knightgym
 from knightgym import _result_files as result_files
+from knightgym._outputs import save_figure, write_text
 
 __all__ = ["elo_over_time", "markdown", "merge", "plot_elo_over_time", "run"]
 
@@ -210,10 +210,8 @@ def plot_elo_over_time(results, png):
     for axis in list(axes.flat)[len(results) :]:
         axis.set_visible(False)
     figure.tight_layout()
-    temporary = f"{png}.tmp{os.getpid()}.png"
-    figure.savefig(temporary, dpi=100)
+    save_figure(figure, png, dpi=100)
     plt.close(figure)
-    os.replace(temporary, png)
 
 
 def _schedule(result):
@@ -239,11 +237,7 @@ def _main(argv):
             "python -m knightgym.ladder report", "a ladder result", argv[1:], markdown, "\n"
         )
     if len(argv) >= 3 and argv[0] == "merge":
-        text = json.dumps(merge(argv[2:]), indent=1)
-        temporary = f"{argv[1]}.tmp{os.getpid()}"
-        with open(temporary, "w") as out:
-            out.write(text + "\n")
-        os.replace(temporary, argv[1])
+        write_text(argv[1], json.dumps(merge(argv[2:]), indent=1) + "\n")
         return 0
     if len(argv) >= 3 and argv[0] == "time-plot":
         plot_elo_over_time(argv[2:], argv[1])

@@ -9,7 +9,8 @@
     game = knightgym.openspiel.load_game("knight_fight(layout=identity)")   # from a spec
 
 Knight Fight is SAMPLED_STOCHASTIC: each new_initial_state() draws a layout from a
-stream seeded by its rng_seed parameter (default 0). Without pyspiel the import
+stream seeded by its rng_seed parameter (default 0; an integer in [0, 2**31 - 1], the
+seeds of knightgym.make that OpenSpiel's int parameter holds). Without pyspiel the import
 registers nothing, and register() and load_game() raise ImportError. See docs/api.md,
 "OpenSpiel".
 """
@@ -36,6 +37,9 @@ def load_game(spec, **openspiel_parameters):
 
     game = knightgym.load_game(spec)
     params = _openspiel_game.typed_parameters(game.name, game.parameters)
+    seed = _openspiel_game.SEED_PARAMETER
+    if seed in openspiel_parameters:  # checked before pyspiel, which cannot name it
+        openspiel_parameters[seed] = _openspiel_game.checked_rng_seed(openspiel_parameters[seed])
     return pyspiel.load_game(openspiel_name(game.name), {**params, **openspiel_parameters})
 
 

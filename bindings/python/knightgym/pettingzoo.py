@@ -23,9 +23,11 @@ the game with terminations True and infos[agent]["max_turns_reached"] True; trun
 stay False.
 
 An action is an integer (int or numpy integer) in [0, A): anything else is a TypeError or
-ValueError naming it, and calls from several threads on one env take turns. render_mode
-"rgb_array" gives uint8 [H, W, 3] images of the board (knightgym.raster). An env
-pickles and deep-copies (the copy goes on as the original would).
+ValueError naming it, and calls from several threads on one env take turns. A seed is an
+integer in [0, 2**64 - 1], as knightgym.make takes it: anything else is a TypeError or
+ValueError naming `seed`. render_mode "rgb_array" gives uint8 [H, W, 3] images of the
+board (knightgym.raster). An env pickles and deep-copies (the copy goes on as the
+original would); a closed one refuses to be used, copied or pickled.
 `raw_env` raises ValueError for an illegal action and changes nothing; `env` wraps it as
 PettingZoo's classic games are: an illegal action ends the game, the offender scoring
 -1 (TerminateIllegalWrapper), and acting out of turn or out of range is an error. There
@@ -39,7 +41,14 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from knightgym import load_game, raster
-from knightgym._checks import Locked, checked_action, open_only, serialised
+from knightgym._checks import (
+    Locked,
+    checked_action,
+    checked_seed,
+    open_only,
+    serialised,
+    shortened,
+)
 from knightgym.gymnasium import observation_space
 from knightgym.vector_env import make_spec
 
@@ -52,8 +61,19 @@ def env(spec, render_mode=None, masks="observation", **params):
     """The AEC env of `spec`, wrapped as PettingZoo's classic games are."""
     wrapped = raw_env(spec, render_mode=render_mode, masks=masks, **params)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_ACTION_RETURN)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = _AssertOutOfBounds(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's wrapper, with an integer too wide for numpy out of bounds like any
+    other (its action space's contains() raises OverflowError on one)."""
+
+    def step(self, action):
+        integer = isinstance(action, int) and not isinstance(action, bool)
+        if integer and not np.iinfo(np.int64).min <= action <= np.iinfo(np.int64).max:
+            raise AssertionError(f"action {shortened(action)} is not in action space")
+        super().step(action)
 
 
 class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
@@ -100,7 +120,9 @@ class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrappe
     @open_only
     def reset(self, seed=None, options=None):
         """A new game whose randomness (Knight Fight's layout) comes from a stream seeded
-        by `seed`; without one the stream goes on (or starts from fresh entropy)."""
+        by `seed` (an integer in [0, 2**64 - 1]); without one the stream goes on (or
+        starts from fresh entropy)."""
+        seed = checked_seed(seed)
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         self._state = self.game.new_initial_state(seed=int(self._rng.integers(2**63)))

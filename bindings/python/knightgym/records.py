@@ -23,11 +23,10 @@ unknown spec, an illegal move, returns that differ), naming the file, the line a
 import dataclasses
 import json
 import math
-import os
-import tempfile
 
 import knightgym
 from knightgym._checks import shortened
+from knightgym._outputs import replaced
 
 FIELDS = {
     "spec": str,
@@ -174,15 +173,9 @@ def read(path):
 
 
 def write(path, records):
-    """Writes ``records`` (GameRecord objects) as JSON lines, all or nothing: to a temporary
-    file beside ``path``, then renamed over it."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            for record in records:
-                file.write(record.to_json() + "\n")
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    """Writes ``records`` (GameRecord objects) as JSON lines, all or nothing (a temporary
+    file beside ``path``, renamed over it), under ``path``'s lock: a second writer is
+    refused with BlockingIOError."""
+    with replaced(path) as file:
+        for record in records:
+            file.write(record.to_json() + "\n")

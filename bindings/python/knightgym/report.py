@@ -18,6 +18,7 @@ matplotlib.use("Agg")  # files only: no display needed
 import matplotlib.pyplot as plt  # noqa: E402
 
 from knightgym import _result_files as result_files  # noqa: E402
+from knightgym._outputs import save_figure, write_text  # noqa: E402
 from knightgym.training import run_config  # noqa: E402
 
 
@@ -80,7 +81,7 @@ def plot_training(metrics, png_path, title, matches=()):
     scores.legend()
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(png_path, dpi=100)
+    save_figure(fig, png_path, dpi=100)
     plt.close(fig)
 
 
@@ -162,8 +163,7 @@ def write_report(run_dir, report_path, matches=(), example=None):
         lines += _example_game(example, os.path.dirname(os.path.abspath(report_path)))
     lines += ["## Settings", "", "```json", json.dumps(settings, indent=1), "```", ""]
     text = "\n".join(lines)
-    with open(report_path, "w") as f:
-        f.write(text)
+    write_text(report_path, text)
     return text
 
 
@@ -190,8 +190,7 @@ def _example_game(records_path, folder):
     from knightgym import records, svg
 
     game = records.read(records_path)[0]
-    with open(os.path.join(folder, "example_final.svg"), "w") as f:
-        f.write(svg.draw(game.final_state()))
+    write_text(os.path.join(folder, "example_final.svg"), svg.draw(game.final_state()))
     returns = ", ".join(f"{r:+g}" for r in game.returns)
     return [
         "## An example game",

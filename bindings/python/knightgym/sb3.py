@@ -29,7 +29,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from knightgym import raster
-from knightgym._checks import Locked, serialised
+from knightgym._checks import Locked, checked_seed, open_only, serialised
 from knightgym.gymnasium import observation_space
 from knightgym.vector_env import OpponentEnv, make_spec
 
@@ -105,7 +105,9 @@ class VecEnv(Locked, _SB3VecEnv):
     """`num_envs` games of `game` (a spec, with `params` added) in one C++ batch: the
     learner plays seat i mod num_players of environment i (or `seat` in all), the agent
     `opponent` every other seat. Observations are copies (SB3 keeps them across steps);
-    render_mode "rgb_array" gives get_images(). Calls from several threads take turns."""
+    render_mode "rgb_array" gives get_images(). Calls from several threads take turns. A
+    seed (here or in seed()) is an integer in [0, 2**64 - 1], as knightgym.make takes it.
+    A closed VecEnv refuses to be used, copied or pickled (RuntimeError naming it)."""
 
     def __init__(
         self,
@@ -133,6 +135,13 @@ class VecEnv(Locked, _SB3VecEnv):
         self._masks = None
 
     @serialised
+    def seed(self, seed=None):
+        """Seeds the next reset: every environment's streams derived from `seed` (an
+        integer in [0, 2**64 - 1]; None draws one), as SB3's seed() does."""
+        return _SB3VecEnv.seed(self, checked_seed(seed))
+
+    @serialised
+    @open_only
     def reset(self):
         """New games everywhere; after seed(s), each environment's streams derived from s
         (SB3 hands environment i the seed s + i; the batch derives them from s)."""
@@ -146,15 +155,18 @@ class VecEnv(Locked, _SB3VecEnv):
         return self._observation(obs)
 
     @serialised
+    @open_only
     def step(self, actions):
         """step_async and step_wait as one call, which no other thread's call splits."""
         return _SB3VecEnv.step(self, actions)
 
     @serialised
+    @open_only
     def step_async(self, actions):
         self._actions = np.asarray(actions)  # the batch refuses non-integers, wrong shapes
 
     @serialised
+    @open_only
     def step_wait(self):
         if self._actions is None:
             raise RuntimeError("step_wait() without step_async()")
@@ -174,6 +186,7 @@ class VecEnv(Locked, _SB3VecEnv):
         return self._observation(obs), rewards.copy(), dones.copy(), infos
 
     @serialised
+    @open_only
     def action_masks(self):
         """The legal actions of every environment, int8 [num_envs, A] (1: legal)."""
         if self._masks is None:
@@ -181,11 +194,13 @@ class VecEnv(Locked, _SB3VecEnv):
         return self._masks.copy()
 
     @serialised
+    @open_only
     def get_images(self):
         return [raster.rgb_array(self.env.state(i)) for i in range(self.num_envs)]
 
     @serialised
     def close(self):
+        self._closed = True
         self.env = None
 
     # SB3 asks these of each environment; here they all share one batch.

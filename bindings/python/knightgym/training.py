@@ -138,25 +138,39 @@ def train(
 
 def _run(training, stop, minutes, steps, channel):
     """training.run on a thread of its own, so that this one takes signals: Ctrl-C stops
-    the run, waits for its checkpoint and is raised again."""
+    the run, waits for its checkpoint (a second Ctrl-C meanwhile waits on) and is raised
+    again, with the training thread ended. Waited for by an Event, not Thread.join:
+    Python 3.11's join, interrupted by Ctrl-C, marks a thread that still runs as stopped
+    (its bpo-45274 fix), and a later join then returns at once."""
     result, failure = [], []
+    ended = threading.Event()
 
     def target():
         try:
             result.append(training.run(minutes=minutes, steps=steps, channel=channel))
         except BaseException as error:  # noqa: B036 (handed to the caller's thread)
             failure.append(error)
+        finally:
+            ended.set()
 
     thread = threading.Thread(target=target, name="knightgym-training")
     thread.start()
     try:
-        while thread.is_alive():
-            thread.join(0.2)
+        while not ended.wait(0.2):
+            pass
     except KeyboardInterrupt:
         stop.set()
         training.stop()
-        thread.join()
+        while True:
+            try:
+                ended.wait()
+                break
+            except KeyboardInterrupt:
+                continue  # the run is stopping already: its checkpoint comes first
         raise
+    finally:
+        if ended.is_set():
+            thread.join()
     if failure:
         raise failure[0]
     return result[0]

@@ -1,7 +1,7 @@
 """The vector env: N environments of one game stepped in C++ (see docs/api.md)."""
 
 from knightgym import _knightgym
-from knightgym._checks import checked_integer
+from knightgym._checks import checked_integer, checked_seed, stepped
 from knightgym._specs import spec_value
 
 # The most environments make() takes: 2**24 of the smallest game are already gigabytes of
@@ -31,7 +31,11 @@ class _EnvBatch:
     An env pickles and deep-copies (SB3's SubprocVecEnv, Ray, copy.deepcopy): the copy
     holds the same states, random streams and last outputs and goes on exactly as the
     original would; an OpponentEnv's opponent is a new agent of its spec, seeded as a
-    reset with the env's seed seeds it.
+    reset with the env's seed seeds it. snapshot() and restore(snapshot) are that copy
+    as values, taken from one env and set on another of the same game and options.
+
+    A seed, here and in make(), is an integer in [0, 2**64 - 1] (not a bool, a float or
+    a string); anything else is a TypeError or ValueError naming `seed`.
 
     Auto-reset (autoreset_mode, Gymnasium's names):
       "next_step" (default): the step that ends an episode returns its final observation
@@ -72,11 +76,13 @@ class _EnvBatch:
         the other environments as they are. A seed re-derives the streams of the
         environments it resets. The first reset after make() without a seed gives each
         stream its first episode (the one make() started)."""
-        return self._env.reset(seed, mask)
+        return self._env.reset(checked_seed(seed), mask)
 
     def step(self, actions):
-        """Applies one integer action per environment (ignored where it auto-resets)."""
-        return self._env.step(actions)
+        """Applies one integer action per environment (ignored where it auto-resets). An
+        integer out of range, however wide, is a ValueError naming it; a float or bool
+        dtype a TypeError."""
+        return stepped(self._env.step, actions)
 
     def sample_actions(self):
         """A uniformly random legal action per environment, int32 [N] (seeded)."""
@@ -89,6 +95,19 @@ class _EnvBatch:
     def last_observations(self):
         """The observations the latest step or reset returned (the same views)."""
         return self._env.last_observations()
+
+    def snapshot(self):
+        """Everything the environments hold, as values (a dict: the seed, each state as
+        the game's text, the random streams, the last outputs): what pickle and deepcopy
+        carry."""
+        return self._env.snapshot()
+
+    def restore(self, snapshot):
+        """Sets the environments to a snapshot of an env of the same game and options;
+        ValueError naming what does not fit, and nothing changed, otherwise. An
+        OpponentEnv's opponent is made anew, seeded as a reset with the snapshot's seed
+        seeds it."""
+        self._env.restore(snapshot)
 
 
 class VectorEnv(_EnvBatch):
@@ -107,6 +126,7 @@ class VectorEnv(_EnvBatch):
         autoreset_mode="next_step",
         finished_mask="all",
     ):
+        seed = checked_seed(seed)
         super().__init__(
             _knightgym.VectorEnv(spec, num_envs, num_threads, seed, autoreset_mode, finished_mask)
         )
@@ -140,6 +160,7 @@ class OpponentEnv(_EnvBatch):
         finished_mask="all",
         seat=None,
     ):
+        seed = checked_seed(seed)
         super().__init__(
             _knightgym.OpponentEnv(
                 spec, num_envs, opponent, seed, autoreset_mode, finished_mask, seat
@@ -172,8 +193,7 @@ def make(
     that workers made without a seed play different episodes; pass a seed to replay."""
     num_envs = checked_integer("num_envs", num_envs, 1, MOST_ENVS)
     num_threads = checked_integer("num_threads", num_threads, 1, 2**31 - 1)
-    if seed is not None:
-        seed = checked_integer("seed", seed, 0, 2**64 - 1)
+    seed = checked_seed(seed)
     if opponent is not None:
         if num_threads != 1:
             raise ValueError("num_threads: an OpponentEnv steps on one thread")

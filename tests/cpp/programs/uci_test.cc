@@ -234,6 +234,18 @@ TEST_CASE("uci: options, unknown commands and bad go parameters", "[uci]") {
   CHECK(info.ends_with(" pv " + move));
 }
 
+TEST_CASE("uci: a line past the bound is ignored, not echoed, and the next one read", "[uci]") {
+  const std::string huge(3 * UciEngine::kMaxLineBytes, 'x');
+  const Lines lines = run_engine(huge + "\n" + std::string(100, 'y') + "\nisready\n" + huge);
+  size_t bytes = 0;
+  for (const std::string& line : lines) bytes += line.size();
+  CHECK(bytes < 1000);  // answered in a few short lines, the input never echoed whole
+  CHECK(std::count(lines.begin(), lines.end(),
+                   "info string error: a line of more than 1048576 bytes, ignored") == 2);
+  CHECK(has_line(lines, "info string unknown command '" + std::string(40, 'y') + "...'"));
+  CHECK(has_line(lines, "readyok"));
+}
+
 // Every bestmove of the output, in order.
 std::vector<std::string> bestmoves(const Lines& lines) {
   std::vector<std::string> moves;

@@ -19,8 +19,9 @@
 // A file that differs from the renders fails, naming the file and its first differing
 // line; a missing file fails, and so does a stale one (a .txt in the folder whose spec is
 // no longer in the list). With KNIGHTGYM_UPDATE_GOLDEN=1 in the environment the test
-// rewrites the files instead of comparing, and removes stale ones; review the diff and
-// commit it (tests/golden/README.md).
+// rewrites the files that differ and removes stale ones, and fails naming each: review
+// the diff, commit it and run again (tests/golden/README.md); a run that changes a golden
+// file never passes.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -143,12 +144,15 @@ TEST_CASE("render() of every conformance spec matches its golden file", "[golden
     const bool repeatable = golden_text(spec) == text;
     INFO(spec);
     REQUIRE(repeatable);
-    if (updating()) {
-      std::ofstream(path, std::ios::binary) << text;
+    const std::string problem = compare(path, text);
+    if (problem.empty()) continue;
+    if (!updating()) {
+      FAIL_CHECK(problem);
       continue;
     }
-    const std::string problem = compare(path, text);
-    if (!problem.empty()) FAIL_CHECK(problem);
+    // Rewritten, and still a failure: a run that changes a golden file never passes.
+    std::ofstream(path, std::ios::binary) << text;
+    FAIL_CHECK("rewrote " << path << ": review the diff, then run the tests again");
   }
 }
 
@@ -163,7 +167,8 @@ TEST_CASE("every golden render file belongs to a conformance spec", "[golden]") 
   for (const std::string& name : stale) {
     if (updating()) {
       std::filesystem::remove(render_folder() + "/" + name);
-      WARN("removed the stale " << render_folder() << "/" << name);
+      FAIL_CHECK("removed the stale " << render_folder() << "/" << name
+                                      << ": review the diff, then run the tests again");
     } else {
       FAIL_CHECK(render_folder() << "/" << name
                                  << " is stale: no conformance spec has this "

@@ -4,8 +4,10 @@
 // them when it ranks above all three. Batched series ([arena_batches], small enough for
 // the thread sanitizer) share their chunks between the threads and give each series'
 // records in order, the same on any thread count.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -97,6 +99,30 @@ TEST_CASE("scores: wins above 0, first places at the highest return, shared or n
   CHECK(scores[1].firsts == 2);  // the second game's, and the shared one
 }
 
+TEST_CASE("scores: a tally added a part at a time equals the scores of all at once",
+          "[arena_scores]") {
+  const auto game = load_game("tailten");
+  const std::vector<std::shared_ptr<const AgentFactory>> agents = {
+      std::make_shared<const AgentFactory>("random", game),
+      std::make_shared<const AgentFactory>("greedy", game)};
+  const std::vector<GameRecord> all = play_arena(*game, agents, {.games = 30, .seed = 3});
+  ScoreTally tally(2);
+  for (size_t first = 0; first < all.size(); first += 7)
+    tally.add(std::span(all).subspan(first, std::min<size_t>(7, all.size() - first)));
+  const std::vector<AgentScore> parts = tally.scores(), whole = score_agents(all, 2);
+  for (int a = 0; a < 2; ++a) {
+    CHECK(parts[a].games == whole[a].games);
+    CHECK(parts[a].wins == whole[a].wins);
+    CHECK(parts[a].firsts == whole[a].firsts);
+    CHECK(parts[a].score == Approx(whole[a].score));
+    CHECK(parts[a].half_width == Approx(whole[a].half_width));
+  }
+  // And the parts are the series' own games: played from `first` on, they are the same.
+  const std::vector<GameRecord> tail =
+      play_arena(*game, agents, {.games = 9, .threads = 2, .seed = 3, .first = 21});
+  CHECK(tail == std::vector<GameRecord>(all.begin() + 21, all.end()));
+}
+
 }  // namespace
 }  // namespace knightgym
 
@@ -141,7 +167,9 @@ TEST_CASE("batched series: chunks on any threads, each series' records in order"
   CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 4}, 0),
                     Catch::Contains("batch must be at least 1"));
   CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 4, .threads = 0}, 2),
-                    Catch::Contains("threads must be at least 1"));
+                    Catch::Contains("threads must be in 1..1024, got 0"));
+  CHECK_THROWS_WITH(play_arena(*game, agents, {.games = 4, .threads = 1025}),
+                    Catch::Contains("threads must be in 1..1024, got 1025"));
   // An exception from progress stops the run and comes back.
   CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 40, .threads = 2}, 2,
                                           [](int64_t) { throw std::runtime_error("stop"); }),

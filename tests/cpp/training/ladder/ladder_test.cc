@@ -103,7 +103,8 @@ TEST_CASE("ladder: schedules, anchor and refusals", "[ladder]") {
   CHECK_THROWS_WITH(run_ladder(game, options), Contains("batch must be 0"));
   options.batch = 2;
   options.threads = 0;
-  CHECK_THROWS_WITH(run_ladder(game, options), Contains("threads must be at least 1"));
+  CHECK_THROWS_WITH(run_ladder(game, options),
+                    Contains("ladder: threads must be in 1..1024, got 0"));
 }
 
 TEST_CASE("ladder: random, greedy and MCTS in order, the same on any thread count", "[ladder]") {

@@ -887,11 +887,18 @@ TEST_CASE("trainer: the newest checkpoint that loads wins; torn or damaged ones 
   std::atomic<bool> stop{false};
   Trainer<Tailten>(game, spec, tiny_config(), "cpu", dir, false, stderr).run({0, 10}, stop);
   RunDirectory run(dir);
-  // What a kill in the middle of writing step 11 leaves: its temporary, half written;
-  // and a newer checkpoint that is torn (as after a disk fault).
+  // What a kill in the middle of writing step 11 leaves: its temporary, half written (its
+  // writer's pid past any pid_max, so no live process's); and a newer checkpoint that is
+  // torn (as after a disk fault).
   const std::string bytes = read_bytes(run.checkpoint(10));
-  std::ofstream(run.checkpoint(11) + ".tmp4242", std::ios::binary)
+  std::ofstream(run.checkpoint(11) + ".tmp99999999", std::ios::binary)
       << bytes.substr(0, bytes.size() / 3);
+  // A replay sample whose checkpoint a kill never let be written.
+  const std::string orphan = RunDirectory::replay_sample(run.checkpoint(7));
+  std::ofstream(orphan, std::ios::binary) << "orphan";
+  // A live process's write in progress (the test's parent's pid): never swept away.
+  const std::string live = run.checkpoint(99) + ".tmp" + std::to_string(getppid());
+  std::ofstream(live, std::ios::binary) << "in progress";
   std::ofstream(run.checkpoint(12), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
   // And a newer one whole but for one flipped bit in the middle (a tensor's bytes).
   std::string flipped = bytes;
@@ -908,7 +915,9 @@ TEST_CASE("trainer: the newest checkpoint that loads wins; torn or damaged ones 
     CHECK(std::find(listed.begin(), listed.end(), run.checkpoint(12)) == listed.end());
     REQUIRE(resumed.run({0, 11}, stop));
   }
-  CHECK_FALSE(fs::exists(run.checkpoint(11) + ".tmp4242"));  // swept away
+  CHECK_FALSE(fs::exists(run.checkpoint(11) + ".tmp99999999"));  // swept away
+  CHECK(fs::exists(live));
+  CHECK_FALSE(fs::exists(orphan));
   // keep=2: the newest written and the one the run went on from, not the damaged ones.
   CHECK(run.checkpoints() == std::vector<std::string>{run.checkpoint(11), run.checkpoint(10)});
 }
@@ -992,7 +1001,8 @@ TEST_CASE("train CLI: SIGKILL at random moments, then --resume, loses at most a 
   }
 }
 
-TEST_CASE("train CLI: SIGTERM saves a checkpoint and exits; bad flags are refused", "[trainer]") {
+TEST_CASE("train CLI: SIGTERM and SIGHUP save a checkpoint and exit; bad flags are refused",
+          "[trainer]") {
   const std::string dir = temporary_dir("cli_term");
   const std::string config = dir + ".cfg", log = dir + ".log";
   std::ofstream(config) << tiny_config(1000).spec;
@@ -1022,6 +1032,17 @@ TEST_CASE("train CLI: SIGTERM saves a checkpoint and exits; bad flags are refuse
   CHECK_THAT(all, Contains("already holds a run"));
   CHECK_THAT(all, Contains("give --minutes M or --steps S"));
   CHECK_THAT(all, Contains("--config is for new runs"));
+
+  // SIGHUP (the terminal closed) stops a resumed run the same way.
+  fs::remove(log);
+  const pid_t resumed =
+      start_training({"tailten", "--out", dir, "--minutes", "10", "--resume"}, log);
+  while (read_bytes(log).find("; run in " + dir) == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline + std::chrono::seconds(120))
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  kill(resumed, SIGHUP);
+  REQUIRE(wait_for(resumed) == 128 + SIGHUP);
+  CHECK_THAT(read_bytes(log), Contains("stopped by signal 1: checkpoint written"));
 }
 
 TEST_CASE("train CLI: --print-config writes a settings file that reads back", "[trainer]") {
