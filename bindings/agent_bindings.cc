@@ -193,8 +193,8 @@ void init_agents(py::module_& m) {
            "such as a network. Raises ValueError naming a bad kind, parameter or value.")
       .def(
           "make",
-          [](const std::shared_ptr<AgentFactory>& factory, uint64_t seed) {
-            return std::make_unique<PyAgent>(factory, seed);
+          [](const std::shared_ptr<AgentFactory>& factory, const py::object& seed) {
+            return std::make_unique<PyAgent>(factory, python_seed(seed));
           },
           py::arg("seed") = 0, "An agent with its own stream, sharing the factory's network.")
       .def_property_readonly("spec", [](const AgentFactory& f) { return f.config().spec; })
@@ -206,8 +206,8 @@ void init_agents(py::module_& m) {
 
   agents.def(
       "make",
-      [](const std::string& spec, const GameArg& game, uint64_t seed) {
-        return std::make_unique<PyAgent>(make_factory(spec, game), seed);
+      [](const std::string& spec, const GameArg& game, const py::object& seed) {
+        return std::make_unique<PyAgent>(make_factory(spec, game), python_seed(seed));
       },
       py::arg("spec"), py::arg("game").none(false), py::arg("seed") = 0,
       "An agent from a spec such as 'mcts:sims=400' or 'az:sims=64,model=resnet' for `game` "

@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -57,6 +58,15 @@ pybind11::object to_python(const T& value) {
 // C++ struct becomes in Python, in the one shape its file on disk has.
 inline pybind11::object from_json(const std::string& json) {
   return pybind11::module_::import("json").attr("loads")(json);
+}
+
+// `seed` as knightgym.make takes it (knightgym._checks.checked_seed, the one rule: an
+// integer in [0, 2**64 - 1], not a bool, a float or a string), or the TypeError or
+// ValueError that names `name`.
+inline uint64_t python_seed(const pybind11::handle& seed, const char* name = "seed") {
+  return pybind11::module_::import("knightgym._checks")
+      .attr("checked_seed")(seed, name)
+      .cast<uint64_t>();
 }
 
 void init_games(pybind11::module_& m);

@@ -105,8 +105,14 @@ void init_games(py::module_& m) {
       .def("min_utility", [](const AnyGame&) { return -1.0; })
       .def("max_utility", [](const AnyGame&) { return 1.0; })
       .def("utility_sum", [](const AnyGame&) { return 0.0; })
-      .def("new_initial_state", &AnyGame::new_initial_state, py::arg("seed") = 0,
-           "A new episode; the seed draws the game's randomness (a random layout, say).")
+      .def(
+          "new_initial_state",
+          [](const AnyGame& game, const py::object& seed) {
+            return game.new_initial_state(python_seed(seed));
+          },
+          py::arg("seed") = 0,
+          "A new episode; the seed (as knightgym.make takes it) draws the game's randomness "
+          "(a random layout, say).")
       .def("deserialize_state", &AnyGame::deserialize_state, py::arg("text"))
       .def("state_from_fen", &AnyGame::state_from_fen, py::arg("fen"),
            "A state from a FEN, for a game a UCI engine plays (uci_variant is set). Raises "

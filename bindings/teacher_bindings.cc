@@ -24,10 +24,10 @@ void init_teacher(py::module_& m) {
   teacher.def(
       "generate",
       [](const std::string& game, const std::string& out, const std::string& teacher_spec,
-         int64_t games, int threads, uint64_t seed, int opening_plies, int64_t shard_games,
+         int64_t games, int threads, const py::object& seed, int opening_plies, int64_t shard_games,
          int64_t batch, bool resume, bool verbose) {
         const auto loaded = load_game(game);
-        TeacherOptions options{teacher_spec,  games,       threads, seed,
+        TeacherOptions options{teacher_spec,  games,       threads, python_seed(seed),
                                opening_plies, shard_games, batch};
         const TeacherRun run = run_stoppable([&](const std::atomic<bool>& stop) {
           return generate_teacher_data(*loaded, options, out, resume, verbose ? stderr : nullptr,

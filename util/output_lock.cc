@@ -51,16 +51,20 @@ long holder_of(int fd) {
 }
 
 // Takes the lock on `fd` (the output open as `path`), or closes it and refuses by name.
+// An output made here and locked by another writer since is that writer's: left alone.
 void lock_or_refuse(int fd, const std::string& path, bool made) {
   if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return;
   const int error = errno;
   const long holder = error == EWOULDBLOCK ? holder_of(fd) : 0;
   ::close(fd);
-  if (made) std::remove(path.c_str());
-  if (error != EWOULDBLOCK) refuse(path, error);
-  refuse(path, error, "another writer holds it (" +
-                   (holder ? "pid " + std::to_string(holder) : std::string("another process")) +
-                   "): one writer per output; wait for it to end, or write elsewhere");
+  if (error != EWOULDBLOCK) {
+    if (made) std::remove(path.c_str());
+    refuse(path, error);
+  }
+  refuse(path, error,
+         "another writer holds it (" +
+             (holder ? "pid " + std::to_string(holder) : std::string("another process")) +
+             "): one writer per output; wait for it to end, or write elsewhere");
 }
 
 }  // namespace
@@ -133,7 +137,8 @@ void OutputLock::release() {
     ::rmdir(path_.c_str());  // fails, as it should, unless the folder is still empty
   } else if (made_) {
     // Still the empty file made here, not yet replaced by the output.
-    struct stat held {}, named {};
+    struct stat held {
+    }, named{};
     if (::fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &named) == 0 &&
         held.st_ino == named.st_ino && held.st_dev == named.st_dev && named.st_size == 0)
       ::unlink(path_.c_str());

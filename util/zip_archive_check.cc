@@ -36,7 +36,8 @@ class Reader {
   }
   uint64_t size() const { return bytes_.size(); }
   std::string_view text(uint64_t at, uint64_t length) const {
-    if (at > bytes_.size() || bytes_.size() - at < length) fail("a damaged ZIP archive: a name runs past the file");
+    if (at > bytes_.size() || bytes_.size() - at < length)
+      fail("a damaged ZIP archive: a name runs past the file");
     return bytes_.substr(at, length);
   }
 
@@ -79,7 +80,8 @@ Directory find_directory(const Reader& in) {
   }
   if (d.offset > in.size() || d.bytes > in.size() - d.offset)
     in.fail("a damaged ZIP archive: the directory runs past the end of the file");
-  if (d.entries > d.bytes / kEntryBytes) in.fail("a damaged ZIP archive: more entries than the directory can hold");
+  if (d.entries > d.bytes / kEntryBytes)
+    in.fail("a damaged ZIP archive: more entries than the directory can hold");
   return d;
 }
 
@@ -93,7 +95,8 @@ std::optional<std::string> zip_archive_problem(std::string_view bytes) try {
   const uint64_t most = static_cast<uint64_t>(most_inflated_bytes(static_cast<int64_t>(in.size())));
   uint64_t at = directory.offset, inflated = 0;
   for (uint64_t e = 0; e < directory.entries; ++e) {
-    if (in.number(at, 4) != kEntrySignature) in.fail("a damaged ZIP archive: a directory entry without its signature");
+    if (in.number(at, 4) != kEntrySignature)
+      in.fail("a damaged ZIP archive: a directory entry without its signature");
     const uint64_t method = in.number(at + 10, 2);
     uint64_t packed = in.number(at + 20, 4), unpacked = in.number(at + 24, 4);
     const uint64_t name_bytes = in.number(at + 28, 2), extra_bytes = in.number(at + 30, 2),

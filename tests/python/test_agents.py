@@ -294,7 +294,7 @@ def test_bad_games_and_kinds_raise():
         agents.make("random", None)
     with pytest.raises(TypeError):
         agents.make("random", 3)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="seed must be at least 0, got -1"):
         agents.make("random", "tailten", seed=-1)
 
 

@@ -140,7 +140,17 @@ def test_the_killer_leaves_another_rays_tasks_alone():
         stranger.kill()
 
 
-def test_a_client_server_that_fails_to_start_is_tried_again(cluster, monkeypatch):
+@pytest.mark.parametrize(
+    "failure",
+    [
+        "RuntimeError: Starting Ray client server failed. See ray_client_server_23000.err for "
+        "detailed logs.",
+        "Traceback (most recent call last): ... in start_specific_server ... "
+        "psutil.ZombieProcess: PID still exists but it's a zombie (pid=15692)",
+    ],
+    ids=["start failed", "server gone at once"],
+)
+def test_a_client_server_that_fails_to_start_is_tried_again(cluster, monkeypatch, failure):
     # Ray's client server starts a server per ray:// driver, and that start can fail for a
     # moment; the connection is tried again (the failure injected, the cluster real), and
     # another failure is not.
@@ -151,10 +161,7 @@ def test_a_client_server_that_fails_to_start_is_tried_again(cluster, monkeypatch
     def init_failing_once(*args, **kwargs):
         calls.append(kwargs["address"])
         if len(calls) == 1:
-            raise ConnectionError(
-                "Initialization failure from server: RuntimeError: Starting Ray client "
-                "server failed. See ray_client_server_23000.err for detailed logs."
-            )
+            raise ConnectionError(f"Initialization failure from server: {failure}")
         return real_init(*args, **kwargs)
 
     monkeypatch.setattr(ray, "init", init_failing_once)

@@ -3,8 +3,12 @@
 import re
 
 import knightgym
+import knightgym.agents
+import knightgym.balance
+import knightgym.ladder
 import numpy as np
 import pytest
+from bad_seeds import BAD_SEEDS, assert_refused_as_make_refuses
 from knightgym._checks import shortened
 
 NUM_ENVS = 4
@@ -302,3 +306,20 @@ def test_knightgym_rllib_without_rllibs_dependencies_says_how_to_get_them():
         pytest.skip("RLlib is whole here (.venv-torch2)")
     with pytest.raises(ImportError, match=r"make torch2"):
         import knightgym.rllib  # noqa: F401
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+def test_every_other_seed_taker_refuses_a_seed_as_make_does(seed, tmp_path):
+    game = knightgym.load_game("tailten")
+    factory = knightgym.agents.Factory("random", game)
+    calls = [
+        game.new_initial_state,
+        factory.make,
+        lambda s: knightgym.agents.make("random", game, seed=s),
+        lambda s: knightgym.balance.evaluate("tailten", agents="random", games=2, seed=s),
+        lambda s: knightgym.ladder.run("tailten", agents=["random", "greedy"], games=2, seed=s),
+        lambda s: knightgym.teacher.generate("tailten", str(tmp_path / "t"), "random", 2, seed=s),
+    ]
+    for call in calls:
+        assert_refused_as_make_refuses(call, seed)
+    assert not (tmp_path / "t").exists()

@@ -24,6 +24,7 @@ import sys
 
 from knightgym import _knightgym
 from knightgym import _result_files as result_files
+from knightgym._checks import checked_seed
 from knightgym._outputs import locked_folder, save_figure, write_text
 from knightgym._specs import spec_value
 from knightgym.balance_markdown import markdown
@@ -148,7 +149,7 @@ def _evaluate(
         agents=specs,
         games=int(games),
         threads=int(threads),
-        seed=int(seed),
+        seed=checked_seed(seed),
         sprt=_sprt_text(sprt),
         check_every=int(check_every),
         batch=int(batch),

@@ -20,6 +20,7 @@ import re
 
 from knightgym import _knightgym
 from knightgym import _result_files as result_files
+from knightgym._checks import checked_seed
 from knightgym._outputs import save_figure, write_text
 
 __all__ = ["elo_over_time", "markdown", "merge", "plot_elo_over_time", "run"]
@@ -62,7 +63,7 @@ def run(
         str(schedule),
         int(threads),
         int(batch),
-        int(seed),
+        checked_seed(seed),
         anchor,
         float(prior_draws),
         int(challengers),

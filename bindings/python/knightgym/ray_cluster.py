@@ -17,9 +17,11 @@ __all__ = ["check_address", "connect"]
 
 CONNECT_TIMEOUT = 5.0
 # Ray's client server starts a server of its own for each ray:// driver; that start can
-# fail for a moment (its gRPC poller losing a file descriptor), and is tried again.
+# fail for a moment (its gRPC poller losing a file descriptor, or the new server's process
+# ending before the proxier reads its command line: psutil's ZombieProcess, seen on loaded
+# cores), and is tried again.
 CONNECT_ATTEMPTS = 3
-_SERVER_FAILED_TO_START = "Starting Ray client server failed"
+_SERVER_FAILED_TO_START = ("Starting Ray client server failed", "psutil.ZombieProcess")
 
 _ADDRESS = re.compile(r"^(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(?P<port>\d{1,5})$")
 
@@ -111,6 +113,7 @@ def connect(address):
         ) as error:
             # A failed init leaves half a connection behind, which fails the next one.
             ray.shutdown()
-            if attempt == CONNECT_ATTEMPTS or _SERVER_FAILED_TO_START not in str(error):
+            transient = any(sign in str(error) for sign in _SERVER_FAILED_TO_START)
+            if attempt == CONNECT_ATTEMPTS or not transient:
                 raise ConnectionError(f"Ray cluster at {address}: {error}") from None
             time.sleep(attempt)
