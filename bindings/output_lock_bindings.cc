@@ -3,8 +3,10 @@
 // OSError of its number (BlockingIOError for another writer, PermissionError, ...).
 #include <pybind11/pybind11.h>
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "bindings/bindings.h"
 #include "bindings/serialised.h"
@@ -27,6 +29,13 @@ struct HeldOutput {
   }
 };
 
+std::unique_ptr<HeldOutput> held(OutputLock lock) {
+  auto out = std::make_unique<HeldOutput>();
+  out->path = lock.path();
+  out->lock.emplace(std::move(lock));
+  return out;
+}
+
 }  // namespace
 
 void init_output_lock(py::module_& m) {
@@ -43,30 +52,18 @@ void init_output_lock(py::module_& m) {
                          "One writer per output: the lock a command holds on the folder or "
                          "file it writes, released by the kernel if the process dies.")
       .def_static(
-          "folder",
-          [](const std::string& dir) {
-            auto held = std::make_unique<HeldOutput>();
-            held->lock.emplace(OutputLock::folder(dir));
-            held->path = dir;
-            return held;
-          },
+          "folder", [](const std::string& dir) { return held(OutputLock::folder(dir)); },
           py::arg("dir"),
           "Locks the folder `dir`, making it if needed. Raises OSError naming it: "
           "BlockingIOError while another writer (any process, this one included) holds it.")
       .def_static(
-          "file",
-          [](const std::string& path) {
-            auto held = std::make_unique<HeldOutput>();
-            held->lock.emplace(OutputLock::file(path));
-            held->path = path;
-            return held;
-          },
+          "file", [](const std::string& path) { return held(OutputLock::file(path)); },
           py::arg("path"), "Locks the file `path` (made empty if missing), as folder() does.")
-      .def_property_readonly("path", [](const HeldOutput& held) { return held.path; })
+      .def_property_readonly("path", [](const HeldOutput& output) { return output.path; })
       .def("release", &HeldOutput::release,
            "Releases the lock (removing the output if it made it and it is still empty).")
       .def("__enter__", [](py::object self) { return self; })
-      .def("__exit__", [](HeldOutput& held, const py::args&) { held.release(); });
+      .def("__exit__", [](HeldOutput& output, const py::args&) { output.release(); });
 }
 
 }  // namespace knightgym::python

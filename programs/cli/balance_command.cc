@@ -6,7 +6,8 @@
 // (`python -m knightgym.balance run OPTIONS_JSON`), which plays it on the Ray cluster.
 // --record N adds DIR/records.jsonl, the first N games of each rule set with their moves.
 // SIGINT or SIGTERM stops a run with its progress saved, for --resume to go on from. The
-// run holds DIR's OutputLock throughout: a second run on DIR is refused at once.
+// run holds DIR's OutputLock throughout (a --ray run in its Python process): a second run
+// on DIR is refused at once.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -140,15 +141,18 @@ int balance_command(Args& args) {
     throw std::invalid_argument("--ray ADDRESS: an empty address");
   const int64_t record = args.get_int("record", 0, 0);
   args.finish();
-  // Held to the end: the Python children that write the report and the Ray run write under
-  // it. Taken before any game, it also refuses an --out that cannot be written.
-  const OutputLock lock = OutputLock::folder(out);
   refuse_a_finished_run(out);
-  if (!ray.empty()) {
+  if (!ray.empty()) {  // the Python run holds --out's lock itself, and then the records here
     const int status = run_on_ray(options, sweeps, sprt, ray, out, plots);
-    if (status == 0 && record > 0) write_records(options, record, out);
+    if (status == 0 && record > 0) {
+      const OutputLock lock = OutputLock::folder(out);
+      write_records(options, record, out);
+    }
     return status;
   }
+  // Held to the end, the report's Python child writing under it. Taken before any game, it
+  // also refuses an --out that cannot be written.
+  const OutputLock lock = OutputLock::folder(out);
 
   options.checkpoint = progress_path(out);
   BalanceProgressPrinter printer(stderr);

@@ -16,7 +16,6 @@ DIR/balance.json, the Markdown also on standard output. docs/balance.md defines 
 figure.
 """
 
-import inspect
 import json
 import math
 import os
@@ -105,75 +104,38 @@ def evaluate(
     the options alone (the seed, and the batch), not on the threads or the machines.
     """
     with locked_folder(out):
-        return _evaluate(
-            game,
-            agents,
-            games,
-            sweep,
-            threads,
-            seed,
-            sprt,
-            check_every,
-            out,
-            progress,
-            plots,
-            batch,
-            ray_address,
-            resume,
-            opening_plies,
+        specs = agents if isinstance(agents, str) else [str(a) for a in agents]
+        options = dict(
+            game=game,
+            sweeps=_sweep_texts(sweep),
+            agents=specs,
+            games=int(games),
+            threads=int(threads),
+            seed=checked_seed(seed),
+            sprt=_sprt_text(sprt),
+            check_every=int(check_every),
+            batch=int(batch),
+            opening_plies=int(opening_plies),
         )
+        destination = None if out is None else os.fspath(out)
+        run = dict(out=destination, resume=bool(resume), progress=bool(progress))
+        if ray_address is None:
+            text = _knightgym.run_balance(**options, **run)
+        else:
+            # The options are checked here first: a typo fails before any connection.
+            _knightgym.BalanceChunkPlayer(**options)
+            from knightgym.balance_ray import RayRunner
 
-
-def _evaluate(
-    game,
-    agents,
-    games,
-    sweep,
-    threads,
-    seed,
-    sprt,
-    check_every,
-    out,
-    progress,
-    plots,
-    batch,
-    ray_address,
-    resume,
-    opening_plies,
-):
-    """evaluate() with `out` locked by the caller (evaluate, or the command line)."""
-    specs = agents if isinstance(agents, str) else [str(a) for a in agents]
-    options = dict(
-        game=game,
-        sweeps=_sweep_texts(sweep),
-        agents=specs,
-        games=int(games),
-        threads=int(threads),
-        seed=checked_seed(seed),
-        sprt=_sprt_text(sprt),
-        check_every=int(check_every),
-        batch=int(batch),
-        opening_plies=int(opening_plies),
-    )
-    destination = None if out is None else os.fspath(out)
-    run = dict(out=destination, resume=bool(resume), progress=bool(progress))
-    if ray_address is None:
-        text = _knightgym.run_balance(**options, **run)
-    else:
-        # The options are checked here first: a typo fails before any connection.
-        _knightgym.BalanceChunkPlayer(**options)
-        from knightgym.balance_ray import RayRunner
-
-        with RayRunner(ray_address, options) as runner:
-            # Games at once: the cluster's CPUs (the first windows of chunks are sized by it).
-            options["threads"] = max(options["threads"], runner.cpus)
-            text = _knightgym.run_balance(**options, **run, runner=runner)
-    result = json.loads(text)
-    if out is not None:
-        _write_report(result, out, plots=False)
-        if plots:
-            result["plots"] = _plot(result, out)
-    return result
+            with RayRunner(ray_address, options) as runner:
+                # Games at once: the cluster's CPUs (the first windows of chunks are sized by it).
+                options["threads"] = max(options["threads"], runner.cpus)
+                text = _knightgym.run_balance(**options, **run, runner=runner)
+        result = json.loads(text)
+        if out is not None:
+            _write_report(result, out, plots=False)
+            if plots:
+                result["plots"] = _plot(result, out)
+        return result
 
 
 def networks(game, agents, sweep=None):
@@ -338,15 +300,14 @@ def _main(argv):
     """`python -m knightgym.balance report DIR [--no-plots]`: what `knightgym balance`
     runs after writing DIR/balance.json. `python -m knightgym.balance run OPTIONS_JSON`:
     what `knightgym balance --ray ADDRESS` runs, the whole run from the JSON of
-    evaluate()'s keyword arguments. Both write DIR under the lock that the command line
-    holds for its child."""
+    evaluate()'s keyword arguments, which locks DIR itself (the command line, which locks
+    DIR for the report, leaves the Ray run's to it)."""
     if len(argv) == 2 and argv[0] == "run":
         options = json.loads(argv[1])
         out = options["out"]
-        defaults = inspect.signature(evaluate).parameters
         try:
-            _evaluate(**{name: options.get(name, p.default) for name, p in defaults.items()})
-        except (ValueError, ConnectionError) as error:
+            evaluate(**options)
+        except (ValueError, OSError) as error:  # OSError: a refused --out, no cluster
             print(f"knightgym balance: {error}", file=sys.stderr)
             return 1
         names = ["balance.md"]
