@@ -102,10 +102,15 @@ KeptRun keep_run(const std::string& run, const std::string& dest, const KeepOpti
     for (const auto& entry : fs::recursive_directory_iterator(staging))
       if (entry.is_regular_file()) kept.bytes += static_cast<int64_t>(entry.file_size());
     // Swapped in one step: dest holds the old run or the new, never neither nor a mix;
-    // the old is then removed from the staging name.
-    if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, dest.c_str(), RENAME_EXCHANGE) != 0)
-      throw std::runtime_error("cannot put '" + staging + "' in place of '" + dest +
-                               "': " + std::strerror(errno));
+    // the old is then removed from the staging name. A file system that cannot swap
+    // (EINVAL) gets the old in two steps, under the lock all the same.
+    if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, dest.c_str(), RENAME_EXCHANGE) != 0) {
+      if (errno != EINVAL)
+        throw std::runtime_error("cannot put '" + staging + "' in place of '" + dest +
+                                 "': " + std::strerror(errno));
+      fs::remove_all(dest);
+      fs::rename(staging, dest);
+    }
     fs::remove_all(staging);
   } catch (...) {
     fs::remove_all(staging);
