@@ -77,9 +77,8 @@ def test_ctrl_c_stops_the_call_and_the_caller_goes_on(name, tmp_path):
     assert "terminate called" not in done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("stopped after"), done.stdout
+    # The calls' work takes far longer than the subprocess's timeout: one that ignored
+    # the signal would play on past it and fail there.
     assert lines[1:] == ["threads left: []", "caller goes on"]
-    # Stopped promptly: a bound far above the second it takes, so that only a call that
-    # ignores the signal (and plays on to its end) fails it.
-    assert float(lines[0].split()[2]) < 30
     if saved:
         assert (out / saved).exists()

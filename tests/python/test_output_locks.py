@@ -47,21 +47,12 @@ def tiny_run(tmp_path_factory):
     return out
 
 
+# A short balance run, given its --out.
+BALANCE = ("balance", "knight_fight", "--agents", "random", "--games", 4, "--out")
+
 # Each command, given the output it writes (a folder or a file, `kind`).
 WRITERS = {
-    "balance": (
-        "folder",
-        lambda out, _: (
-            "balance",
-            "knight_fight",
-            "--agents",
-            "random",
-            "--games",
-            4,
-            "--out",
-            out,
-        ),
-    ),
+    "balance": ("folder", lambda out, _: (*BALANCE, out)),
     "teach": (
         "folder",
         lambda out, _: ("teach", "tailten", "--teacher", "random", "--games", 2, "--out", out),
@@ -147,18 +138,7 @@ def test_a_run_beside_a_live_one_is_refused_and_the_live_one_loses_nothing(tmp_p
                 break
             assert first.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)
-        second = knightgym_cli(
-            "balance",
-            "knight_fight",
-            "--agents",
-            "random",
-            "--games",
-            4,
-            "--out",
-            out,
-            "--seed",
-            2,
-        )
+        second = knightgym_cli(*BALANCE, out, "--seed", 2)
         assert second.returncode == 1
         assert f"another writer holds it (pid {first.pid})" in second.stderr
     finally:
