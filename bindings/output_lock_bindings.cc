@@ -45,7 +45,7 @@ void init_output_lock(py::module_& m) {
     } catch (const OutputRefused& refused) {
       py::object exception =
           py::reinterpret_borrow<py::object>(PyExc_OSError)(refused.error_number(), refused.what());
-      PyErr_SetObject(exception.get_type().ptr(), exception.ptr());
+      PyErr_SetObject(py::type::handle_of(exception).ptr(), exception.ptr());
     }
   });
   py::class_<HeldOutput>(m, "OutputLock",
