@@ -29,8 +29,8 @@ SANITIZER_FLAGS = -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
 PYTEST_ARGS = tests/python -q -p no:cacheprovider -n $(JOBS) --dist loadgroup
 PYTEST = PYTHONPATH=$(BUILD)/python $(PYTHON) -m pytest $(PYTEST_ARGS)
 
-.PHONY: all deps venv configure build run test soak bench sanitize tsan notorch torch2 fuzz format \
-  format-check lint clean
+.PHONY: all deps venv configure build run test soak bench sanitize tsan notorch torch2 \
+  torch2-tests latest wheel wheel-test fuzz format format-check lint clean
 
 all: build
 
@@ -117,7 +117,7 @@ notorch: deps venv
 	KNIGHTGYM_CONFORMANCE_GAMES=100 PYTHONPATH=$(BUILD)-notorch/python $(PYTHON) -m pytest \
 	  $(PYTEST_ARGS)
 
-# A current PyTorch beside Debian's 1.13: .venv-torch2 holds PyPI's torch 2.9 and what
+# A current PyTorch beside Debian's 1.13: .venv-torch2 holds PyPI's torch 2.15 and what
 # needs it (RLlib, Tianshou, Stable-Baselines3), pinned in tools/python_requirements_torch2.txt
 # and seeing none of Debian's packages (tools/make_torch2_venv.sh); build-torch2 is built
 # against its LibTorch (and PyPI's pybind11, for its NumPy 2): the Python modules, the CLI
@@ -128,23 +128,58 @@ notorch: deps venv
 # starve each other when the processes outnumber the cores. From nothing, 6 minutes on
 # 2 quiet cores (10 on busy ones), 2.5 of them pip's: 3 GB of wheels, mostly CUDA's.
 TORCH2_VENV ?= .venv-torch2
-TORCH2_PYTEST = OMP_NUM_THREADS=1 PYTHONPATH=$(BUILD)-torch2/python $(TORCH2_VENV)/bin/python \
+TORCH2_BUILD ?= $(BUILD)-torch2
+TORCH2_PYTEST = OMP_NUM_THREADS=1 PYTHONPATH=$(TORCH2_BUILD)/python $(TORCH2_VENV)/bin/python \
   -m pytest -q -p no:cacheprovider -n $(JOBS) --dist loadgroup
 TORCH2_TESTS = $(addprefix tests/python/,test_lazy_torch.py test_examples.py test_rllib.py \
   test_tianshou.py) $(wildcard tests/python/test_sb3.py tests/python/test_doc_snippets.py)
 torch2: deps
 	@tools/make_torch2_venv.sh $(TORCH2_VENV)
-	@$(call CONFIGURE,$(BUILD)-torch2,Release,$(abspath $(TORCH2_VENV))/bin/python) > /dev/null
-	cmake --build $(BUILD)-torch2 -j $(JOBS) --target _knightgym _knightgym_torch knightgym_cli \
+	@$(MAKE) --no-print-directory torch2-tests
+
+# make torch2's build and tests, for the venv TORCH2_VENV in TORCH2_BUILD.
+torch2-tests:
+	@$(call CONFIGURE,$(TORCH2_BUILD),Release,$(abspath $(TORCH2_VENV))/bin/python) > /dev/null
+	cmake --build $(TORCH2_BUILD) -j $(JOBS) --target _knightgym _knightgym_torch knightgym_cli \
 	  knightgym_torch_tests
-	OMP_NUM_THREADS=1 $(BUILD)-torch2/tests/knightgym_torch_tests "~[learning]"
+	OMP_NUM_THREADS=1 $(TORCH2_BUILD)/tests/knightgym_torch_tests "~[learning]"
 	$(TORCH2_PYTEST) tests/python -m needs_networks
 	$(TORCH2_PYTEST) $(TORCH2_TESTS)
+
+# The newest releases: .venv-latest with the newest of everything .venv-torch2 holds
+# (tools/python_requirements_torch2.in's names, unpinned: tools/make_latest_venv.sh), then
+# make torch2's build and tests against it, and the tests of every integration. Not in
+# CI, whose result must not change with PyPI: run it when a release comes out, and what
+# fails is what to fix before the pins (and the extras' bounds) move.
+LATEST_TESTS = $(TORCH2_TESTS) $(addprefix tests/python/,test_gymnasium.py test_pettingzoo.py \
+  test_openspiel.py test_env_copies.py test_vector_env.py test_extras.py)
+latest: deps
+	@tools/make_latest_venv.sh .venv-latest
+	@$(MAKE) --no-print-directory torch2-tests TORCH2_VENV=.venv-latest \
+	  TORCH2_BUILD=$(BUILD)-latest TORCH2_TESTS="$(LATEST_TESTS)"
+
+# The wheel (docs/api.md#install): built by scikit-build-core (pyproject.toml) in
+# .venv-torch2 against its torch, in build-wheel/ (kept: a rebuild compiles what changed),
+# then repaired by auditwheel for manylinux, libtorch's libraries left to the torch package
+# that the wheel requires; written to dist/. make wheel-test installs it into a clean venv
+# ($(WHEEL_VENV)) and runs tools/wheel/smoke_test.py there.
+WHEEL_VENV ?= .venv-wheel
+LIBTORCH_LIBRARIES = libtorch.so libtorch_cpu.so libc10.so
+wheel: deps
+	@tools/make_torch2_venv.sh $(TORCH2_VENV)
+	rm -rf dist/raw
+	$(TORCH2_VENV)/bin/python -m pip wheel --quiet --disable-pip-version-check --no-build-isolation \
+	  --no-deps -w dist/raw $(if $(CCACHE),--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE)) .
+	PATH=$(abspath $(TORCH2_VENV))/bin:$$PATH auditwheel repair -w dist \
+	  $(addprefix --exclude ,$(LIBTORCH_LIBRARIES)) dist/raw/knightgym-*.whl
+
+wheel-test: wheel
+	tools/wheel/test_wheel.sh $(WHEEL_VENV)
 
 # clang-format comes with the other dependencies (tools/install_deps.sh); ruff, Python's
 # linter and formatter (pyproject.toml's [tool.ruff]), with the .venv.
 FORMATTED = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
-PYTHON_SOURCES = bindings/python tests/python tools examples setup.py
+PYTHON_SOURCES = bindings/python tests/python tools examples
 format: venv
 	clang-format -i $(FORMATTED)
 	$(VENV)/bin/ruff format $(PYTHON_SOURCES)
@@ -158,4 +193,4 @@ format-check: deps
 	@clang-format --dry-run -Werror $(FORMATTED) && echo "clang-format: clean"
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-sanitized $(BUILD)-tsan $(BUILD)-notorch $(BUILD)-torch2
+	rm -rf $(BUILD) $(BUILD)-sanitized $(BUILD)-tsan $(BUILD)-notorch $(BUILD)-torch2 $(BUILD)-latest build-wheel dist

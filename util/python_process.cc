@@ -14,8 +14,8 @@ namespace knightgym {
 
 namespace {
 
-// `python -m module args...` and this process's environment with `package_dir` in front
-// of PYTHONPATH, built before any child runs: nothing runs in a child before its exec,
+// `python -m module args...` and this process's environment with `package_dir` (if any) in
+// front of PYTHONPATH, built before any child runs: nothing runs in a child before its exec,
 // which keeps spawning safe in a threaded program, and our own PYTHONPATH is unchanged.
 struct Invocation {
   std::vector<std::string> argv, environment;
@@ -25,12 +25,16 @@ struct Invocation {
              const std::vector<std::string>& args)
       : argv{python, "-m", module} {
     argv.insert(argv.end(), args.begin(), args.end());
-    std::string python_path = "PYTHONPATH=" + package_dir;
-    if (const char* old_path = std::getenv("PYTHONPATH"); old_path && *old_path)
-      python_path.append(":").append(old_path);
-    environment.push_back(python_path);
+    const bool prepend = !package_dir.empty();
+    if (prepend) {
+      std::string python_path = "PYTHONPATH=" + package_dir;
+      if (const char* old_path = std::getenv("PYTHONPATH"); old_path && *old_path)
+        python_path.append(":").append(old_path);
+      environment.push_back(python_path);
+    }
     for (char** entry = environ; *entry; ++entry)
-      if (std::strncmp(*entry, "PYTHONPATH=", 11) != 0) environment.emplace_back(*entry);
+      if (!prepend || std::strncmp(*entry, "PYTHONPATH=", 11) != 0)
+        environment.emplace_back(*entry);
     c_argv = pointers(argv);
     c_environment = pointers(environment);
   }

@@ -8,7 +8,8 @@
 
 namespace knightgym {
 
-// Runs `python -m module args...` with `package_dir` put in front of PYTHONPATH, its
+// Runs `python -m module args...` with `package_dir` put in front of PYTHONPATH (left as
+// it is if `package_dir` is empty: an installed package that the interpreter finds), its
 // standard streams shared with this process, and waits for it. `python` is looked up on
 // PATH if it has no '/'. Returns its exit status, or 128 + N if signal N ended it.
 // Throws std::runtime_error if it cannot be started.

@@ -9,8 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "agents/pretrained.h"
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
+#include "programs/cli/python_package.h"
 #if KNIGHTGYM_TORCH
 #include "agents/torch_evaluator.h"
 #endif
@@ -136,7 +138,9 @@ std::string usage_of(const Command& c) {
 }
 
 std::string all_usages() {
-  std::string out = "usage: knightgym COMMAND [ARGS]   (knightgym COMMAND --help: one command)\n";
+  std::string out =
+      "usage: knightgym COMMAND [ARGS]   (knightgym COMMAND --help: one command; "
+      "knightgym --version)\n";
   for (const Command& c : kCommands)
     out += usage_after("  " + std::string(c.name) + " ", c) + indented(c.summary, "      ");
   return out;
@@ -150,6 +154,12 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   const std::string name = argv[1];
+  if (name == "--version") {
+    std::puts("knightgym " KNIGHTGYM_VERSION);
+    return 0;
+  }
+  if (const std::string models = knightgym::cli::installed_models_dir(); !models.empty())
+    knightgym::set_models_directory(models);
   const Command* command = nullptr;
   for (const Command& c : kCommands)
     if (c.name == name) command = &c;

@@ -100,7 +100,7 @@ def test_actions_are_integers_in_range_never_coerced(illegal_action):
         (legal + 0.7, TypeError, "got float"),
         (str(legal), TypeError, "got str"),
         (True, TypeError, "got bool"),
-        (np.bool_(True), TypeError, "got numpy.bool_"),
+        (np.bool_(True), TypeError, f"got numpy.{np.bool_.__qualname__}"),  # NumPy 2: numpy.bool
         (np.float32(legal), TypeError, "got numpy.float32"),
         (None, TypeError, "got NoneType"),
         (np.array([legal]), TypeError, "got numpy.ndarray"),

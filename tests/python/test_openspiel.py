@@ -426,7 +426,7 @@ def test_without_pyspiel_the_import_works_and_using_it_says_why():
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert out.count("needs OpenSpiel's pyspiel: pip install open_spiel") == 2
+    assert out.count('knightgym.openspiel needs pyspiel: pip install "knightgym[openspiel]"') == 2
 
 
 def test_a_knightgym_game_handed_to_openspiels_algorithms_points_to_the_bridge():

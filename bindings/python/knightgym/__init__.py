@@ -70,6 +70,7 @@ from knightgym._knightgym import (
     registered_names,
     teacher,
 )
+from knightgym._version import __version__
 from knightgym.vector_env import OpponentEnv, VectorEnv, make, make_spec
 
 # Pictures of states (knightgym/svg.py): state.svg(), and drawn inline in notebooks.
@@ -86,26 +87,31 @@ for _name in ["agents", "teacher", *_knightgym.game_extras]:
     sys.modules[_submodule.__name__] = _submodule
     globals()[_name] = _submodule
 
-# An installed package carries its own copy of the shipped networks (setup.py); a build
-# tree's module reads the source tree's models/ (agents/pretrained.h).
+# An installed package carries its own copy of the shipped networks (the wheel's
+# knightgym/models); a build tree's module reads the source tree's models/
+# (agents/pretrained.h).
 _models = os.path.join(os.path.dirname(__file__), "models")
 if any(os.path.isfile(os.path.join(_models, name)) for name in ("manifest.json", "manifest.txt")):
     agents.set_models_directory(_models)
 
 # Gymnasium's ids (knightgym/Tailten-v0, ...), registered where Gymnasium is installed,
 # so that gymnasium.make and SB3's make_vec_env find them after `import knightgym`
-# (Gymnasium 1.x loads no plugins by itself; pyproject.toml declares the entry point
-# that Gymnasium 0.26 to 0.29 load).
+# (Gymnasium 1.x loads no plugins by itself). A Gymnasium older than the gymnasium extra's
+# leaves them unregistered, with a warning, and the rest of knightgym as it is.
 try:
     import gymnasium  # noqa: F401 (only whether it is there)
 except ModuleNotFoundError:
     pass
 else:
-    from knightgym.gymnasium import register_envs as _register_envs
+    from knightgym._optional import supported_gymnasium as _supported_gymnasium
 
-    _register_envs()
+    if _supported_gymnasium():
+        from knightgym.gymnasium import register_envs as _register_envs
+
+        _register_envs()
 
 __all__ = [
+    "__version__",
     "Game",
     "OpponentEnv",
     "State",

@@ -16,6 +16,7 @@ import collections
 import time
 
 from knightgym import _knightgym
+from knightgym._optional import extra
 from knightgym.ray_cluster import connect
 
 __all__ = ["RayRunner"]
@@ -55,7 +56,8 @@ class RayRunner:
     close()."""
 
     def __init__(self, address, options):
-        import ray
+        with extra("ray", __name__):
+            import ray
 
         self._ray = ray
         self._owns_connection = connect(address)

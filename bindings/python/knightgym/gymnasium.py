@@ -36,11 +36,15 @@ Conventions, shared by both:
   values. A closed env refuses to be used, copied or pickled (RuntimeError naming it).
 """
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
+
+from knightgym._optional import extra
+
+with extra("gymnasium", __name__):
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
 
 import knightgym
 from knightgym import raster

@@ -11,13 +11,14 @@
 Knight Fight is SAMPLED_STOCHASTIC: each new_initial_state() draws a layout from a
 stream seeded by its rng_seed parameter (default 0; an integer in [0, 2**31 - 1], the
 seeds of knightgym.make that OpenSpiel's int parameter holds). Without pyspiel the import
-registers nothing, and register() and load_game() raise ImportError. See docs/api.md,
-"OpenSpiel".
+registers nothing, and register() and load_game() raise ModuleNotFoundError naming the
+extra that brings it (knightgym[openspiel]). See docs/api.md, "OpenSpiel".
 """
 
 import importlib.util
 
 import knightgym
+from knightgym._optional import extra
 
 PREFIX = "knightgym_"
 
@@ -58,12 +59,8 @@ def register():
 
 
 def _import_pyspiel():
-    try:
+    with extra("openspiel", __name__):
         import pyspiel
-    except ImportError as error:
-        raise ImportError(
-            "knightgym.openspiel needs OpenSpiel's pyspiel: pip install open_spiel"
-        ) from error
     return pyspiel
 
 

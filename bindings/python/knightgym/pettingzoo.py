@@ -36,9 +36,13 @@ invent moves for the players not on turn.
 """
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from knightgym._optional import extra
+
+with extra("pettingzoo", __name__):
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 
 from knightgym import load_game, raster
 from knightgym._checks import (

@@ -14,14 +14,16 @@ import warnings
 import numpy as np
 
 from knightgym import svg
+from knightgym._optional import extra
 
 
 def rgb_array(state):
     """The picture of ``state`` (a knightgym.State) as uint8 [H, W, 3]."""
-    with warnings.catch_warnings():  # Debian's cairosvg 2.5 calls a deprecated locale
-        warnings.filterwarnings("ignore", "Use setlocale", DeprecationWarning)  # function
-        import cairosvg  # imported here: only rendering needs it
-    from PIL import Image
+    with extra("render", __name__):  # imported here: only rendering needs them
+        with warnings.catch_warnings():  # Debian's cairosvg 2.5 calls a deprecated locale
+            warnings.filterwarnings("ignore", "Use setlocale", DeprecationWarning)  # function
+            import cairosvg
+        from PIL import Image
 
     png = cairosvg.svg2png(bytestring=svg.draw(state, notes=False).encode())
     with Image.open(io.BytesIO(png)) as image:

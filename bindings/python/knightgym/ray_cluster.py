@@ -13,6 +13,8 @@ import re
 import socket
 import time
 
+from knightgym._optional import extra
+
 __all__ = ["check_address", "connect"]
 
 CONNECT_TIMEOUT = 5.0
@@ -83,7 +85,8 @@ def _answers_http2(connection):
 def connect(address):
     """Connects this process to the cluster at `address` unless Ray is connected already;
     returns whether it connected (and so should disconnect with ray.shutdown())."""
-    import ray
+    with extra("ray", __name__):
+        import ray
 
     check_address(address)
     if ray.is_initialized():

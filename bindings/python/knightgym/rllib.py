@@ -26,21 +26,20 @@ examples/rllib_tailten.py trains and scores one; tests/python/test_rllib.py chec
 every action the module takes is legal.
 """
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 
-try:
+from knightgym._optional import extra
+
+# Ray without RLlib's own dependencies (dm-tree, ...), as in .venv, fails here too, naming
+# the one missing; make torch2's .venv-torch2 has them all.
+with extra("rllib", __name__):
+    import gymnasium
+    from gymnasium import spaces
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
         ActionMaskingTorchRLModule,
     )
     from ray.tune.registry import register_env as _register_env
-except ImportError as error:  # Ray without RLlib's extras (dm-tree, ...), as in .venv
-    raise ImportError(
-        f"knightgym.rllib needs RLlib with its dependencies, which this environment lacks "
-        f"({error}): `make torch2` makes .venv-torch2 with them (docs/api.md, RLlib)"
-    ) from error
 
 import knightgym.gymnasium
 

@@ -20,13 +20,17 @@ learns every game (SB3's default MLP does not learn Knight Fight in minutes; doc
 has the measurements).
 """
 
-import gymnasium
 import numpy as np
 import torch
-from gymnasium import spaces
-from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
+
+from knightgym._optional import extra
+
+with extra("sb3", __name__):
+    import gymnasium
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from knightgym import raster
 from knightgym._checks import Locked, checked_seed, open_only, serialised

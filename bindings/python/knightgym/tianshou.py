@@ -15,8 +15,11 @@ policy. examples/tianshou_tailten.py trains DQN on one; tests/python/test_tiansh
 checks that every action it takes is legal.
 """
 
-import gymnasium
-from gymnasium import spaces
+from knightgym._optional import extra
+
+with extra("tianshou", __name__):
+    import gymnasium
+    from gymnasium import spaces
 
 import knightgym.gymnasium
 

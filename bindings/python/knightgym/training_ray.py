@@ -22,6 +22,7 @@ import os
 import sys
 import time
 
+from knightgym._optional import extra
 from knightgym.ray_cluster import connect
 
 __all__ = ["RayChannel", "SelfPlayActor"]
@@ -63,7 +64,8 @@ class RayChannel:
     connected); close() ends the actors and the connection."""
 
     def __init__(self, address, stop, actors=None):
-        import ray
+        with extra("ray", __name__):
+            import ray
 
         self._ray = ray
         self._owns_connection = connect(address)
