@@ -55,6 +55,8 @@ CASES = [
     ("ray", "ray", "knightgym.ray_cluster", "module.connect('auto')"),
     ("ray", "ray", "knightgym.balance_ray", "module.RayRunner('auto', None)"),
     ("ray", "ray", "knightgym.training_ray", "module.RayChannel('auto', None)"),
+    ("plot", "matplotlib", "knightgym.report", None),
+    ("plot", "matplotlib", "knightgym.ladder", "module.plot_elo_over_time([], 'elo.png')"),
 ]
 
 

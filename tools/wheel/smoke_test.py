@@ -111,6 +111,10 @@ def command():
     )
     check("knightgym play with the pretrained network", "az:model=pretrained" in out, out)
     check("python -m knightgym", "usage" in run(sys.executable, "-m", "knightgym", "--help"))
+    # balance hands its report to this venv's Python (the script names it to the program)
+    run(program, "balance", game, "--agents", "random", "--games", "20", "--out", "balance")
+    report = pathlib.Path("balance", "balance.md")
+    check("knightgym balance writes its report", report.is_file() and game in report.read_text())
 
 
 def viewer():

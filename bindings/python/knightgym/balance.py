@@ -24,6 +24,7 @@ import sys
 from knightgym import _knightgym
 from knightgym import _result_files as result_files
 from knightgym._checks import checked_seed
+from knightgym._optional import extra
 from knightgym._outputs import locked_folder, save_figure, write_text
 from knightgym._specs import spec_value
 from knightgym.balance_markdown import markdown
@@ -197,10 +198,11 @@ def plot(result, out):
 def _plot(result, out):
     """plot() with `out` locked by the caller."""
     # Imported here: balance.md (report with plots=False) needs no matplotlib.
-    import matplotlib
+    with extra("plot", __name__):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
 
     result = _load(result)
     os.makedirs(out, exist_ok=True)

@@ -21,6 +21,7 @@ import re
 from knightgym import _knightgym
 from knightgym import _result_files as result_files
 from knightgym._checks import checked_seed
+from knightgym._optional import extra
 from knightgym._outputs import save_figure, write_text
 
 __all__ = ["elo_over_time", "markdown", "merge", "plot_elo_over_time", "run"]
@@ -181,10 +182,11 @@ def plot_elo_over_time(results, png):
     """One line per ladder (a dict or a JSON file): its snapshots' Elo against training
     minutes with 95% intervals, each game's fixed agents as dotted levels. Written whole
     or not at all."""
-    import matplotlib
+    with extra("plot", __name__):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
 
     results = [_load(r) for r in results]
     columns = min(3, len(results))

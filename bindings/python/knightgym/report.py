@@ -12,10 +12,13 @@ import json
 import os
 import statistics
 
-import matplotlib
+from knightgym._optional import extra
 
-matplotlib.use("Agg")  # files only: no display needed
-import matplotlib.pyplot as plt  # noqa: E402
+with extra("plot", __name__):
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display needed
+    import matplotlib.pyplot as plt
 
 from knightgym import _result_files as result_files  # noqa: E402
 from knightgym._outputs import save_figure, write_text  # noqa: E402
