@@ -176,10 +176,11 @@ wheel: deps
 wheel-test: wheel
 	tools/wheel/test_wheel.sh $(WHEEL_VENV)
 
-# clang-format comes with the other dependencies (tools/install_deps.sh); ruff, Python's
-# linter and formatter (pyproject.toml's [tool.ruff]), with the .venv.
+# clang-format and shellcheck come with the other dependencies (tools/install_deps.sh);
+# ruff, Python's linter and formatter (pyproject.toml's [tool.ruff]), with the .venv.
 FORMATTED = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 PYTHON_SOURCES = bindings/python tests/python tools examples
+SHELL_SOURCES = $(shell git ls-files '*.sh' .ci/run 2>/dev/null)
 format: venv
 	clang-format -i $(FORMATTED)
 	$(VENV)/bin/ruff format $(PYTHON_SOURCES)
@@ -188,6 +189,7 @@ format: venv
 lint: venv
 	@$(VENV)/bin/ruff check --quiet $(PYTHON_SOURCES) && \
 	  $(VENV)/bin/ruff format --check --quiet $(PYTHON_SOURCES) && echo "ruff: clean"
+	@shellcheck $(SHELL_SOURCES) && echo "shellcheck: clean"
 
 format-check: deps
 	@clang-format --dry-run -Werror $(FORMATTED) && echo "clang-format: clean"

@@ -19,7 +19,7 @@ python3 -m pip install -q --no-index --no-deps --target /tmp/knightgym-packages 
 export PYTHONPATH=/tmp/knightgym-packages
 python=$(command -v python3)
 start=$SECONDS
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$python \
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE="$python" \
   -DEigen3_DIR="$carried/eigen/share/eigen3/cmake" -DKNIGHTGYM_TESTS=OFF > /dev/null
 cmake --build build-gpu -j "$(nproc)" --target _knightgym _knightgym_torch knightgym_cli | tail -1
 echo "configure and build: $((SECONDS - start)) s"

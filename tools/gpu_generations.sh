@@ -48,7 +48,8 @@ for recipe in "${recipes[@]}"; do
   log "$recipe: teacher $(tr '\r' '\n' < "$run.log" | grep -a '/[0-9]* games, ' | tail -1 || true);" \
     "last row: $(tail -1 "$run/metrics.csv" 2> /dev/null)"
   # The newest checkpoint is the one resuming reads; the older ones and the shards stay.
-  newest=$(ls "$run/checkpoints" 2> /dev/null | sed -n 's/\.ckpt$//p' | sort | tail -1 || true)
+  newest=$(find "$run/checkpoints" -maxdepth 1 -name '*.ckpt' -printf '%f\n' 2> /dev/null |
+    sed 's/\.ckpt$//' | sort | tail -1 || true)
   [[ -z $newest ]] || find "$run/checkpoints" -type f ! -name "$newest.*" -delete
   tar -C "$work" -czf "$out/$recipe.tar.gz" --exclude='*.kgt' "$recipe" "$recipe.log"
 done

@@ -25,6 +25,7 @@
 # CARRIED holds what the machine lacks: eigen/ (Debian's Eigen as a prefix) and
 # bin/fairy-stockfish. Tried on the CPU first with DEVICE=cpu and short times.
 #   tools/gpu_teach_train.sh CARRIED OUT GAME [RECIPE]
+# shellcheck disable=SC2317  # the phase_* functions run by name, from PHASES (at the end)
 set -euo pipefail
 usage="usage: tools/gpu_teach_train.sh CARRIED OUT GAME [RECIPE]"
 carried=$(realpath -m "${1:?$usage}")
@@ -105,7 +106,7 @@ phase_teach() {
   # 124 and 143: stopped at TEACH_SECONDS, with whole shards written
   [[ $status == 0 || $status == 124 || $status == 143 ]] || { log "teach failed ($status)"; exit 1; }
   log "teach: $((SECONDS - start)) s, $(tail -1 "$out/teach.log" | tr '\r' '\n' | tail -1)"
-  log "teacher data: $(du -sh "$work/teach" | cut -f1), $(ls "$work/teach" | grep -c kgt) shards"
+  log "teacher data: $(du -sh "$work/teach" | cut -f1), $(find "$work/teach" -name '*.kgt' | wc -l) shards"
 }
 
 phase_train() {

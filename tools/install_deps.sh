@@ -10,7 +10,7 @@ packages=(
   pybind11-dev python3-pybind11 catch2 libeigen3-dev
   libtorch-dev python3-torch python3-matplotlib python3-tqdm python3-scipy python3-statsmodels
   python3-requests python3-yaml python3-psutil python3-pandas python3-cairosvg python3-pil
-  python3-venv fairy-stockfish clang-format time
+  python3-venv fairy-stockfish clang-format shellcheck time
   chromium chromium-driver python3-selenium fonts-dejavu-core
   clang-16 libclang-rt-16-dev
 )

@@ -6,13 +6,11 @@
 # package (ray[rllib]'s of gymnasium) holds none back. The versions it got are printed.
 set -euo pipefail
 venv=${1:-.venv-latest}
-names=$(sed -e 's/#.*//' -e 's/[=<>~!].*//' -e '/^[[:space:]]*$/d' \
+mapfile -t names < <(sed -e 's/#.*//' -e 's/[=<>~!].*//' -e '/^[[:space:]]*$/d' \
   "$(dirname "$0")/python_requirements_torch2.in")
 rm -rf "$venv"
 /usr/bin/python3 -m venv "$venv"
 pip() { "$venv/bin/python" -m pip --quiet --disable-pip-version-check "$@"; }
-# shellcheck disable=SC2086 # one argument per name
-pip install --upgrade pip $names
-# shellcheck disable=SC2086
-pip install --upgrade --no-deps $(sed 's/\[.*\]//' <<< "$names")
+pip install --upgrade pip "${names[@]}"
+pip install --upgrade --no-deps "${names[@]%%\[*}"  # the names without their extras
 "$venv/bin/python" -m pip list --disable-pip-version-check --format freeze
