@@ -1,10 +1,8 @@
 #include "training/balance/checkpoint.h"
 
 #include <filesystem>
-#include <functional>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "agents/agent_kinds.h"
@@ -19,11 +17,9 @@ constexpr const char* kFormat = "knightgym-balance-progress";
 // Version 3 holds the games and the sequences' tuning beside the run's options; 2, still
 // read, held the games among the options.
 constexpr int64_t kVersion = 3;
-// Version 1, still read: lines of text after this one.
-constexpr const char* kTextMagic = "knightgym-balance-progress-1";
 
 // The options of `identity` whose values the saved run's differ in, none where they are
-// the same run. A saved run's "games" (versions 1 and 2 held them) is not matched.
+// the same run. A saved run's "games" (version 2 held them) is not matched.
 std::string differing_options(const JsonValue& saved, const JsonValue& identity) {
   std::string names;
   const auto add = [&](const std::string& name) { names += (names.empty() ? "" : ", ") + name; };
@@ -38,55 +34,10 @@ std::string differing_options(const JsonValue& saved, const JsonValue& identity)
   return names;
 }
 
-// The games a run of versions 1 and 2 planned, from its options (0 where they hold none).
+// The games a run of version 2 planned, from its options (0 where they hold none).
 int64_t games_of(const JsonValue& saved) {
   const JsonValue* games = saved.find("games");
   return games ? games->as_int(1) : 0;
-}
-
-BalanceCheckpoint load_text_checkpoint(std::istream& in, const std::string& identity,
-                                       const std::function<void(std::string)>& fail) {
-  std::string line;
-  if (!std::getline(in, line)) fail("it ends before the run's options");
-  BalanceCheckpoint checkpoint;
-  std::string differing = line == identity ? "" : "its options";
-  // Options as JSON are compared as JSON, the games aside; any other line as text.
-  try {
-    if (looks_like_json(line) && looks_like_json(identity)) {
-      const JsonValue saved = parse_json(line);
-      differing = differing_options(saved, parse_json(identity));
-      checkpoint.games = games_of(saved);
-    }
-  } catch (const std::invalid_argument&) {
-  }
-  if (!differing.empty())
-    fail("it holds a run with other options (" + differing + "):\n  " + line + "\nnot\n  " +
-         identity + "\nRun those options again, or delete the file to start afresh");
-  std::vector<SavedRuleSet>& rule_sets = checkpoint.rule_sets;
-  size_t count = 0;
-  if (!std::getline(in, line) || std::sscanf(line.c_str(), "%zu", &count) != 1)
-    fail("no count of rule sets");
-  for (size_t r = 0; r < count; ++r) {
-    SavedRuleSet saved;
-    if (!std::getline(in, line)) fail("it ends in rule set " + std::to_string(r));
-    std::istringstream fields(line);
-    std::string seconds;
-    if (!(fields >> saved.chunks_done >> seconds) || saved.chunks_done < 0)
-      fail("rule set " + std::to_string(r) + ": a bad line '" + line + "'");
-    char* end = nullptr;
-    saved.seconds = std::strtod(seconds.c_str(), &end);
-    if (end != seconds.c_str() + seconds.size() || !(saved.seconds >= 0))
-      fail("rule set " + std::to_string(r) + ": seconds '" + seconds + "' is not a number");
-    if (!std::getline(in, line)) fail("it ends before rule set " + std::to_string(r) + "'s tally");
-    try {
-      saved.tally = RuleSetTally::parse(line);
-    } catch (const std::invalid_argument& error) {
-      fail("rule set " + std::to_string(r) + ": " + error.what());
-    }
-    rule_sets.push_back(std::move(saved));
-  }
-  if (std::getline(in, line) && !line.empty()) fail("text follows the last rule set");
-  return checkpoint;
 }
 
 // Throws std::invalid_argument naming the problem (not the file).
@@ -186,22 +137,15 @@ void save_checkpoint(const std::string& path, const std::string& identity,
 BalanceCheckpoint load_checkpoint(const std::string& path, const std::string& identity) {
   const std::optional<std::string> bytes = read_file(path);
   if (!bytes) throw std::invalid_argument(path + ": cannot be read (or is no regular file)");
-  const std::function<void(std::string)> fail = [&](const std::string& problem) {
-    throw std::invalid_argument(path + ": " + problem);
-  };
-  std::stringstream text(*bytes);
-  if (looks_like_json(text.view())) {
-    try {
-      return load_json_checkpoint(text.str(), identity);
-    } catch (const std::invalid_argument& error) {
-      fail(error.what());
-    }
+  if (!looks_like_json(*bytes))
+    throw std::invalid_argument(path +
+                                ": not a balance run's progress (not JSON; version 1's text "
+                                "format is no longer read: play the run again)");
+  try {
+    return load_json_checkpoint(*bytes, identity);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(path + ": " + error.what());
   }
-  std::string line;
-  if (!std::getline(text, line) || line != kTextMagic)
-    fail(std::string("not a balance run's progress (neither JSON nor a text that starts with ") +
-         kTextMagic + ")");
-  return load_text_checkpoint(text, identity, fail);
 }
 
 }  // namespace knightgym

@@ -14,63 +14,10 @@
 namespace knightgym {
 namespace {
 
-// The format before JSON, still read: whitespace-separated tokens after this word,
-// integers in decimal and doubles as C99 hexadecimal floats.
-constexpr std::string_view kTokensMagic = "knightgym-tally-1";
 // Bounds that keep a malformed text from asking for much memory, and its counts from
 // overflowing where they are added up (a few, or 64 ranks, of kMostCount each).
 constexpr int64_t kMostPlayers = 64, kMostAgents = 1024, kLongestGame = int64_t{1} << 24;
 constexpr int64_t kMostCount = int64_t{1} << 56;
-
-class TokenReader {
- public:
-  explicit TokenReader(std::string_view text) : text_(text) {}
-
-  std::string_view word(const char* what) {
-    while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
-    const size_t start = at_;
-    while (at_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
-    if (start == at_) fail(std::string("it ends before ") + what);
-    return text_.substr(start, at_ - start);
-  }
-  int64_t integer(const char* what, int64_t low = 0, int64_t high = kMostCount) {
-    const std::string token(word(what));
-    char* end = nullptr;
-    errno = 0;
-    const long long value = std::strtoll(token.c_str(), &end, 10);
-    if (end != token.c_str() + token.size() || errno != 0 || value < low || value > high)
-      fail(std::string(what) + " '" + token + "' is not an integer in [" + std::to_string(low) +
-           ", " + std::to_string(high) + "]");
-    return value;
-  }
-  double real(const char* what) {
-    const std::string token(word(what));
-    char* end = nullptr;
-    const double value = std::strtod(token.c_str(), &end);
-    if (end != token.c_str() + token.size() || !std::isfinite(value))
-      fail(std::string(what) + " '" + token + "' is not a finite number");
-    return value;
-  }
-  MomentSums sums(const char* what) {
-    MomentSums sums;
-    sums.count = integer(what);
-    sums.sum = real(what);
-    sums.squares = real(what);
-    if (sums.squares < 0) fail(std::string(what) + ": a negative sum of squares");
-    return sums;
-  }
-  void finish() {
-    while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
-    if (at_ != text_.size()) fail("text follows the end");
-  }
-  [[noreturn]] static void fail(const std::string& problem) {
-    throw std::invalid_argument("a balance tally: " + problem);
-  }
-
- private:
-  std::string_view text_;
-  size_t at_ = 0;
-};
 
 // A tally read from a file written before shared first places were counted: with two
 // seats every win was won alone; with more, the shares are not known.
@@ -241,48 +188,6 @@ MomentSums sums_of(const JsonValue& json) {
   return sums;
 }
 
-RuleSetTally parse_tokens(std::string_view text) {
-  TokenReader in(text);
-  if (in.word("the header") != kTokensMagic)
-    TokenReader::fail("neither JSON nor a text that starts with " + std::string(kTokensMagic));
-  const int num_players = static_cast<int>(in.integer("players", 1, kMostPlayers));
-  const int num_agents = static_cast<int>(in.integer("agents", 1, kMostAgents));
-  RuleSetTally tally(num_players, num_agents);
-  tally.games = in.integer("games");
-  tally.blocks = in.integer("blocks");
-  tally.decisive = in.integer("decisive games");
-  tally.natural_draws = in.integer("natural draws");
-  tally.truncated = in.integer("truncated games");
-  tally.truncated_draws = in.integer("truncated draws");
-  for (RuleSetTally::Seat& seat : tally.seats) {
-    seat.wins = in.integer("wins"), seat.draws = in.integer("draws");
-    seat.losses = in.integer("losses");
-    seat.return_sum = in.real("a return sum");
-    for (int64_t& count : seat.ranks) count = in.integer("a rank count");
-  }
-  tally.game_advantage = in.sums("the games' advantage");
-  tally.block_advantage = in.sums("the blocks' advantage");
-  const int64_t seen = in.integer("the number of lengths", 0, kLongestGame);
-  for (int64_t i = 0; i < seen; ++i) {
-    const int64_t length = in.integer("a length", 0, kLongestGame);
-    if (static_cast<size_t>(length) < tally.lengths.size())
-      TokenReader::fail("lengths out of order");
-    tally.lengths.resize(length + 1, 0);
-    tally.lengths[length] = in.integer("a length's games", 1);
-  }
-  for (RuleSetTally::Agent& agent : tally.agents) {
-    agent.games = in.integer("an agent's games"), agent.wins = in.integer("an agent's wins");
-    agent.draws = in.integer("an agent's draws");
-    agent.losses = in.integer("an agent's losses");
-    agent.block_score = in.sums("an agent's scores");
-  }
-  for (double& value : tally.points) value = in.real("points");
-  for (int64_t& count : tally.pentanomial) count = in.integer("a pentanomial count");
-  in.finish();
-  without_counted_shares(tally);
-  return tally;
-}
-
 // What of a tally read from a file disagrees with the rest of it, or nullptr.
 const char* inconsistency(const RuleSetTally& tally) {
   if (tally.games % tally.block_games != 0 || tally.games / tally.block_games != tally.blocks)
@@ -411,11 +316,6 @@ std::string RuleSetTally::serialize() const {
 }
 
 RuleSetTally RuleSetTally::parse(std::string_view text) {
-  if (!looks_like_json(text)) {
-    RuleSetTally tally = parse_tokens(text);
-    if (const char* problem = inconsistency(tally)) TokenReader::fail(problem);
-    return tally;
-  }
   try {
     return from_json(parse_json(text));
   } catch (const std::invalid_argument& error) {

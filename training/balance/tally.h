@@ -71,8 +71,7 @@ struct RuleSetTally {
   void write_json(JsonWriter& json) const;
   // Throws std::invalid_argument naming where the JSON is malformed or inconsistent.
   static RuleSetTally from_json(const JsonValue& json);
-  // One line of JSON, and back; parse() also reads the whitespace-separated format
-  // before JSON (knightgym-tally-1). Throws std::invalid_argument naming the problem.
+  // One line of JSON, and back. parse() throws std::invalid_argument naming the problem.
   std::string serialize() const;
   static RuleSetTally parse(std::string_view text);
 

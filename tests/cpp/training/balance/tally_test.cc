@@ -102,13 +102,6 @@ TEST_CASE("length percentiles from the histogram are numpy's", "[balance]") {
 
 namespace {
 
-// tally_of(random_blocks(3, 5), 0, 6) as serialize() wrote it before tallies were JSON.
-constexpr const char* kTokensTally =
-    "knightgym-tally-1 2 2 6 3 6 0 0 0 4 0 2 0x1p+1 4 2 2 0 4 -0x1p+1 2 4 6 0x1p+1 "
-    "0x1.e38e39c71c72p+1 3 0x1p+0 0x1.d555565555558p+0 6 25 1 28 1 35 1 64 1 82 1 88 1 6 3 0 3 3 "
-    "0x1.5555558p+0 0x1.31c71cb8e38e4p-1 6 3 0 3 3 0x1.aaaaaa8p+0 0x1.dc71c6b8e38e4p-1 0x0p+0 "
-    "0x1.8p+1 0x1.8p+1 0x0p+0 0 0 3 0 0";
-
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const size_t at = text.find(from);
   REQUIRE(at != std::string::npos);
@@ -124,11 +117,11 @@ TEST_CASE("a tally crosses a process exactly, and a malformed one is refused", "
   CHECK(text.front() == '{');
   CHECK(RuleSetTally::parse(text) == tally);  // to the last bit
   CHECK(RuleSetTally::parse(RuleSetTally(4, 1).serialize()) == RuleSetTally(4, 1));
-  // The format before JSON is still read.
-  CHECK(RuleSetTally::parse(kTokensTally) == tally_of(random_blocks(3, 5), 0, 6));
 
-  CHECK_THROWS_WITH(RuleSetTally::parse(""), Catch::Contains("ends before the header"));
-  CHECK_THROWS_WITH(RuleSetTally::parse("tally 1"), Catch::Contains("knightgym-tally-1"));
+  CHECK_THROWS_WITH(RuleSetTally::parse(""), Catch::StartsWith("a balance tally: JSON"));
+  // The whitespace-separated format before JSON (knightgym-tally-1) is retired.
+  CHECK_THROWS_WITH(RuleSetTally::parse("knightgym-tally-1 2 2 6 3 6 0 0 0 4 0 2"),
+                    Catch::StartsWith("a balance tally: JSON, line 1"));
   CHECK_THROWS_WITH(RuleSetTally::parse(text.substr(0, text.size() / 2)),
                     Catch::StartsWith("a balance tally: JSON, line 1"));
   CHECK_THROWS_WITH(RuleSetTally::parse(text + " 7"), Catch::Contains("text after the document"));
@@ -138,8 +131,6 @@ TEST_CASE("a tally crosses a process exactly, and a malformed one is refused", "
                     Catch::Contains("seats[0].wins: -"));
   CHECK_THROWS_WITH(RuleSetTally::parse(replaced(text, "\"ranks\": [", "\"ranks\": [1, ")),
                     Catch::Contains("seats[0].ranks: expected 2 items, found 3"));
-  CHECK_THROWS_WITH(RuleSetTally::parse(replaced(kTokensTally, " 4 0 2 ", " 4 0 2 x")),
-                    Catch::Contains("a return sum 'x0x1p+1' is not a finite number"));
   // Counts too large to add up without overflow are refused by name.
   CHECK_THROWS_WITH(
       RuleSetTally::parse(replaced(text, "\"blocks\": 50", "\"blocks\": 9223372036854775807")),
@@ -370,29 +361,12 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("not a balance run's progress"));
 }
 
-TEST_CASE("a balance run's progress written before JSON is still read", "[balance]") {
+TEST_CASE("a balance run's progress of the text format before JSON is refused", "[balance]") {
   const std::string path = testing::temporary_dir("balance_progress_1") + "/balance.progress";
   const std::string identity = "{\"game\": \"knight_fight\", \"seed\": 1}";
-  testing::write_bytes(path, "knightgym-balance-progress-1\n" + identity + "\n1\n3 0x1.8p+0\n" +
-                                 kTokensTally + "\n");
-  const BalanceCheckpoint checkpoint = load_checkpoint(path, identity);
-  CHECK(checkpoint.games == 0);  // not among its options: not recorded
-  const std::vector<SavedRuleSet>& saved = checkpoint.rule_sets;
-  REQUIRE(saved.size() == 1);
-  CHECK(saved[0].chunks_done == 3);
-  CHECK(saved[0].seconds == 1.5);
-  CHECK(saved[0].tally == tally_of(random_blocks(3, 5), 0, 6));
-  CHECK_THROWS_WITH(load_checkpoint(path, "{\"game\": \"tailten\"}"),
-                    Catch::Contains("a run with other options"));
-  // Saved again, it is JSON, and reads back the same.
-  save_checkpoint(path, identity, checkpoint);
-  CHECK(testing::read_bytes(path).front() == '{');
-  const std::vector<SavedRuleSet> again = load_checkpoint(path, identity).rule_sets;
-  REQUIRE(again.size() == 1);
-  CHECK(again[0].tally == saved[0].tally);
-  CHECK(again[0].seconds == 1.5);
-  CHECK_THROWS_WITH(load_checkpoint(path, "{\"game\": \"knight_fight\", \"seed\": 2}"),
-                    Catch::Contains("other options (seed)"));
+  testing::write_bytes(path, "knightgym-balance-progress-1\n" + identity + "\n1\n3 0x1.8p+0\n");
+  CHECK_THROWS_WITH(load_checkpoint(path, identity),
+                    Catch::Contains("balance.progress: not a balance run's progress (not JSON"));
 }
 
 TEST_CASE("random openings vary the games of an engine that plays one game", "[balance]") {
