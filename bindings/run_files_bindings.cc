@@ -22,7 +22,7 @@ void init_run_files(py::module_& m) {
         "key=value lines (# comments). Raises ValueError naming the problem (a key given twice, "
         "a line without '=').");
   m.def("holds_run", &RunDirectory::holds_run, py::arg("out"),
-        "Whether `out` holds a training run (its config.json, or an earlier config.txt).");
+        "Whether `out` holds a training run (its config.json).");
   m.def(
       "run_config",
       [](const std::string& out) {
@@ -32,9 +32,8 @@ void init_run_files(py::module_& m) {
         return py::make_tuple(game, from_json(config.spec));
       },
       py::arg("out"),
-      "(game spec, {every setting: its typed value}) of the run in `out` (its config.json, or "
-      "an earlier version's config.txt). Raises ValueError where there is no run or its "
-      "settings do not read.");
+      "(game spec, {every setting: its typed value}) of the run in `out` (its config.json). "
+      "Raises ValueError where there is no run or its settings do not read.");
 }
 
 }  // namespace knightgym::python

@@ -18,7 +18,7 @@ seed=${6:-0}
 build=${BUILD:-build}
 timed=(/usr/bin/time -a -o "$run.cpu" -f "%U %S")
 
-if [[ -f "$run/config.json" || -f "$run/config.txt" ]]; then
+if [[ -f "$run/config.json" ]]; then
   # RUN.minutes: the training's share of MINUTES, written when the run started
   exec "${timed[@]}" "$build/knightgym" train "$game" --out "$run" \
     --minutes "$(cat "$run.minutes" 2> /dev/null || echo "$minutes")" --resume

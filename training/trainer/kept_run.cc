@@ -64,9 +64,7 @@ KeptRun keep_run(const std::string& run, const std::string& dest, const KeepOpti
   }
   if (checkpoint.empty())
     throw std::invalid_argument("'" + run + "' holds no checkpoint that loads" + skipped);
-  const std::string config_file =
-      fs::exists(from.file("config.json")) ? "config.json" : "config.txt";
-  std::vector<std::string> files = {config_file, "best.pt", "metrics.csv"};
+  std::vector<std::string> files = {"config.json", "best.pt", "metrics.csv"};
   if (!options.compact) files.push_back("model.pt");
   for (const std::string& name : files)
     if (!fs::is_regular_file(from.file(name)))

@@ -105,27 +105,18 @@ void RunDirectory::write_config(const std::string& game_spec,
   write_file_atomically(file("config.json"), json.end_object().text() + "\n");
 }
 
-bool RunDirectory::holds_run(const std::string& dir) {
-  return fs::exists(dir + "/config.json") || fs::exists(dir + "/config.txt");
-}
+bool RunDirectory::holds_run(const std::string& dir) { return fs::exists(dir + "/config.json"); }
 
 std::pair<std::string, std::string> RunDirectory::read_config() const {
-  if (const std::string path = file("config.json"); fs::is_regular_file(path)) {
-    try {
-      const JsonValue json = parse_json(read_file(path).value_or(""));
-      return {json.at("game").as_string(), json.at("settings").text()};
-    } catch (const std::invalid_argument& error) {
-      throw std::invalid_argument("'" + path + "': " + error.what());
-    }
-  }
-  const std::string path = file("config.txt");
+  const std::string path = file("config.json");
   if (!fs::is_regular_file(path))
     throw std::invalid_argument("nothing to resume in '" + dir_ + "': no config.json");
-  const std::string text = read_file(path).value_or("");
-  const size_t end = text.find('\n');
-  if (text.rfind("game=", 0) != 0 || end == std::string::npos)
-    throw std::invalid_argument("'" + path + "' does not start with game=SPEC");
-  return {text.substr(5, end - 5), text.substr(end + 1)};
+  try {
+    const JsonValue json = parse_json(read_file(path).value_or(""));
+    return {json.at("game").as_string(), json.at("settings").text()};
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument("'" + path + "': " + error.what());
+  }
 }
 
 MetricsLog::MetricsLog(const std::string& path, const std::vector<std::string>& columns,

@@ -54,11 +54,10 @@ class RunDirectory {
 
   // config.json: {"game": spec, "settings": settings_json}.
   void write_config(const std::string& game_spec, const std::string& settings_json) const;
-  // The game and the settings (as read_train_config reads them) of config.json, or of the
-  // config.txt of earlier versions ("game=<spec>", then key=value lines). Throws
-  // std::invalid_argument if there is neither (nothing to resume) or it is malformed.
+  // The game and the settings (as read_train_config reads them) of config.json. Throws
+  // std::invalid_argument if there is none (nothing to resume) or it is malformed.
   std::pair<std::string, std::string> read_config() const;
-  // Whether `dir` holds a run (a config.json or config.txt).
+  // Whether `dir` holds a run (a config.json).
   static bool holds_run(const std::string& dir);
 
  private:
