@@ -533,9 +533,11 @@ def elo_table(data, plan):
 def same_player(spec):
     """A canonical agent spec without where its network evaluates: a player's strength is
     the same on any device (a run played on a GPU takes its rating from the ladder)."""
-    kind, _, params = spec.partition(":")
-    kept = [param for param in params.split(",") if not param.startswith("device=")]
-    return f"{kind}:{','.join(kept)}" if params else kind
+    from knightgym._specs import agent_params, agent_spec
+
+    kind, params = agent_params(spec)
+    params.pop("device", None)
+    return agent_spec(kind, params)
 
 
 def strength_rows(data, plan, game):
@@ -861,11 +863,11 @@ def old_against_new(data, plan):
 
 
 def agent_label(spec):
-    """knightgym.balance.agent_label, imported only where a table needs it: `run` plays on
+    """knightgym's agent label, imported only where a table needs it: `run` plays on
     machines without the Python module (tools/gpu_balance.sh)."""
-    import knightgym.balance
+    from knightgym._specs import agent_label as label
 
-    return knightgym.balance.agent_label(spec)
+    return label(spec)
 
 
 def player(result):
@@ -873,9 +875,10 @@ def player(result):
     first 8 digits, and where it evaluated unless on the CPU), or "network of before" where
     the result did not record it."""
     names = []
+    from knightgym._specs import agent_params
+
     for spec in result["agents"]:
-        params = spec.partition(":")[2]
-        values = dict(param.split("=", 1) for param in params.split(",") if "=" in param)
+        values = agent_params(spec)[1]
         names.append(agent_label(spec))
         if values.get("model") not in (None, "uniform", "resnet"):
             networks = result.get("networks")

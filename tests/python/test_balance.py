@@ -882,6 +882,10 @@ def test_agents_are_labelled_by_kind_and_budget():
     assert label("uci:engine=fairy-stockfish,nodes=1000,movetime=0") == "uci:nodes=1000"
     assert label("mcts:sims=400,c=1.4") == "mcts:sims=400"
     assert label("random") == "random"
+    # read by the command line's parser: a bracketed value may hold commas
+    assert label("az:model=[nets/a,b.pt],sims=8") == "az:sims=8"
+    with pytest.raises(ValueError):
+        label("az:sims")
 
 
 def test_ctrl_c_stops_a_run_with_a_runner_and_saves_its_progress(tmp_path):

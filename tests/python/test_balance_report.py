@@ -188,6 +188,9 @@ def test_a_player_on_a_gpu_is_rated_as_on_the_cpu():
         balance_report.same_player(on_gpu)
     )
     assert balance_report.same_player("random") == "random"
+    assert balance_report.same_player("az:model=[a,b.pt],device=cuda,sims=8") == (
+        "az:model=[a,b.pt],sims=8"
+    )
 
 
 def test_a_damaged_progress_is_named(tmp_path):

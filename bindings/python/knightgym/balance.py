@@ -26,7 +26,7 @@ from knightgym import _result_files as result_files
 from knightgym._checks import checked_seed
 from knightgym._optional import extra
 from knightgym._outputs import locked_folder, save_figure, write_text
-from knightgym._specs import spec_value
+from knightgym._specs import agent_label, spec_value
 from knightgym.balance_markdown import markdown
 from knightgym.balance_statistics import restated
 
@@ -176,15 +176,6 @@ def _write_report(result, out, plots):
 
 def _rule_set_labels(result):
     return [rule_set["label"] for rule_set in result["rule_sets"]]
-
-
-def agent_label(spec):
-    """An agent spec's kind and budget, for titles and tables: "az:sims=64",
-    "uci:nodes=1000", "random" (balance.json and balance.md name it in full)."""
-    kind, _, params = spec.partition(":")
-    values = dict(param.split("=", 1) for param in params.split(",") if "=" in param)
-    budget = next((f"{key}={values[key]}" for key in ("sims", "nodes") if key in values), "")
-    return f"{kind}:{budget}" if budget else kind
 
 
 def plot(result, out):

@@ -22,6 +22,7 @@ with extra("plot", __name__):
 
 from knightgym import _result_files as result_files  # noqa: E402
 from knightgym._outputs import save_figure, write_text  # noqa: E402
+from knightgym._specs import agent_label, agent_params  # noqa: E402
 from knightgym.training import run_config  # noqa: E402
 
 
@@ -99,11 +100,11 @@ def _median(values):
 
 
 def _agent(spec):
-    """A short name: the kind, and for a network agent its model file and simulations."""
-    items = dict(item.split("=", 1) for item in spec.split(":", 1)[-1].split(",") if "=" in item)
-    if spec.startswith("az:"):
+    """A short name: the kind and budget, and for a network agent its model file."""
+    kind, items = agent_params(spec)
+    if kind == "az":
         return f"az ({os.path.basename(items.get('model', '?'))}, {items.get('sims', '?')} sims)"
-    return spec.split(",")[0]
+    return agent_label(spec)
 
 
 def write_report(run_dir, report_path, matches=(), example=None):
@@ -179,10 +180,7 @@ def _match_points(run_dir, metrics, matches):
     for path in matches:
         match = result_files.load(path)
         first, second = match["agents"][0], match["agents"][1]
-        items = dict(
-            p.split("=", 1) for p in first["spec"].split(":", 1)[-1].split(",") if "=" in p
-        )
-        model = items.get("model", "")
+        model = agent_params(first["spec"])[1].get("model", "")
         trained = os.path.dirname(os.path.realpath(model)) == run if "/" in model else False
         label = f"match vs {_agent(second['spec'])}"
         points.append((last if trained else 0, label, first["score"], first["half_width"]))
