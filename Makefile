@@ -161,15 +161,18 @@ latest: deps
 # The wheel (docs/api.md#install): built by scikit-build-core (pyproject.toml) in
 # .venv-torch2 against its torch, in build-wheel/ (kept: a rebuild compiles what changed),
 # then repaired by auditwheel for manylinux, libtorch's libraries left to the torch package
-# that the wheel requires; written to dist/. make wheel-test installs it into a clean venv
-# ($(WHEEL_VENV)) and runs tools/wheel/smoke_test.py there.
+# that the wheel requires; written to dist/. It compiles with the other builds' compiler
+# (CMake's c++, not Python's sysconfig CXX, which scikit-build-core would take), so that
+# ccache serves what build-torch2 compiled alike. make wheel-test installs the wheel into
+# a clean venv ($(WHEEL_VENV)) and runs tools/wheel/smoke_test.py there.
 WHEEL_VENV ?= .venv-wheel
 LIBTORCH_LIBRARIES = libtorch.so libtorch_cpu.so libc10.so
 wheel: deps
 	@tools/make_torch2_venv.sh $(TORCH2_VENV)
 	rm -rf dist/raw
-	$(TORCH2_VENV)/bin/python -m pip wheel --quiet --disable-pip-version-check --no-build-isolation \
-	  --no-deps -w dist/raw $(if $(CCACHE),--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE)) .
+	CXX=$${CXX:-c++} $(TORCH2_VENV)/bin/python -m pip wheel --quiet --disable-pip-version-check \
+	  --no-build-isolation --no-deps -w dist/raw \
+	  $(if $(CCACHE),--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE)) .
 	PATH=$(abspath $(TORCH2_VENV))/bin:$$PATH auditwheel repair -w dist \
 	  $(addprefix --exclude ,$(LIBTORCH_LIBRARIES)) dist/raw/knightgym-*.whl
 
