@@ -83,6 +83,7 @@ def test_the_version_is_the_one_the_metadata_reads():
     value = re.search(r'__version__ = "(?P<value>[^"]+)"', text)["value"]
     assert knightgym.__version__ == value
     assert str(Version(value)) == value  # PEP 440, in the normal form the metadata shows
+    assert re.fullmatch(r"\d+\.\d+\.\d+", value)  # as CMake's project(VERSION) takes it
 
 
 def expanded(extra):

@@ -1,15 +1,11 @@
 """The package's command (issue 59): `python -m knightgym` and an installed wheel's
-`knightgym` script run the command-line program in place of Python, with one version for
-the package, the program and the wheel's metadata (bindings/python/knightgym/_version.py)."""
+`knightgym` script run the command-line program in place of Python, whose version is the
+package's (test_extras.py checks that the wheel's metadata reads the same)."""
 
-import pathlib
-import re
 import subprocess
 import sys
 
 import knightgym
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def module(*args):
@@ -30,10 +26,3 @@ def test_exit_status_and_errors_pass_through():
     assert done.returncode == 1
     assert done.stderr.startswith("knightgym play: ") and "no_such_game" in done.stderr
     assert module().returncode == 2
-
-
-def test_the_version_has_one_place():
-    text = (ROOT / "bindings/python/knightgym/_version.py").read_text()
-    (line,) = [line for line in text.splitlines() if line.startswith("__version__")]
-    assert re.fullmatch(r'__version__ = "\d+\.\d+\.\d+"', line)
-    assert line == f'__version__ = "{knightgym.__version__}"'
