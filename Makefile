@@ -14,7 +14,7 @@ FUZZ_SEED ?= 0
 FUZZ_CXX ?= clang++-16
 
 # $(call CONFIGURE,dir,build type[,Python interpreter, default SYSTEM_PYTHON]). Through
-# ccache where it is installed (tools/install_deps.sh installs it; looked up when a recipe
+# ccache where it is installed (tools/setup/install_deps.sh installs it; looked up when a recipe
 # runs, after deps): the builds of one checkout share what they compile alike, as the
 # libraries of build/ and build-notorch/ do.
 CCACHE = $(shell command -v ccache 2> /dev/null)
@@ -35,12 +35,12 @@ PYTEST = PYTHONPATH=$(BUILD)/python $(PYTHON) -m pytest $(PYTEST_ARGS)
 all: build
 
 deps:
-	@tools/install_deps.sh
+	@tools/setup/install_deps.sh
 
-# Debian's Python with Gymnasium and PettingZoo (tools/python_requirements.txt), seeing
+# Debian's Python with Gymnasium and PettingZoo (tools/setup/python_requirements.txt), seeing
 # Debian's numpy and torch.
 venv: deps
-	@tools/make_venv.sh $(VENV)
+	@tools/setup/make_venv.sh $(VENV)
 
 configure: deps
 	@$(call CONFIGURE,$(BUILD),Release) $(CMAKE_FLAGS) > /dev/null
@@ -49,11 +49,11 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: train Knight Fight for a few minutes, play it against random and MCTS,
-# write out/report.md with its training curves (tools/main_job.py; the game is the first
+# write out/report.md with its training curves (tools/demo/main_job.py; the game is the first
 # whose env/games/<game>/studies.json says "main_job": true, Knight Fight's).
 MAIN_MINUTES ?= 5
 run: build venv
-	$(PYTHON) tools/main_job.py --build $(BUILD) --out out --minutes $(MAIN_MINUTES)
+	$(PYTHON) tools/demo/main_job.py --build $(BUILD) --out out --minutes $(MAIN_MINUTES)
 
 test: build venv format-check lint
 	KNIGHTGYM_CONFORMANCE_GAMES=$(CONFORMANCE_GAMES) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
@@ -100,11 +100,11 @@ tsan: deps
 	  "[vector_env],[thread_pool],[balance],[util],[uci],[arena_batches],[parallel_self_play],[notorch]"
 
 # The fuzz targets of tests/fuzz (libFuzzer, in the sanitized build above), each run FUZZ_SECONDS after its regression inputs
-# (tools/run_fuzzers.sh), with libFuzzer's seed FUZZ_SEED (0: a new one every run).
+# (tools/ci/run_fuzzers.sh), with libFuzzer's seed FUZZ_SEED (0: a new one every run).
 fuzz: deps
 	@$(SANITIZED) > /dev/null
 	cmake --build $(BUILD)-sanitized -j $(JOBS) --target fuzz_targets
-	tools/run_fuzzers.sh $(BUILD)-sanitized $(FUZZ_SECONDS) $(FUZZ_SEED)
+	tools/ci/run_fuzzers.sh $(BUILD)-sanitized $(FUZZ_SECONDS) $(FUZZ_SEED)
 
 # The Python package built without LibTorch (KNIGHTGYM_TORCH=OFF, like KataGo's dummy
 # backend): the module, the command and the test games' module, and the Python tests,
@@ -118,8 +118,8 @@ notorch: deps venv
 	  $(PYTEST_ARGS)
 
 # A current PyTorch beside Debian's 1.13: .venv-torch2 holds PyPI's torch 2.15 and what
-# needs it (RLlib, Tianshou, Stable-Baselines3), pinned in tools/python_requirements_torch2.txt
-# and seeing none of Debian's packages (tools/make_torch2_venv.sh); build-torch2 is built
+# needs it (RLlib, Tianshou, Stable-Baselines3), pinned in tools/setup/python_requirements_torch2.txt
+# and seeing none of Debian's packages (tools/setup/make_torch2_venv.sh); build-torch2 is built
 # against its LibTorch (and PyPI's pybind11, for its NumPy 2): the Python modules, the CLI
 # and the LibTorch C++ tests, which run but the training run that must learn ([learning]);
 # then the Python tests that need a network, those of lazy loading and one libtorch per
@@ -134,7 +134,7 @@ TORCH2_PYTEST = OMP_NUM_THREADS=1 PYTHONPATH=$(TORCH2_BUILD)/python $(TORCH2_VEN
 TORCH2_TESTS = $(addprefix tests/python/,test_lazy_torch.py test_examples.py test_rllib.py \
   test_tianshou.py) $(wildcard tests/python/test_sb3.py tests/python/test_doc_snippets.py)
 torch2: deps
-	@tools/make_torch2_venv.sh $(TORCH2_VENV)
+	@tools/setup/make_torch2_venv.sh $(TORCH2_VENV)
 	@$(MAKE) --no-print-directory torch2-tests
 
 # make torch2's build and tests, for the venv TORCH2_VENV in TORCH2_BUILD.
@@ -147,14 +147,14 @@ torch2-tests:
 	$(TORCH2_PYTEST) $(TORCH2_TESTS)
 
 # The newest releases: .venv-latest with the newest of everything .venv-torch2 holds
-# (tools/python_requirements_torch2.in's names, unpinned: tools/make_latest_venv.sh), then
+# (tools/setup/python_requirements_torch2.in's names, unpinned: tools/setup/make_latest_venv.sh), then
 # make torch2's build and tests against it, and the tests of every integration. Not in
 # CI, whose result must not change with PyPI: run it when a release comes out, and what
 # fails is what to fix before the pins (and the extras' bounds) move.
 LATEST_TESTS = $(TORCH2_TESTS) $(addprefix tests/python/,test_gymnasium.py test_pettingzoo.py \
   test_openspiel.py test_env_copies.py test_vector_env.py test_extras.py)
 latest: deps
-	@tools/make_latest_venv.sh .venv-latest
+	@tools/setup/make_latest_venv.sh .venv-latest
 	@$(MAKE) --no-print-directory torch2-tests TORCH2_VENV=.venv-latest \
 	  TORCH2_BUILD=$(BUILD)-latest TORCH2_TESTS="$(LATEST_TESTS)"
 
@@ -164,11 +164,11 @@ latest: deps
 # that the wheel requires; written to dist/. It compiles with the other builds' compiler
 # (CMake's c++, not Python's sysconfig CXX, which scikit-build-core would take), so that
 # ccache serves what build-torch2 compiled alike. make wheel-test installs the wheel into
-# a clean venv ($(WHEEL_VENV)) and runs tools/wheel/smoke_test.py there.
+# a clean venv ($(WHEEL_VENV)) and runs tools/release/wheel/smoke_test.py there.
 WHEEL_VENV ?= .venv-wheel
 LIBTORCH_LIBRARIES = libtorch.so libtorch_cpu.so libc10.so
 wheel: deps
-	@tools/make_torch2_venv.sh $(TORCH2_VENV)
+	@tools/setup/make_torch2_venv.sh $(TORCH2_VENV)
 	rm -rf dist/raw
 	CXX=$${CXX:-c++} $(TORCH2_VENV)/bin/python -m pip wheel --quiet --disable-pip-version-check \
 	  --no-build-isolation --no-deps -w dist/raw \
@@ -177,9 +177,9 @@ wheel: deps
 	  $(addprefix --exclude ,$(LIBTORCH_LIBRARIES)) dist/raw/knightgym-*.whl
 
 wheel-test: wheel
-	tools/wheel/test_wheel.sh $(WHEEL_VENV)
+	tools/release/wheel/test_wheel.sh $(WHEEL_VENV)
 
-# clang-format and shellcheck come with the other dependencies (tools/install_deps.sh);
+# clang-format and shellcheck come with the other dependencies (tools/setup/install_deps.sh);
 # ruff, Python's linter and formatter (pyproject.toml's [tool.ruff]), with the .venv.
 FORMATTED = $(shell git ls-files '*.h' '*.cc' 2>/dev/null)
 PYTHON_SOURCES = bindings/python tests/python tools examples

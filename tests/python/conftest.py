@@ -64,8 +64,8 @@ EXPECTED_SKIPS = [
     ExpectedSkip(
         "could not import",
         TORCH_2,
-        "make torch2's .venv-torch2 holds tools/python_requirements_torch2.txt alone, none of "
-        "Debian's packages (psutil, statsmodels, selenium) that make test's .venv sees; in "
+        "make torch2's .venv-torch2 holds tools/setup/python_requirements_torch2.txt alone, "
+        "none of Debian's packages (psutil, statsmodels, selenium) that make test's .venv sees; in "
         ".venv, where make test installs every package a test imports, a missing one fails",
     ),
     ExpectedSkip(

@@ -1,4 +1,4 @@
-"""tools/add_input_planes.py: a network given zero-weight input planes at the end computes
+"""tools/release/add_input_planes.py: a network given zero-weight input planes at the end computes
 on its old planes exactly what it did, whatever the new planes hold; a target that exists,
 a bad count and a file that is no network are refused, and nothing is written then."""
 
@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-TOOL = ROOT / "tools" / "add_input_planes.py"
+TOOL = ROOT / "tools" / "release" / "add_input_planes.py"
 NETWORK = ROOT / "models" / "knight_fight.pt"
 
 

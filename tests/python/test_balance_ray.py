@@ -17,7 +17,7 @@ import pytest
 # One worker runs the clusters of this file, one after the other (make test's pytest-xdist).
 pytestmark = pytest.mark.xdist_group("ray")
 
-ray = pytest.importorskip("ray", reason="Ray comes from PyPI into .venv (tools/make_venv.sh)")
+ray = pytest.importorskip("ray", reason="Ray comes from PyPI into .venv (tools/setup/make_venv.sh)")
 psutil = pytest.importorskip("psutil")
 
 import knightgym.balance  # noqa: E402

@@ -1,4 +1,4 @@
-"""tools/balance_report.py, the runs behind docs/balance.md: a result played by a network
+"""tools/reports/balance_report.py, the runs behind docs/balance.md: a result played by a network
 shipped anew since is found stale, set aside under superseded/ with why it was played
 again, and set beside its replay in the report's "old against new" table; the progress of
 a run under way is committed with the data and taken back into OUT by the next `run`."""
@@ -12,7 +12,7 @@ import knightgym.balance
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "reports"))
 import balance_report  # noqa: E402
 
 pytestmark = pytest.mark.needs_networks  # the runs here are played by a shipped network

@@ -1,4 +1,4 @@
-"""tools/compute_curves.py: docs/strength/compute.csv reads and draws, with a panel for
+"""tools/reports/compute_curves.py: docs/strength/compute.csv reads and draws, with a panel for
 every shipped network (models/manifest.json), and a damaged table is refused by name with
 nothing written."""
 
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "reports"))
 import compute_curves  # noqa: E402
 
 TABLE = ROOT / "docs" / "strength" / "compute.csv"

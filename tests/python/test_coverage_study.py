@@ -1,4 +1,4 @@
-"""tools/coverage_study.py at a small size: the confidence sequences of real balance runs
+"""tools/reports/coverage_study.py at a small size: the confidence sequences of real balance runs
 stopped by the sequential test cover the truth at least 94% of the time, so do runs
 extended while undecided, and a sweep of equal rule sets calls a difference or a false
 verdict in at most 5% of sweeps, where the uncorrected test of before does far more. The
@@ -9,9 +9,9 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "reports"))
 SPEC = importlib.util.spec_from_file_location(
-    "coverage_study", ROOT / "tools" / "coverage_study.py"
+    "coverage_study", ROOT / "tools" / "reports" / "coverage_study.py"
 )
 study = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(study)

@@ -2,7 +2,7 @@
 names the extra that brings it (knightgym/_optional.py), each checked in a fresh
 interpreter where that dependency cannot be imported; knightgym.__version__ is the
 version the package's metadata reads from _version.py; and the versions pinned in
-tools/python_requirements*.txt lie within the extras' ranges, so the two cannot drift
+tools/setup/python_requirements*.txt lie within the extras' ranges, so the two cannot drift
 apart."""
 
 import json
@@ -22,7 +22,7 @@ from packaging.version import Version
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXTRAS = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
-PINS = sorted((ROOT / "tools").glob("python_requirements*.txt"))
+PINS = sorted((ROOT / "tools" / "setup").glob("python_requirements*.txt"))
 
 # In a fresh interpreter: argv[1] made unimportable (as if not installed), then the module
 # argv[2] imported and the call argv[3] (for a lazy import) made; what failed is printed.

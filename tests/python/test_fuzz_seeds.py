@@ -1,5 +1,5 @@
 """The fuzz targets' seed corpora (tests/fuzz/corpus/) are exactly what their generator,
-tools/fuzz_seeds.py, writes from the tests' own data: a new golden state, recipe or JSON
+tools/ci/fuzz_seeds.py, writes from the tests' own data: a new golden state, recipe or JSON
 file of the project reaches the fuzzers, and no seed outlives what it was made from."""
 
 import pathlib
@@ -11,7 +11,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 def test_the_committed_corpus_is_the_generators():
     result = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "fuzz_seeds.py"), "--check"],
+        [sys.executable, str(ROOT / "tools" / "ci" / "fuzz_seeds.py"), "--check"],
         capture_output=True,
         text=True,
         check=False,
@@ -20,7 +20,7 @@ def test_the_committed_corpus_is_the_generators():
 
 
 def test_the_check_names_a_missing_and_a_stale_seed(tmp_path, monkeypatch):
-    sys.path.insert(0, str(ROOT / "tools"))
+    sys.path.insert(0, str(ROOT / "tools" / "ci"))
     import fuzz_seeds
 
     corpus = tmp_path / "corpus"

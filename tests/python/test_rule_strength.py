@@ -1,4 +1,4 @@
-"""tools/rule_strength.py: a row per rule set of a balance run with the network's record,
+"""tools/reports/rule_strength.py: a row per rule set of a balance run with the network's record,
 score and interval, the target met or not, another run's score beside it by spec, and a
 run that is not a finished balance run refused by name."""
 
@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-TOOL = ROOT / "tools" / "rule_strength.py"
+TOOL = ROOT / "tools" / "reports" / "rule_strength.py"
 
 
 def agent(wins, draws, losses, low, high):

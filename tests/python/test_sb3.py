@@ -1,4 +1,4 @@
-"""Stable-Baselines3 and sb3-contrib (pinned, tools/python_requirements_nodeps.txt) as
+"""Stable-Baselines3 and sb3-contrib (pinned, tools/setup/python_requirements_nodeps.txt) as
 their users run them: make_vec_env on every id, MaskablePPO over SubprocVecEnv and over
 knightgym.sb3.VecEnv (the native batch), and the video recorders writing frames."""
 

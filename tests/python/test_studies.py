@@ -1,5 +1,5 @@
 """Each game's study settings (env/games/<game>/studies.json) and training recipes
-(env/games/<game>/recipes/), as tools/studies.py and the tools read them: every file
+(env/games/<game>/recipes/), as tools/lib/studies.py and the tools read them: every file
 parses and holds only the keys the tools know, every game spec in it loads as its own
 game, every swept key is a parameter of the game and every swept value is accepted, every
 agent spec names a kind and its parameters, every shipped network it plays exists, and
@@ -16,7 +16,7 @@ import knightgym
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "lib"))
 import studies  # noqa: E402
 
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
@@ -243,7 +243,7 @@ def test_studies_come_in_the_registry_s_order_and_the_command_line_reads_them():
     order = list(knightgym.games())
     chosen = studies.games()
     assert chosen == [game for game in order if game in {game_of(p) for p in FILES}]
-    tool = [sys.executable, str(ROOT / "tools" / "studies.py")]
+    tool = [sys.executable, str(ROOT / "tools" / "lib" / "studies.py")]
     listed = subprocess.run([*tool, "games", "--with", "balance"], capture_output=True, text=True)
     assert listed.stdout.split() == studies.games("balance")
     game = chosen[0]

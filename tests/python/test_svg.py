@@ -252,9 +252,9 @@ def test_every_picture_the_docs_show_is_there_and_svgs_parse():
 
 
 def test_the_rules_show_each_start_as_drawn_now():
-    # Every picture tools/doc_pictures.py rules draws: each game's start and the further
+    # Every picture tools/reports/doc_pictures.py rules draws: each game's start and the further
     # starts its studies name.
-    sys.path.insert(0, str(ROOT / "tools"))
+    sys.path.insert(0, str(ROOT / "tools" / "reports"))
     import doc_pictures
 
     pictures = ROOT / "docs" / "rules" / "pictures"
@@ -264,7 +264,7 @@ def test_the_rules_show_each_start_as_drawn_now():
             path = pictures / f"{doc_pictures.file_name(spec)}_start.svg"
             drawn = knightgym.load_game(spec).new_initial_state(seed=0).svg()
             assert path.is_file() and path.read_text() == drawn, (
-                f"{path.relative_to(ROOT)} is stale: tools/doc_pictures.py rules"
+                f"{path.relative_to(ROOT)} is stale: tools/reports/doc_pictures.py rules"
             )
             drawn_now += 1
     assert drawn_now > len(knightgym.games())

@@ -19,7 +19,7 @@ import pytest
 # One worker runs the clusters of this file, one after the other (make test's pytest-xdist).
 pytestmark = [pytest.mark.xdist_group("ray"), pytest.mark.needs_networks]
 
-ray = pytest.importorskip("ray", reason="Ray comes from PyPI into .venv (tools/make_venv.sh)")
+ray = pytest.importorskip("ray", reason="Ray comes from PyPI into .venv (tools/setup/make_venv.sh)")
 psutil = pytest.importorskip("psutil")
 torch = pytest.importorskip("torch")
 import knightgym  # noqa: E402

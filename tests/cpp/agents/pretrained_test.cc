@@ -184,7 +184,7 @@ TEST_CASE("pretrained: the shipped manifest names canonical games and files of a
   for (const PretrainedModel& model : models) {
     INFO(model.name);
     REQUIRE(fs::is_regular_file(model.path()));
-    CHECK(fs::file_size(model.path()) <= 8'000'000);  // tools/ship_model.py's cap
+    CHECK(fs::file_size(model.path()) <= 8'000'000);  // tools/release/ship_model.py's cap
     CHECK(load_game(model.game)->spec() == model.game);
   }
 }

@@ -1,7 +1,7 @@
 // Confidence sequences and the sweep's verdicts: the mixture's width against the formula,
 // the p-value and the interval agreeing, Holm's adjustment by hand, and coverage on
 // seeded streams of known mean stopped by the sequential test (the simulation study of
-// docs/balance.md at a smaller size: tools/coverage_study.py runs it in full).
+// docs/balance.md at a smaller size: tools/reports/coverage_study.py runs it in full).
 #include <catch2/catch.hpp>
 
 #include <cmath>

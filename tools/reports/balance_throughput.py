@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Balance runs' throughput, for docs/benchmarks.md: games per second of the shipped
+networks played one game at a time and with --batch B, and of a fixed run on a local
+Ray cluster with 1 and 2 worker processes against the same run on threads. Prints
+Markdown tables; every figure is a balance run's own games / seconds. The networks' runs
+are each game's studies' `throughput` (env/games/<game>/studies.json: game spec, network
+spec, games per measurement, about a minute each on one core), in the registry's order.
+
+    PYTHONPATH=build/python .venv/bin/python tools/reports/balance_throughput.py networks
+    PYTHONPATH=build/python .venv/bin/python tools/reports/balance_throughput.py ray --game GAME
+"""
+
+import argparse
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import knightgym.balance
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # tools/lib: studies
+import studies  # noqa: E402
+
+
+def measured_networks():
+    """(game spec, network spec, games per measurement) of every game's throughput runs."""
+    return [
+        (run["spec"], run["agents"], run["games"])
+        for game in studies.games("throughput")
+        for run in studies.get(game, "throughput")
+    ]
+
+
+def games_per_second(game, agents, games, **options):
+    result = knightgym.balance.evaluate(
+        game, agents=agents, games=games, seed=1, progress=False, **options
+    )
+    played = sum(rule_set["games"] for rule_set in result["rule_sets"])
+    return played / result["seconds"], result
+
+
+def networks(batches):
+    print(f"Machine: {platform.node()}, {os.cpu_count()} CPUs, one thread per run.\n")
+    print(
+        "| game | agent | games | "
+        + " | ".join("one at a time" if b == 0 else f"--batch {b}" for b in batches)
+        + " | best speed-up |"
+    )
+    print("|---|---|--:|" + "--:|" * len(batches) + "--:|")
+    for game, agent, games in measured_networks():
+        rates = [games_per_second(game, agent, games, batch=b)[0] for b in batches]
+        cells = " | ".join(f"{rate:.2f}" for rate in rates)
+        print(
+            f"| {game} | `{agent}` | {games} | {cells} | {max(rates) / rates[0]:.1f}x |", flush=True
+        )
+
+
+def ray_scaling(game, agents, games):
+    from ray.cluster_utils import Cluster
+
+    print(
+        f"`{game}`, `{agents}`, {games} games, seed 1; {platform.node()}, {os.cpu_count()} CPUs.\n"
+    )
+    print("| where | worker processes | games/s | equal to the threads run |")
+    print("|---|--:|--:|---|")
+    base_rate, base = games_per_second(game, agents, games, threads=1)
+    print(f"| threads | 1 | {base_rate:.1f} | (reference) |", flush=True)
+    rate, two = games_per_second(game, agents, games, threads=2)
+    print(f"| threads | 2 | {rate:.1f} | {same(two, base)} |", flush=True)
+    for workers in (1, 2):
+        cluster = Cluster(
+            initialize_head=True, head_node_args={"num_cpus": workers, "include_dashboard": False}
+        )
+        cluster.wait_for_nodes()
+        try:
+            start = time.monotonic()
+            rate, there = games_per_second(game, agents, games, ray_address=cluster.address)
+            wall = time.monotonic() - start
+        finally:
+            cluster.shutdown()
+        print(
+            f"| Ray, one node | {workers} | {rate:.1f} ({games / wall:.1f} with connecting) | "
+            f"{same(there, base)} |",
+            flush=True,
+        )
+
+
+def same(a, b):
+    def strip(r):
+        return [{k: v for k, v in s.items() if k != "seconds"} for s in r["rule_sets"]]
+
+    return "yes" if strip(a) == strip(b) else "NO"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=["networks", "ray"])
+    parser.add_argument("--batches", default="0,16,64")
+    parser.add_argument("--game", help="ray: the game spec (needed)")
+    parser.add_argument("--agents", default="mcts:sims=64")
+    parser.add_argument("--games", type=int, default=4000)
+    args = parser.parse_args()
+    if args.what == "networks":
+        networks([int(b) for b in args.batches.split(",")])
+    elif args.game is None:
+        parser.error("ray needs --game GAME")
+    else:
+        ray_scaling(args.game, args.agents, args.games)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
