@@ -16,6 +16,7 @@ int ladder_command(Args& args);
 int uci_command(Args& args);
 int train_command(Args& args);
 int keep_command(Args& args);
+int iterate_command(Args& args);
 int balance_command(Args& args);
 int teach_command(Args& args);
 int view_command(Args& args);

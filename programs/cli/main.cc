@@ -31,12 +31,14 @@ struct Command {
 #if KNIGHTGYM_TORCH
 constexpr auto kTrain = &knightgym::cli::train_command;
 constexpr auto kKeep = &knightgym::cli::keep_command;
+constexpr auto kIterate = &knightgym::cli::iterate_command;
 #else
 int no_training(Args&) {
   throw std::invalid_argument("this build has no LibTorch (configured with KNIGHTGYM_TORCH=OFF)");
 }
 constexpr auto kTrain = &no_training;
 constexpr auto kKeep = &no_training;
+constexpr auto kIterate = &no_training;
 #endif
 
 const Command kCommands[] = {
@@ -86,6 +88,15 @@ const Command kCommands[] = {
      "AlphaZero-style training (teacher= in the settings: from teacher data first; --ray:\n"
      "self-play on a Ray cluster); see docs/training.md",
      kTrain},
+    {"iterate",
+     "GAME --out DIR --parent MODEL|pretrained [--generations N] [--minutes M | --steps S]\n"
+     "[--config FILE] [--teacher-sims N] [--teacher-steps N] [--teach-games N]\n"
+     "[--opening-plies P] [--shard-games K] [--threads T] [--batch B]\n"
+     "[--teacher-device cpu|cuda] [--device cpu|cuda] [--gate-games N] [--gate-batch B]\n"
+     "[--gate-sims N] [--gate-sprt a0=A,a1=B,alpha=X,beta=Y] [--seed S] [--resume]",
+     "expert iteration: the parent's search teaches, the child trains from its weights and\n"
+     "replaces it if a sequential gate keeps it; a budget per generation; see docs/training.md",
+     kIterate},
     {"keep", "RUN DEST [--compact] [--replay-decisions N]",
      "a training run's state to go on from elsewhere, a few MB to commit: settings,\n"
      "networks, metrics and its newest checkpoint (--compact: float16 weights, bfloat16\n"

@@ -1,6 +1,8 @@
 // knightgym train: AlphaZero-style training of a game into DIR, with --resume, and
 // SIGINT/SIGTERM ending the run with a checkpoint. With --ray ADDRESS, self-play runs on
-// a Ray cluster's actors: the run is handed whole to knightgym.training.train.
+// a Ray cluster's actors: the run is handed whole to knightgym.training.train. The
+// training session itself (train_session.h) is here, the program's one file that
+// includes the trainer's LibTorch headers; knightgym iterate trains through it too.
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -11,6 +13,7 @@
 #include "programs/cli/markdown_report.h"
 #include "programs/cli/python_package.h"
 #include "programs/cli/stop_signals.h"
+#include "programs/cli/train_session.h"
 #include "training/trainer/typed_training.h"
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
@@ -21,6 +24,8 @@ namespace {
 
 // A settings file is a few hundred bytes; one far larger is something else.
 constexpr size_t kMostSettingsBytes = 1 << 20;
+
+}  // namespace
 
 std::string read_settings(const std::string& path) {
   std::error_code error;
@@ -33,6 +38,8 @@ std::string read_settings(const std::string& path) {
   if (!text) throw std::invalid_argument("--config '" + path + "': cannot read it");
   return std::move(*text);
 }
+
+namespace {
 
 // The run handed to knightgym.training.train(..., ray_address=...) in the project's
 // .venv, which holds Ray: the options go as the JSON of its keyword arguments.
@@ -57,6 +64,17 @@ int train_on_ray(const std::string& game, const std::string& out, double minutes
 }
 
 }  // namespace
+
+std::optional<double> train_session(const AnyGame& game, const TrainConfig& config,
+                                    const std::string& device, const std::string& dir, bool resume,
+                                    double minutes, int64_t steps, const std::atomic<bool>& stop,
+                                    std::FILE* log) {
+  const std::unique_ptr<AnyTrainer> trainer = make_trainer(game, config, device, dir, resume, log);
+  std::fprintf(log, "%s: %lld parameters, %s; run in %s\n", game.spec().c_str(),
+               static_cast<long long>(trainer->parameters()), device.c_str(), dir.c_str());
+  if (!trainer->run({minutes, steps}, stop, nullptr)) return std::nullopt;
+  return static_cast<double>(trainer->counters().milliseconds) / 1000;
+}
 
 int train_command(Args& args) {
   args.expect_positional(1);
@@ -102,12 +120,9 @@ int train_command(Args& args) {
   const TrainConfig config = read_train_config(
       game->training_defaults(), resume ? RunDirectory(out).read_config().second : settings);
 
-  const std::atomic<bool>& stop = stop_on_signals();
-  const std::unique_ptr<AnyTrainer> trainer =
-      make_trainer(*game, config, device, out, resume, stderr);
-  std::fprintf(stderr, "%s: %lld parameters, %s; run in %s\n", game->spec().c_str(),
-               static_cast<long long>(trainer->parameters()), device.c_str(), out.c_str());
-  const bool finished = trainer->run({minutes, steps}, stop, nullptr);
+  const bool finished =
+      train_session(*game, config, device, out, resume, minutes, steps, stop_on_signals(), stderr)
+          .has_value();
   if (finished) return print_markdown_report("knightgym.training", out + "/summary.json");
   std::fprintf(stderr, "stopped by signal %d: checkpoint written; --resume continues\n",
                stop_signal());

@@ -1,7 +1,10 @@
-"""tools/reports/balance_report.py, the runs behind docs/balance.md: a result played by a network
-shipped anew since is found stale, set aside under superseded/ with why it was played
-again, and set beside its replay in the report's "old against new" table; the progress of
-a run under way is committed with the data and taken back into OUT by the next `run`."""
+"""The runs behind docs/balance.md (tools/reports/balance_report.py over balance_plan.py,
+balance_runs.py, balance_replay.py and balance_splice.py) and its tables
+(knightgym.balance_summary): a result played by a network shipped anew since is found
+stale, set aside under superseded/ with why it was played again, and set beside its replay
+in the report's "old against new" table; the progress of a run under way is committed
+with the data and taken back into OUT by the next `run`; the fresh tables go in place of
+the page's with the same columns."""
 
 import argparse
 import json
@@ -10,10 +13,14 @@ import sys
 
 import knightgym.balance
 import pytest
+from knightgym import balance_summary
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "reports"))
-import balance_report  # noqa: E402
+import balance_plan  # noqa: E402
+import balance_replay  # noqa: E402
+import balance_runs  # noqa: E402
+import balance_splice  # noqa: E402
 
 pytestmark = pytest.mark.needs_networks  # the runs here are played by a shipped network
 
@@ -21,8 +28,8 @@ pytestmark = pytest.mark.needs_networks  # the runs here are played by a shipped
 @pytest.fixture
 def folders(tmp_path):
     """A plan of Knight Fight alone, playing few games, and its DATA and OUT."""
-    levels = dict.fromkeys(balance_report.LEVELS, 2)
-    plan = balance_report.Plan(
+    levels = dict.fromkeys(balance_plan.LEVELS, 2)
+    plan = balance_plan.Plan(
         {
             "knight_fight": {
                 "ladder": {"name": "kf", "spec": "knight_fight", "games": 2},
@@ -72,19 +79,19 @@ def test_a_result_is_stale_when_its_network_was_shipped_anew(folders):
     plan, args = folders
     play(plan, args.data, "knight_fight_net64")
     play(plan, args.data, "knight_fight_weak")
-    assert balance_report.stale(args.data, plan) == []
+    assert balance_replay.stale(args.data, plan) == []
 
     net64 = pathlib.Path(args.data) / "knight_fight_net64" / "balance.json"
     weak = pathlib.Path(args.data) / "knight_fight_weak" / "balance.json"
     rewrite(net64, networks=[{"file": "knight_fight.pt", "fnv1a": "0" * 16}])
-    assert balance_report.stale(args.data, plan) == ["knight_fight_net64"]
+    assert balance_replay.stale(args.data, plan) == ["knight_fight_net64"]
     # From before results recorded their networks: stale where a network plays.
     rewrite(net64, networks=None)
     rewrite(weak, networks=None)
-    assert balance_report.stale(args.data, plan) == ["knight_fight_net64"]
+    assert balance_replay.stale(args.data, plan) == ["knight_fight_net64"]
 
 
-def test_a_replaced_result_is_set_aside_with_why_and_shown_beside_its_replay(folders, capsys):
+def test_a_replaced_result_is_set_aside_with_why_and_shown_beside_its_replay(folders):
     plan, args = folders
     play(plan, args.data, "knight_fight_net64")
     play(plan, args.out, "knight_fight_net64")
@@ -92,7 +99,7 @@ def test_a_replaced_result_is_set_aside_with_why_and_shown_beside_its_replay(fol
     under_way.mkdir(parents=True)
     (under_way / "balance.progress").write_text("progress")
 
-    balance_report.supersede(args, ["knight_fight_net64", "knight_fight_weak"], "a reason")
+    balance_replay.supersede(args, ["knight_fight_net64", "knight_fight_weak"], "a reason")
     data = pathlib.Path(args.data)
     old = data / "superseded" / "knight_fight_net64"
     assert (old / "balance.json").exists() and not (data / "knight_fight_net64").exists()
@@ -101,13 +108,11 @@ def test_a_replaced_result_is_set_aside_with_why_and_shown_beside_its_replay(fol
     assert not (pathlib.Path(args.out) / "knight_fight_net64" / "balance.json").exists()
     assert (under_way / "balance.progress").read_text() == "progress"
 
-    capsys.readouterr()
-    balance_report.old_against_new(args.data, plan)
-    waiting = capsys.readouterr().out.splitlines()
+    contents = plan.contents(balance_replay.SUPERSEDED)
+    waiting = balance_summary.old_against_new(args.data, contents).splitlines()
     assert len(waiting) == 3 and "| playing again |" in waiting[2]  # not played again yet
     play(plan, args.data, "knight_fight_net64", sims=4)
-    balance_report.old_against_new(args.data, plan)
-    table = capsys.readouterr().out.splitlines()
+    table = balance_summary.old_against_new(args.data, contents).splitlines()
     assert len(table) == 3 and table[0].startswith("| run | rule set | old player |")
     cells = [cell.strip() for cell in table[2].split("|")[1:-1]]
     assert cells[0] == "knight_fight_net64" and cells[1] == "default rules"
@@ -131,22 +136,22 @@ def test_progress_under_way_is_committed_and_taken_back(folders):
     progress = out / "knight_fight_weak" / "balance.progress"
     progress.parent.mkdir(parents=True)
     progress.write_text(saved_progress("first"))
-    balance_report.archive(args.out, args.data, plan)
+    balance_runs.archive(args.out, args.data, plan)
     assert (data / "knight_fight_weak" / "balance.progress").read_text() == saved_progress("first")
 
     # A fresh clone: OUT is empty, and the run goes on from the committed progress.
     progress.unlink()
-    balance_report.restore_progress(args, "knight_fight_weak")
+    balance_runs.restore_progress(args, "knight_fight_weak")
     assert progress.read_text() == saved_progress("first")
     # OUT's own progress is newer and stays.
     progress.write_text(saved_progress("newer"))
-    balance_report.restore_progress(args, "knight_fight_weak")
+    balance_runs.restore_progress(args, "knight_fight_weak")
     assert progress.read_text() == saved_progress("newer")
 
     # Finished: the result replaces the progress in DATA.
     progress.unlink()
     play(plan, args.out, "knight_fight_weak")
-    balance_report.archive(args.out, args.data, plan)
+    balance_runs.archive(args.out, args.data, plan)
     assert (data / "knight_fight_weak" / "balance.json").exists()
     assert not (data / "knight_fight_weak" / "balance.progress").exists()
 
@@ -158,37 +163,37 @@ def test_progress_of_networks_on_another_device_is_not_taken_back(folders, capsy
     saved.write_text(saved_progress("on the CPU", device="cpu"))
     target = pathlib.Path(args.out) / "knight_fight_net64" / "balance.progress"
     args.device = "cuda"
-    balance_report.restore_progress(args, "knight_fight_net64")
+    balance_runs.restore_progress(args, "knight_fight_net64")
     assert not target.exists()
     assert "played with networks on cpu; it starts afresh on cuda" in capsys.readouterr().out
     args.device = None
-    balance_report.restore_progress(args, "knight_fight_net64")
+    balance_runs.restore_progress(args, "knight_fight_net64")
     assert target.read_text() == saved_progress("on the CPU", device="cpu")
 
 
 def test_device_and_batch_reach_the_networks_alone(folders):
     plan, args = folders
     args.device, args.batch = "cuda", 250
-    command = balance_report.command_of(args, "knight_fight_net64", plan.runs["knight_fight_net64"])
+    command = balance_runs.command_of(args, "knight_fight_net64", plan.runs["knight_fight_net64"])
     agents = command[command.index("--agents") + 1]
     assert agents == "az:model=pretrained,sims=64,device=cuda"
     assert command[command.index("--batch") + 1] == "250"
-    command = balance_report.command_of(args, "knight_fight_weak", plan.runs["knight_fight_weak"])
+    command = balance_runs.command_of(args, "knight_fight_weak", plan.runs["knight_fight_weak"])
     assert command[command.index("--agents") + 1] == "mcts:sims=16" and "--batch" not in command
     mixed = "random,mcts:sims=400,az:model=pretrained,sims=64,rules=any,uci:nodes=10"
-    assert balance_report.on_device(mixed, "cuda") == (
+    assert balance_runs.on_device(mixed, "cuda") == (
         "random,mcts:sims=400,az:model=pretrained,sims=64,rules=any,device=cuda,uci:nodes=10"
     )
 
 
 def test_a_player_on_a_gpu_is_rated_as_on_the_cpu():
     on_gpu = "az:model=pretrained,sims=64,device=cuda,threads=0"
-    assert balance_report.same_player(on_gpu) == "az:model=pretrained,sims=64,threads=0"
-    assert balance_report.same_player(on_gpu.replace("cuda", "cpu")) == (
-        balance_report.same_player(on_gpu)
+    assert balance_summary.same_player(on_gpu) == "az:model=pretrained,sims=64,threads=0"
+    assert balance_summary.same_player(on_gpu.replace("cuda", "cpu")) == (
+        balance_summary.same_player(on_gpu)
     )
-    assert balance_report.same_player("random") == "random"
-    assert balance_report.same_player("az:model=[a,b.pt],device=cuda,sims=8") == (
+    assert balance_summary.same_player("random") == "random"
+    assert balance_summary.same_player("az:model=[a,b.pt],device=cuda,sims=8") == (
         "az:model=[a,b.pt],sims=8"
     )
 
@@ -197,10 +202,10 @@ def test_a_damaged_progress_is_named(tmp_path):
     progress = tmp_path / "balance.progress"
     progress.write_text('{"run": ')
     with pytest.raises(SystemExit, match="balance.progress: not a run's progress"):
-        balance_report.network_device(progress)
+        balance_runs.network_device(progress)
 
 
-def test_summarize_into_replaces_the_tables_with_the_same_columns():
+def test_summarize_into_replaces_the_tables_with_the_same_columns(tmp_path):
     report = "\n".join(
         [
             "# Report",
@@ -231,8 +236,10 @@ def test_summarize_into_replaces_the_tables_with_the_same_columns():
             "|---|---|---|---|",
         ]
     )
-    text, unplaced = balance_report.replace_tables(report, summary)
-    assert text.split("\n") == [
+    page = tmp_path / "report.md"
+    page.write_text(report)
+    unplaced = balance_splice.splice(page, summary)
+    assert page.read_text().split("\n") == [
         "# Report",
         "| game | agent | Elo (95%) | games | new | more |",
         "|---|---|---|---|---|---|",
@@ -254,15 +261,15 @@ def test_the_trend_counts_both_errors_and_the_misfit():
     se_y = np.array([0.02, 0.02, 0.02, 0.02])
     # Points on a line: that slope, no misfit to scale by.
     y = 0.1 - 0.0005 * x
-    slope, intercept, slope_se, misfit, dof = balance_report.weighted_trend(x, y, se_x, se_y)
+    slope, intercept, slope_se, misfit, dof = balance_summary.weighted_trend(x, y, se_x, se_y)
     assert slope == pytest.approx(-0.0005) and intercept == pytest.approx(0.1)
     assert misfit == pytest.approx(0, abs=1e-12) and dof == 2
     # The Elo's errors widen the slope's: weights 1 / (se_y² + slope² se_x²).
-    _, _, without_x, _, _ = balance_report.weighted_trend(x, y, np.full(4, 1e-9), se_y)
+    _, _, without_x, _, _ = balance_summary.weighted_trend(x, y, np.full(4, 1e-9), se_y)
     assert slope_se > without_x
     # Points that scatter beyond their errors: the error grows by sqrt(chi²/dof).
     scattered = y + np.array([0.1, -0.1, 0.1, -0.1])
-    s = balance_report.weighted_trend(x, scattered, se_x, se_y)
+    s = balance_summary.weighted_trend(x, scattered, se_x, se_y)
     assert s[3] > 1
     w = 1 / (se_y**2 + s[0] ** 2 * se_x**2)
     mean_x = np.sum(w * x) / np.sum(w)
@@ -277,7 +284,6 @@ def test_a_player_who_won_every_game_is_a_floor(tmp_path):
         {"spec": "az:model=pretrained,sims=64", "elo": 1032, "half_width": 240, "score": 1.0},
     ]
     (ladders / "kf.json").write_text(json.dumps({"ratings": ratings}))
-    plan = argparse.Namespace(ladders={"kf": None})
-    table = balance_report.elo_table(tmp_path, plan)["kf"]
+    table = balance_summary.elo_table(tmp_path, ["kf"])["kf"]
     assert table["random"] == (0, 0, False)
     assert table["az:model=pretrained,sims=64"] == (1032, 240, True)

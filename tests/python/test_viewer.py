@@ -23,15 +23,45 @@ BUILD = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent
 CLI = BUILD / "knightgym"
 SCREENSHOTS = BUILD / "screenshots"
 
-# One spec a game, short enough to play out by clicking; Knights Challenge in 4 and 3.
+MOST_ACTIONS = 40  # about the longest game that the tests play out by clicking
+
+
+def short(spec):
+    """``spec`` cut to about MOST_ACTIONS actions at most, by the length cap that every game
+    has (``max_turns``, scaled by the actions the spec may take at its own cap)."""
+    game = knightgym.load_game(spec)
+    turns = int(game.get_parameters()["max_turns"])
+    return knightgym.make_spec(
+        spec, max_turns=max(1, min(turns, turns * MOST_ACTIONS // game.max_game_length()))
+    )
+
+
+def other_player_counts():
+    """For each number of players that no game has at its default rules, the first
+    variant that one parameter's choices give it (Knights Challenge's 3 players), so that
+    the page is played with every number of players the games offer."""
+    seen = {knightgym.load_game(name).num_players() for name in knightgym.games()}
+    variants = []
+    for name in knightgym.games():
+        for parameter in knightgym.describe_game(name)["parameters"]:
+            for choice in parameter["choices"]:
+                spec = knightgym.make_spec(name, **{parameter["name"]: choice})
+                players = knightgym.load_game(spec).num_players()
+                if players not in seen:
+                    seen.add(players)
+                    variants.append(spec)
+    return variants
+
+
+# Each game at its default rules, then the variants with other numbers of players, all
+# short enough to play out by clicking; the person's seat goes round so that agents
+# often move first and every seat number is taken.
+RECORDED = [short(name) for name in knightgym.games()]
 PLAYED = [
-    "knight_fight",
-    "knightmate(max_turns=30)",
-    "double_duel(max_turns=12)",
-    "knights_challenge(max_turns=40)",
-    "knights_challenge(mode=ffa3,max_turns=30)",
-    "tailten",
+    (spec, index % knightgym.load_game(spec).num_players())
+    for index, spec in enumerate(RECORDED + [short(spec) for spec in other_player_counts()])
 ]
+RECORDED_GAMES = 2 * len(RECORDED)  # in the records file
 
 
 @pytest.fixture(scope="module")
@@ -39,13 +69,7 @@ def record_file(tmp_path_factory):
     """A records file with two games of each game, written by `knightgym play --record`."""
     folder = tmp_path_factory.mktemp("records")
     lines = []
-    for spec in [
-        "knight_fight",
-        "knightmate(max_turns=40)",
-        "double_duel(max_turns=30)",
-        "knights_challenge(max_turns=60)",
-        "tailten",
-    ]:
+    for spec in RECORDED:
         path = folder / "one.jsonl"
         subprocess.run(
             [
@@ -163,7 +187,7 @@ def test_refused_moves_and_games_change_nothing():
 
 def test_the_library_opens_files_and_balance_runs(tmp_path, record_file):
     library = Library()
-    assert library.open(record_file) == 10
+    assert library.open(record_file) == RECORDED_GAMES
     run = tmp_path / "run"
     subprocess.run(
         [
@@ -184,16 +208,17 @@ def test_the_library_opens_files_and_balance_runs(tmp_path, record_file):
         capture_output=True,
     )
     assert library.open(run) == 2
+    first, count = RECORDED_GAMES, RECORDED_GAMES + 2  # the run's games follow the file's
     summary = library.summary()
-    assert len(summary) == 12 and summary[10]["spec"].startswith("tailten(")
-    view = library.replay(10, 0)
+    assert len(summary) == count and summary[first]["spec"].startswith("tailten(")
+    view = library.replay(first, 0)
     assert view["ply"] == 0 and not view["last_move"]
-    end = library.replay(10, len(view["moves"]))
+    end = library.replay(first, len(view["moves"]))
     assert end["over"] and end["returns"] == end["record_returns"]
-    with pytest.raises(ViewerError, match="no recorded game 12"):
-        library.replay(12, 0)
+    with pytest.raises(ViewerError, match=f"no recorded game {count}"):
+        library.replay(count, 0)
     with pytest.raises(ViewerError, match="ply 99 is outside"):
-        library.replay(10, 99)
+        library.replay(first, 99)
     with pytest.raises(ViewerError, match="no such file"):
         library.open(tmp_path / "missing.jsonl")
     with pytest.raises(ViewerError, match="holds no records.jsonl"):
@@ -202,7 +227,7 @@ def test_the_library_opens_files_and_balance_runs(tmp_path, record_file):
     bad.write_text('{"spec": "tailten"}\n')
     with pytest.raises(ViewerError, match="bad.jsonl:1: missing"):
         library.open(bad)
-    assert len(library.summary()) == 12
+    assert len(library.summary()) == count
 
 
 def test_the_api_answers_bad_requests_with_their_reason(server):
@@ -251,7 +276,7 @@ def test_the_command_serves_on_the_port_it_prints(record_file):
         assert len(token) >= 32
         assert call(url + "/api/library", token=None)[0] == 403
         status, body = call(url + "/api/library", token=token)
-        assert status == 200 and len(body["games"]) == 10
+        assert status == 200 and len(body["games"]) == RECORDED_GAMES
     finally:
         child.terminate()
         child.wait(timeout=10)
@@ -286,7 +311,7 @@ def test_the_command_line_names_folders_models_engines_and_caps(record_file, tmp
         assert status == 200 and agents["max_sims"] == 10 and agents["move_seconds"] == 0.5
         assert "mine" in agents["models"] and "fsf" in agents["engines"]
         status, body = call(url + "/api/open", {"path": str(record_file)}, token=token)
-        assert status == 200 and body["added"] == 10
+        assert status == 200 and body["added"] == RECORDED_GAMES
         status, body = call(
             url + "/api/play", {"spec": "tailten", "agent": "mcts:sims=11"}, token=token
         )
@@ -355,9 +380,9 @@ def test_the_page_replays_records_with_buttons_keys_and_the_move_list(browser, s
     from selenium.webdriver.common.keys import Keys
 
     browser.get(f"{server}/?token={TOKEN}")
-    wait(browser, lambda: len(by_css(browser, "#library tbody tr")) == 10)
+    wait(browser, lambda: len(by_css(browser, "#library tbody tr")) == RECORDED_GAMES)
     games = records.read(record_file)
-    for index in range(0, 10, 2):  # the first game of each game
+    for index in range(0, RECORDED_GAMES, 2):  # the first game of each game
         game = games[index]
         by_css(browser, f'#library tbody tr[data-index="{index}"]')[0].click()
         wait(
@@ -429,16 +454,15 @@ def play_by_clicking(driver, spec, seat):
     return made
 
 
-@pytest.mark.parametrize(
-    "spec,seat", [(spec, seat) for spec, seat in zip(PLAYED, [0, 1, 1, 2, 1, 0])]
-)
+@pytest.mark.parametrize("spec,seat", PLAYED)
 def test_a_whole_game_against_random_is_played_by_clicking(browser, server, spec, seat):
     browser.get(f"{server}/?token={TOKEN}")
     made = play_by_clicking(browser, spec, seat)
     assert made > 0
     assert text_of(browser, "result").startswith("Returns: ")
     assert by_css(browser, "#download")[0].get_attribute("href").startswith("data:application/json")
-    name = spec.split("(")[0] + ("_ffa3" if "ffa3" in spec else "")
+    game = knightgym.load_game(spec)
+    name = game.name if spec in RECORDED else f"{game.name}_{game.num_players()}_players"
     browser.save_screenshot(str(SCREENSHOTS / f"play_{name}.png"))
     assert console_errors(browser) == []
 

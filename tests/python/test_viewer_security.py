@@ -19,7 +19,8 @@ import types
 import knightgym
 import pytest
 from knightgym.viewer import AgentPolicy, Library
-from knightgym.viewer.server import MOST_GAMES, make_server
+from knightgym.viewer.app import MOST_GAMES
+from knightgym.viewer.server import make_server
 
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 TOKEN = "the-launch-token"
@@ -494,7 +495,7 @@ def test_the_games_kept_stay_within_the_memory_budget():
     # budget of two of them: the oldest close to make room, and the process grows by
     # about two networks, not six.
     from knightgym.viewer.agent_policy import AgentPolicy
-    from knightgym.viewer.server import Viewer
+    from knightgym.viewer.app import Viewer
     from knightgym.viewer.sessions import Library, ViewerError
 
     def resident_mb():

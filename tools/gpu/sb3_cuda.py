@@ -1,6 +1,6 @@
 """MaskablePPO on CUDA against the shipped network searching on CUDA, in one process:
 the steps per second, and the libtorch libraries the process maps (one of each).
-(tools/gpu/check.sh runs it on a GPU machine.)
+(The check phase of tools/gpu/run.sh runs it on a GPU machine.)
 
     tools/gpu/sb3_cuda.py GAME
 """

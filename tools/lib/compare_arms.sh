@@ -22,9 +22,11 @@ target=${6:-200}
 build=${BUILD:-build}
 field=${FIELD:-random,mcts:sims=100,mcts:sims=400,mcts:sims=800}
 [[ -d $arms ]] || { echo "no folder of arms $arms" >&2; exit 1; }
+compgen -G "$arms/*.txt" > /dev/null || { echo "no arms (ARM.txt) in $arms" >&2; exit 1; }
 mkdir -p "$out"
 
 pids=()
+logs=()
 agents=()
 for config in "$arms"/*.txt; do
   arm=$(basename "$config" .txt)
@@ -34,10 +36,15 @@ for config in "$arms"/*.txt; do
     tools/lib/taught_run.sh "$game" "$out/$arm-seed$seed" "$minutes" "$config" "${teach[@]:-}" \
       "$seed" > "$out/$arm-seed$seed.log" 2>&1 &
     pids+=($!)
+    logs+=("$out/$arm-seed$seed.log")
     agents+=("az:model=$out/$arm-seed$seed/model.pt,sims=64")
   done
 done
-for pid in "${pids[@]}"; do wait "$pid"; done
+failed=0
+for i in "${!pids[@]}"; do  # every run waited for; each that failed named, with its last line
+  wait "${pids[i]}" || { echo "${logs[i]}: $(tail -n 1 "${logs[i]}")" >&2; failed=1; }
+done
+(( failed == 0 )) || exit 1
 
 if [[ -n ${APART:-} ]]; then  # each network against the field alone: RUN-ladder.json
   for agent in "${agents[@]}"; do

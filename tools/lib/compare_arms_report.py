@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The table of a teacher comparison (tools/lib/compare_arms.sh) for docs/training.md.
 
-    tools/lib/compare_arms_report.py OUT [LADDER]
+    PYTHONPATH=build/python .venv/bin/python tools/lib/compare_arms_report.py OUT [LADDER]
 
 One row per run: its arm and seed, its processor minutes (RUN.cpu: user and system time of
 every session, the teacher's data included), its optimizer steps and self-play games, its
@@ -14,6 +14,8 @@ import csv
 import json
 import sys
 from pathlib import Path
+
+from knightgym.markdown import table
 
 
 def processor_minutes(run):
@@ -37,9 +39,7 @@ def main():
         Path(sys.argv[2] if len(sys.argv) == 3 else out / "ladder.json").read_text()
     )
     elo = {rating["name"]: rating for rating in ladder["ratings"]}
-    print("| arm | seed | CPU minutes | steps | self-play games | Elo (95%) | vs mcts:sims=800 |")
-    print("|---|--:|--:|--:|--:|--:|--:|")
-    arms = {}
+    rows, arms = [], {}
     for settings in sorted(out.glob("*-seed[0-9].txt")):
         run = settings.with_suffix("")
         arm, seed = run.name.rsplit("-seed", 1)
@@ -47,12 +47,28 @@ def main():
         rating = elo[f"az:model={run}/model.pt,sims=64"]
         target = json.loads(Path(f"{run}-target.json").read_text())["agents"][0]
         arms.setdefault(arm, []).append(rating["elo"])
-        print(
-            f"| {arm} | {seed} | {processor_minutes(run):.1f} | {row['step']} | {row['games']} | "
-            f"{rating['elo']:.0f} ± {rating['half_width']:.0f} | "
-            f"{100 * target['score']:.1f}% ± {100 * target['half_width']:.1f}% "
-            f"({target['wins']}-{target['draws']}-{target['losses']}) |"
+        rows.append(
+            [
+                arm,
+                seed,
+                f"{processor_minutes(run):.1f}",
+                row["step"],
+                row["games"],
+                f"{rating['elo']:.0f} ± {rating['half_width']:.0f}",
+                f"{100 * target['score']:.1f}% ± {100 * target['half_width']:.1f}% "
+                f"({target['wins']}-{target['draws']}-{target['losses']})",
+            ]
         )
+    names = [
+        "arm",
+        "seed",
+        "CPU minutes",
+        "steps",
+        "self-play games",
+        "Elo (95%)",
+        "vs mcts:sims=800",
+    ]
+    print(table(names, rows, align="lrrrrrr"))
     print()
     for arm, ratings in arms.items():
         print(f"- {arm}: mean Elo {sum(ratings) / len(ratings):.0f}")

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import knightgym.balance
+from knightgym import markdown
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # tools/lib: studies
 import studies  # noqa: E402
@@ -42,18 +43,18 @@ def games_per_second(game, agents, games, **options):
 
 def networks(batches):
     print(f"Machine: {platform.node()}, {os.cpu_count()} CPUs, one thread per run.\n")
-    print(
-        "| game | agent | games | "
-        + " | ".join("one at a time" if b == 0 else f"--batch {b}" for b in batches)
-        + " | best speed-up |"
-    )
-    print("|---|---|--:|" + "--:|" * len(batches) + "--:|")
+    names = [
+        "game",
+        "agent",
+        "games",
+        *("one at a time" if b == 0 else f"--batch {b}" for b in batches),
+        "best speed-up",
+    ]
+    print(markdown.header(names, align="llr" + "r" * len(batches) + "r"))
     for game, agent, games in measured_networks():
         rates = [games_per_second(game, agent, games, batch=b)[0] for b in batches]
-        cells = " | ".join(f"{rate:.2f}" for rate in rates)
-        print(
-            f"| {game} | `{agent}` | {games} | {cells} | {max(rates) / rates[0]:.1f}x |", flush=True
-        )
+        cells = [game, f"`{agent}`", games, *(f"{rate:.2f}" for rate in rates)]
+        print(markdown.row([*cells, f"{max(rates) / rates[0]:.1f}x"]), flush=True)
 
 
 def ray_scaling(game, agents, games):
@@ -62,12 +63,12 @@ def ray_scaling(game, agents, games):
     print(
         f"`{game}`, `{agents}`, {games} games, seed 1; {platform.node()}, {os.cpu_count()} CPUs.\n"
     )
-    print("| where | worker processes | games/s | equal to the threads run |")
-    print("|---|--:|--:|---|")
+    names = ["where", "worker processes", "games/s", "equal to the threads run"]
+    print(markdown.header(names, align="lrrl"))
     base_rate, base = games_per_second(game, agents, games, threads=1)
-    print(f"| threads | 1 | {base_rate:.1f} | (reference) |", flush=True)
+    print(markdown.row(["threads", 1, f"{base_rate:.1f}", "(reference)"]), flush=True)
     rate, two = games_per_second(game, agents, games, threads=2)
-    print(f"| threads | 2 | {rate:.1f} | {same(two, base)} |", flush=True)
+    print(markdown.row(["threads", 2, f"{rate:.1f}", same(two, base)]), flush=True)
     for workers in (1, 2):
         cluster = Cluster(
             initialize_head=True, head_node_args={"num_cpus": workers, "include_dashboard": False}
@@ -79,11 +80,8 @@ def ray_scaling(game, agents, games):
             wall = time.monotonic() - start
         finally:
             cluster.shutdown()
-        print(
-            f"| Ray, one node | {workers} | {rate:.1f} ({games / wall:.1f} with connecting) | "
-            f"{same(there, base)} |",
-            flush=True,
-        )
+        rates = f"{rate:.1f} ({games / wall:.1f} with connecting)"
+        print(markdown.row(["Ray, one node", workers, rates, same(there, base)]), flush=True)
 
 
 def same(a, b):

@@ -10,10 +10,16 @@
 # module), OUT gets one file per run; ROUNDS (default 5) bench runs per game and binary.
 # BALANCE_GAMES (default 400) games per balance run.
 set -euo pipefail
-before=$(realpath "$1")/knightgym
-after=$(realpath "$2")/knightgym
-out=$3
+usage="usage: tools/reports/before_after.sh BEFORE_BUILD AFTER_BUILD OUT [ROUNDS]"
+before=$(realpath "${1:?$usage}")/knightgym
+after=$(realpath "${2:?$usage}")/knightgym
+out=${3:?$usage}
 rounds=${4:-5}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] ||
+  { echo "ROUNDS must be a whole number above 0, not '$rounds'" >&2; exit 1; }
+for binary in "$before" "$after"; do
+  [[ -x $binary ]] || { echo "no $binary: give build folders" >&2; exit 1; }
+done
 mkdir -p "$out"
 games=$("$after" list --names)
 for round in $(seq "$rounds"); do

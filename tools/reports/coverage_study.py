@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 from knightgym import balance, statistics
+from knightgym.markdown import table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # tools/lib: studies
 import studies  # noqa: E402
@@ -192,11 +193,8 @@ def study(runs, truth_games):
 
 
 def markdown(rows):
-    text = "| study | runs | before: fixed-sample, uncorrected | now: sequences, Holm |\n"
-    text += "|---|---|--:|--:|\n"
-    for row in rows:
-        text += "| " + " | ".join(row) + " |\n"
-    return text
+    names = ["study", "runs", "before: fixed-sample, uncorrected", "now: sequences, Holm"]
+    return table(names, rows, align="llrr") + "\n"
 
 
 def main(argv):

@@ -4,7 +4,8 @@ docs/strength.md, from `knightgym balance` runs whose first agent is the network
 whose other seats its opponent holds:
 
     knightgym balance GAME --sweep ... --agents NET,OPPONENT --games 100 --out RUN
-    tools/reports/rule_strength.py RUN [--beside OTHER_RUN] [--target 0.75]
+    PYTHONPATH=build/python .venv/bin/python tools/reports/rule_strength.py RUN \
+        [--beside OTHER_RUN] [--target 0.75]
 
 RUN is a run's folder or its balance.json.
 
@@ -19,6 +20,8 @@ import argparse
 import json
 import sys
 from pathlib import Path
+
+from knightgym import markdown
 
 
 def read_run(path):
@@ -39,12 +42,12 @@ def score(agent):
 
 
 def table(run, beside=None, target=0.75):
-    head = "| rule set | games | W-D-L | score (95%) | ≥ " + f"{100 * target:g}% |"
-    rule = "|---|--:|---|---|:-:|"
+    names = ["rule set", "games", "W-D-L", "score (95%)", f"≥ {100 * target:g}%"]
+    align = "lrllc"
     if beside is not None:
-        head += " beside (95%) |"
-        rule += "---|"
-    lines = [head, rule]
+        names.append("beside (95%)")
+        align += "l"
+    rows = []
     met = 0
     first = None  # the first rule set's values: the others are named by how they differ
     for spec, (label, values, agent) in run.items():
@@ -54,17 +57,21 @@ def table(run, beside=None, target=0.75):
             label = ", ".join(f"{k}={v}" for k, v in values.items() if first.get(k) != v)
         reached = agent["score"] >= target
         met += reached
-        row = (
-            f"| {label or 'the base rules'} | {agent['games']} | "
-            f"{agent['wins']}-{agent['draws']}-{agent['losses']} | {score(agent)} | "
-            f"{'yes' if reached else 'no'} |"
-        )
+        row = [
+            label or "the base rules",
+            agent["games"],
+            f"{agent['wins']}-{agent['draws']}-{agent['losses']}",
+            score(agent),
+            "yes" if reached else "no",
+        ]
         if beside is not None:
             other = beside.get(spec)
-            row += f" {score(other[-1]) if other else '-'} |"
-        lines.append(row)
-    lines.append(f"\n{met} of {len(run)} rule sets reach {100 * target:g}%.")
-    return "\n".join(lines)
+            row.append(score(other[-1]) if other else "-")
+        rows.append(row)
+    return (
+        markdown.table(names, rows, align)
+        + f"\n\n{met} of {len(run)} rule sets reach {100 * target:g}%."
+    )
 
 
 def main():

@@ -87,6 +87,7 @@ done
 # so that the networks and snapshots are rated on the round robin's scale; then the
 # tables and the plot of Elo against training time.
 ladder_py() { PYTHONPATH="$build/python" "$python" -m knightgym.ladder "$@"; }
+shopt -s nullglob  # no NAME-time.json where no game's run is there
 for gauntlet in "$out"/*-networks.json "$out"/*-time.json; do
   name=$(basename "$gauntlet" .json)
   game=${name%-*}
@@ -97,4 +98,5 @@ for gauntlet in "$out"/*-networks.json "$out"/*-time.json; do
   ladder_py merge "$out/merged/$name.json" "$out/$game.json" "$gauntlet"
 done
 ladder_py report "$out"/merged/*-networks.json
-ladder_py time-plot "$out/elo_over_time.png" "$out"/merged/*-time.json
+times=("$out"/merged/*-time.json)
+(( ${#times[@]} == 0 )) || ladder_py time-plot "$out/elo_over_time.png" "${times[@]}"

@@ -9,20 +9,13 @@ defines every figure.
 """
 
 from knightgym.balance_statistics import restated
+from knightgym.markdown import table
 
 __all__ = ["markdown"]
 
 # The two-sided 95% normal quantile: kZ95 of util/statistics.h, which made the intervals
 # in balance.json; here it turns the Elo's standard error into its 95% half-width.
 Z95 = 1.959963984540054
-
-
-def _row(cells):
-    return "|" + "".join(f" {cell} |" for cell in cells) + "\n"
-
-
-def _header(names):
-    return _row(names) + "|" + "---|" * len(names) + "\n"
 
 
 def _percent(rate):
@@ -41,27 +34,25 @@ def _signed(value, low, high):
 
 def _seats(result, players):
     sets = result["rule_sets"]
-    md = "## Seats\n\n"
-    md += _header(
-        [
-            "rule set",
-            "games",
-            *(f"seat {s} wins" for s in range(players)),
-            "draws",
-            "first-seat advantage",
-            "verdict",
-            "balance",
-            "decisive",
-            "truncated",
-        ]
-    )
+    names = [
+        "rule set",
+        "games",
+        *(f"seat {s} wins" for s in range(players)),
+        "draws",
+        "first-seat advantage",
+        "verdict",
+        "balance",
+        "decisive",
+        "truncated",
+    ]
+    rows = []
     for r in sets:
         games = r["games"]
         seats = [_rate(s["wins"], games, s["win_low"], s["win_high"]) for s in r["seats"]]
         seats += ["-"] * (players - len(seats))  # a sweep over a mode mixes player counts
         first = r["seats"][0]
         a = r["first_seat_advantage"]
-        md += _row(
+        rows.append(
             [
                 r["label"],
                 games,
@@ -74,6 +65,7 @@ def _seats(result, players):
                 _percent(r["truncated"] / games),
             ]
         )
+    md = "## Seats\n\n" + table(names, rows) + "\n"
     for r in sets:
         same = r.get("same_games_as")
         if same:
@@ -98,13 +90,11 @@ def _seats(result, players):
 
 
 def _compared(sets):
-    md = f"\n## Compared with {sets[0]['label']}\n\n"
-    md += _header(
-        ["rule set", "advantage difference (95%)", "p-value", "Holm's p-value", "significant"]
-    )
+    names = ["rule set", "advantage difference (95%)", "p-value", "Holm's p-value", "significant"]
+    rows = []
     for r in sets[1:]:
         d = r["vs_first"]
-        md += _row(
+        rows.append(
             [
                 r["label"],
                 _signed(d["difference"], d["low"], d["high"]),
@@ -113,15 +103,15 @@ def _compared(sets):
                 "yes" if d["significant"] else "no",
             ]
         )
-    return md
+    return f"\n## Compared with {sets[0]['label']}\n\n" + table(names, rows) + "\n"
 
 
 def _sequential_test(sets):
-    md = "\n## Sequential test\n\n"
-    md += _header(["rule set", "decision", "LLR", "bounds", "games"])
+    names = ["rule set", "decision", "LLR", "bounds", "games"]
+    rows = []
     for r in sets:
         s = r["sprt"]
-        md += _row(
+        rows.append(
             [
                 r["label"],
                 s["decision"],
@@ -130,24 +120,22 @@ def _sequential_test(sets):
                 r["games"],
             ]
         )
-    return md
+    return "\n## Sequential test\n\n" + table(names, rows) + "\n"
 
 
 def _outcomes(sets):
-    md = "\n## Outcomes\n\n"
-    md += _header(
-        [
-            "rule set",
-            "natural draws",
-            "truncated (drawn)",
-            "advantage std. error: paired / per game",
-            "pentanomial 0-2 (agent 0 per pair)",
-        ]
-    )
+    names = [
+        "rule set",
+        "natural draws",
+        "truncated (drawn)",
+        "advantage std. error: paired / per game",
+        "pentanomial 0-2 (agent 0 per pair)",
+    ]
+    rows = []
     for r in sets:
         a = r["first_seat_advantage"]
         pentanomial = r["pentanomial"]
-        md += _row(
+        rows.append(
             [
                 r["label"],
                 r["natural_draws"],
@@ -156,16 +144,16 @@ def _outcomes(sets):
                 "-" if pentanomial is None else " ".join(map(str, pentanomial)),
             ]
         )
-    return md
+    return "\n## Outcomes\n\n" + table(names, rows) + "\n"
 
 
 def _lengths(sets):
-    md = "\n## Game length (decisions)\n\n"
     percentiles = list(sets[0]["length"]["percentiles"])
-    md += _header(["rule set", "mean", "sd", "min", *(f"p{q}" for q in percentiles), "max"])
+    names = ["rule set", "mean", "sd", "min", *(f"p{q}" for q in percentiles), "max"]
+    rows = []
     for r in sets:
         length = r["length"]
-        md += _row(
+        rows.append(
             [
                 r["label"],
                 f"{length['mean']:.1f}",
@@ -175,7 +163,7 @@ def _lengths(sets):
                 f"{length['max']:.0f}",
             ]
         )
-    return md
+    return "\n## Game length (decisions)\n\n" + table(names, rows) + "\n"
 
 
 def _ranks(sets, players):
@@ -183,12 +171,13 @@ def _ranks(sets, players):
         "\n## Ranks\n\nShare of games each seat finished at each rank (ties share the "
         "better rank).\n\n"
     )
-    md += _header(["rule set", "seat", *(f"rank {k}" for k in range(1, players + 1))])
+    names = ["rule set", "seat", *(f"rank {k}" for k in range(1, players + 1))]
+    rows = []
     for r in sets:
         for s, seat in enumerate(r["seats"]):
             ranks = [_percent(count / r["games"]) for count in seat["ranks"]]
-            md += _row([r["label"], s, *ranks, *["-"] * (players - len(ranks))])
-    return md
+            rows.append([r["label"], s, *ranks, *["-"] * (players - len(ranks))])
+    return md + table(names, rows) + "\n"
 
 
 def _shares(sets, players):
@@ -199,7 +188,8 @@ def _shares(sets, players):
         "up to the games with a winner. Unknown (-) for games played before shares were "
         "counted.\n\n"
     )
-    md += _header(["rule set", *(f"seat {s} share" for s in range(players))])
+    names = ["rule set", *(f"seat {s} share" for s in range(players))]
+    rows = []
     for r in sets:
         shares = [
             f"{100 * s['win_share']:.1f}% ({100 * s['win_share_low']:.1f}-"
@@ -208,8 +198,8 @@ def _shares(sets, players):
             else "-"
             for s in r["seats"]
         ]
-        md += _row([r["label"], *shares, *["-"] * (players - len(shares))])
-    return md
+        rows.append([r["label"], *shares, *["-"] * (players - len(shares))])
+    return md + table(names, rows) + "\n"
 
 
 def _agents(sets):
@@ -217,10 +207,11 @@ def _agents(sets):
         "\n## Agents\n\nScores per block with 95% intervals; Bradley-Terry Elo (mean 0) "
         "from every pair of seats held by different agents.\n\n"
     )
-    md += _header(["rule set", "agent", "games", "wins", "draws", "losses", "score", "Elo"])
+    names = ["rule set", "agent", "games", "wins", "draws", "losses", "score", "Elo"]
+    rows = []
     for r in sets:
         for a in r["agents"]:
-            md += _row(
+            rows.append(
                 [
                     r["label"],
                     f"`{a['spec']}`",
@@ -233,7 +224,7 @@ def _agents(sets):
                     f"{a['elo']:+.0f} +- {Z95 * a['elo_error']:.0f}",
                 ]
             )
-    return md
+    return md + table(names, rows) + "\n"
 
 
 def markdown(result):

@@ -23,6 +23,7 @@ from knightgym import _result_files as result_files
 from knightgym._checks import checked_seed
 from knightgym._optional import extra
 from knightgym._outputs import save_figure, write_text
+from knightgym.markdown import table
 
 __all__ = ["elo_over_time", "markdown", "merge", "plot_elo_over_time", "run"]
 
@@ -143,22 +144,29 @@ def markdown(result):
         f"`{result['game']}`, {result['games_per_pair']} games per pair "
         f"({_schedule(result)}), seed {result['seed']}, {result['seconds']:.0f} s",
         "",
-        "| agent | Elo | 95% | games | score |",
-        "|---|--:|--:|--:|--:|",
     ]
-    for r in sorted(result["ratings"], key=lambda r: -r["elo"]):
-        interval = "anchor" if r["spec"] == result["anchor"] else f"± {r['half_width']:.0f}"
-        lines.append(
-            f"| `{r['name']}` | {r['elo']:.0f} | {interval} | {r['games']} | "
-            f"{100 * r['score']:.1f}% |"
-        )
-    lines += ["", "| first | second | first's W-D-L | first's score |", "|---|---|--:|--:|"]
-    for p in result["pairs"]:
-        points = p["first_wins"] + p["draws"] / 2
-        lines.append(
-            f"| `{p['first']}` | `{p['second']}` | {p['first_wins']}-{p['draws']}-"
-            f"{p['first_losses']} | {100 * points / p['games']:.1f}% |"
-        )
+    ratings = [
+        [
+            f"`{r['name']}`",
+            f"{r['elo']:.0f}",
+            "anchor" if r["spec"] == result["anchor"] else f"± {r['half_width']:.0f}",
+            r["games"],
+            f"{100 * r['score']:.1f}%",
+        ]
+        for r in sorted(result["ratings"], key=lambda r: -r["elo"])
+    ]
+    lines += [table(["agent", "Elo", "95%", "games", "score"], ratings, align="lrrrr"), ""]
+    pairs = [
+        [
+            f"`{p['first']}`",
+            f"`{p['second']}`",
+            f"{p['first_wins']}-{p['draws']}-{p['first_losses']}",
+            f"{100 * (p['first_wins'] + p['draws'] / 2) / p['games']:.1f}%",
+        ]
+        for p in result["pairs"]
+    ]
+    names = ["first", "second", "first's W-D-L", "first's score"]
+    lines.append(table(names, pairs, align="llrr"))
     return "\n".join(lines) + "\n"
 
 

@@ -9,6 +9,7 @@ two play, draws, truncations and game lengths, and the agents' full specs.
 import sys
 
 from knightgym import _result_files as result_files
+from knightgym.markdown import table
 
 __all__ = ["markdown"]
 
@@ -21,27 +22,38 @@ def markdown(result):
     lines = [
         f"`{result['game']}`, {result['games']} games, seed {result['seed']}",
         "",
-        "| agent | games | wins | draws | losses | score (95%) |",
-        "|---|--:|--:|--:|--:|--:|",
-    ]
-    lines += [
-        f"| `{a['name']}` | {a['games']} | {a['wins']} | {a['draws']} | {a['losses']} | "
-        f"{100 * a['score']:.1f}% ± {100 * a['half_width']:.1f}% |"
-        for a in agents
+        table(
+            ["agent", "games", "wins", "draws", "losses", "score (95%)"],
+            [
+                [
+                    f"`{a['name']}`",
+                    a["games"],
+                    a["wins"],
+                    a["draws"],
+                    a["losses"],
+                    f"{100 * a['score']:.1f}% ± {100 * a['half_width']:.1f}%",
+                ]
+                for a in agents
+            ],
+            align="lrrrrr",
+        ),
     ]
     if result["players"] > 2:
-        lines += [
-            "",
-            "| agent | first places (a seat with the highest return, shared or not) | "
-            "share (Wilson 95%) |",
-            "|---|--:|--:|",
+        names = [
+            "agent",
+            "first places (a seat with the highest return, shared or not)",
+            "share (Wilson 95%)",
         ]
-        lines += [
-            f"| `{a['name']}` | {a['firsts']} of {a['games']} | "
-            f"{100 * a['firsts'] / max(1, a['games']):.1f}% "
-            f"({100 * a['firsts_low']:.1f}% to {100 * a['firsts_high']:.1f}%) |"
+        firsts = [
+            [
+                f"`{a['name']}`",
+                f"{a['firsts']} of {a['games']}",
+                f"{100 * a['firsts'] / max(1, a['games']):.1f}% "
+                f"({100 * a['firsts_low']:.1f}% to {100 * a['firsts_high']:.1f}%)",
+            ]
             for a in agents
         ]
+        lines += ["", table(names, firsts, align="lrr")]
     lines += [
         "",
         f"drawn games {result['draws']} (truncated {result['truncated']}), "

@@ -23,6 +23,7 @@ with extra("plot", __name__):
 from knightgym import _result_files as result_files  # noqa: E402
 from knightgym._outputs import save_figure, write_text  # noqa: E402
 from knightgym._specs import agent_label, agent_params  # noqa: E402
+from knightgym.markdown import table  # noqa: E402
 from knightgym.training import run_config  # noqa: E402
 
 
@@ -148,21 +149,23 @@ def write_report(run_dir, report_path, matches=(), example=None):
         lines.append("")
     lines += ["![training curves](training.png)", ""]
     if matches:
-        lines += [
-            "## Matches",
-            "",
-            "| agent | opponent | games | wins | draws | losses | score (95%) |",
-            "|---|---|---|---|---|---|---|",
-        ]
+        rows = []
         for path in matches:
             match = result_files.load(path)
             first, second = match["agents"][0], match["agents"][1]
-            lines.append(
-                f"| {_agent(first['spec'])} | {_agent(second['spec'])} | "
-                f"{first['games']} | {first['wins']} | {first['draws']} | {first['losses']} | "
-                f"{100 * first['score']:.1f}% ± {100 * first['half_width']:.1f}% |"
+            rows.append(
+                [
+                    _agent(first["spec"]),
+                    _agent(second["spec"]),
+                    first["games"],
+                    first["wins"],
+                    first["draws"],
+                    first["losses"],
+                    f"{100 * first['score']:.1f}% ± {100 * first['half_width']:.1f}%",
+                ]
             )
-        lines.append("")
+        names = ["agent", "opponent", "games", "wins", "draws", "losses", "score (95%)"]
+        lines += ["## Matches", "", table(names, rows), ""]
     if example:
         lines += _example_game(example, os.path.dirname(os.path.abspath(report_path)))
     lines += ["## Settings", "", "```json", json.dumps(settings, indent=1), "```", ""]

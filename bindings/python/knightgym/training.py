@@ -19,6 +19,7 @@ import threading
 
 from knightgym import _knightgym
 from knightgym import _result_files as result_files
+from knightgym.markdown import table
 
 __all__ = ["markdown", "run_config", "train"]
 
@@ -188,16 +189,19 @@ def markdown(summary):
         f"{c['decisions']} decisions, {c['chunks']} chunks, {c['seconds'] / 60:.1f} min"
     ]
     if summary["evaluation"]:
-        lines += [
-            "",
-            "| opponent | games | wins | draws | losses | score (95%) |",
-            "|---|---|---|---|---|---|",
-        ]
-        lines += [
-            f"| {e['opponent']} | {e['games']} | {e['wins']} | {e['draws']} | {e['losses']} | "
-            f"{100 * e['score']:.1f}% +- {100 * e['half_width']:.1f}% |"
+        names = ["opponent", "games", "wins", "draws", "losses", "score (95%)"]
+        rows = [
+            [
+                e["opponent"],
+                e["games"],
+                e["wins"],
+                e["draws"],
+                e["losses"],
+                f"{100 * e['score']:.1f}% +- {100 * e['half_width']:.1f}%",
+            ]
             for e in summary["evaluation"]
         ]
+        lines += ["", table(names, rows)]
     out = summary.get("out", ".")
     lines += ["", f"model: {out}/model.pt (best: {out}/best.pt), metrics: {out}/metrics.csv"]
     return "\n".join(lines) + "\n"

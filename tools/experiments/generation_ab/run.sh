@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Continuing self-play against one more generation, at the same processor time: from a
 # kept run (knightgym keep, e.g. kept/NAME), the arm `selfplay` resumes it for MINUTES
-# more of wall time, and the arm `generation` is one generation of tools/lib/generations.sh
+# more of wall time, and the arm `generation` is one generation of `knightgym iterate`
 # from its network (teacher data from its search, then the child's training, for
-# MINUTES in all), both at once with one thread each, so each gets the same share of the
-# machine (each session's user and system seconds: OUT/selfplay.cpu, OUT/generation/
-# gen-1.cpu). Then, seeded and seats rotated, at 64 simulations: each arm's network
+# MINUTES in all; the game's recipe, or RECIPE, and TEACH_GAMES, SHARD_GAMES,
+# TEACHER_SIMS, TEACHER_STEPS for its teacher), both at once with one thread each, so
+# each gets the same share of the machine (each session's user and system seconds:
+# OUT/selfplay.cpu, OUT/generation.cpu). Then, seeded and seats rotated, at 64 simulations: each arm's network
 # against the parent and against REFERENCE (default mcts:sims=800), GAMES games each, and
 # the two arms against each other; OUT/NAME.json each, and a table. Run again, a stopped
 # comparison goes on.
@@ -34,9 +35,18 @@ parent=$(realpath "$out")/parent.pt
   --out "$out/selfplay" --minutes "$(cat "$out/selfplay.minutes")" --resume \
   > "$out/selfplay.log" 2>&1 &
 selfplay=$!
-GATE_GAMES=$games tools/lib/generations.sh "$game" "$out/generation" "$parent" 1 "$minutes" \
+name=${game%%(*}
+again=()
+[[ -f $out/generation/iterate.json ]] && again=(--resume)
+# The gate is left out (--gate-games 0): the matches below play the child instead.
+/usr/bin/time -a -o "$out/generation.cpu" -f "%U %S" "$build/knightgym" iterate "$game" \
+  --out "$out/generation" --parent "$parent" --minutes "$minutes" \
+  --config "${RECIPE:-env/games/$name/recipes/$name.txt}" --teach-games "${TEACH_GAMES:-1000}" \
+  --shard-games "${SHARD_GAMES:-64}" --teacher-sims "${TEACHER_SIMS:-400}" \
+  --teacher-steps "${TEACHER_STEPS:-2000}" --gate-games 0 "${again[@]}" \
   > "$out/generation.log" 2>&1
 wait "$selfplay"
+child=$out/generation/gen-1/train/model.pt
 
 play() {  # NAME AGENT AGENT
   [[ -f $out/$1.json ]] ||
@@ -45,11 +55,10 @@ play() {  # NAME AGENT AGENT
 }
 net() { echo "az:model=$1,sims=64"; }
 play selfplay-vs-parent "$(net "$out/selfplay/model.pt")" "$(net "$parent")"
-cp "$out/generation/gen-1-gate.json" "$out/generation-vs-parent.json"
+play generation-vs-parent "$(net "$child")" "$(net "$parent")"
 play selfplay-vs-reference "$(net "$out/selfplay/model.pt")" "$reference"
-play generation-vs-reference "$(net "$out/generation/gen-1/model.pt")" "$reference"
-play generation-vs-selfplay "$(net "$out/generation/gen-1/model.pt")" \
-  "$(net "$out/selfplay/model.pt")"
+play generation-vs-reference "$(net "$child")" "$reference"
+play generation-vs-selfplay "$(net "$child")" "$(net "$out/selfplay/model.pt")"
 play parent-vs-reference "$(net "$parent")" "$reference"
 
 "$python" - "$out" "$reference" << 'EOF'
@@ -73,7 +82,7 @@ def score(name):
 print(f"| arm | CPU minutes | against the parent | against {reference} |")
 print("|---|--:|--:|--:|")
 print(f"| parent | | | {score('parent-vs-reference')} |")
-for arm, time in [("selfplay", "selfplay.cpu"), ("generation", "generation/gen-1.cpu")]:
+for arm, time in [("selfplay", "selfplay.cpu"), ("generation", "generation.cpu")]:
     print(f"| {arm} | {cpu(f'{out}/{time}') / 60:.1f} | {score(arm + '-vs-parent')} "
           f"| {score(arm + '-vs-reference')} |")
 print(f"\ngeneration against selfplay: {score('generation-vs-selfplay')}")

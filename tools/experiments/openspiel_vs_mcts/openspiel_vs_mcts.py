@@ -24,6 +24,7 @@ import knightgym
 import knightgym.openspiel
 import numpy as np
 import pyspiel
+from knightgym import markdown
 from open_spiel.python.algorithms import mcts
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "lib"))  # tools/lib: studies
@@ -116,22 +117,29 @@ def main():
         f"{bot} against `mcts:sims={args.sims},c={args.c}`, {args.games} games per game, "
         f"seats alternated; {platform.node()}, {os.cpu_count()} CPUs, one thread.\n"
     )
-    print(
-        "| game | OpenSpiel W / D / L | OpenSpiel's score | 95% | "
-        "OpenSpiel sims/s | knightgym sims/s |"
-    )
-    print("|---|--:|--:|--:|--:|--:|")
+    names = [
+        "game",
+        "OpenSpiel W / D / L",
+        "OpenSpiel's score",
+        "95%",
+        "OpenSpiel sims/s",
+        "knightgym sims/s",
+    ]
+    print(markdown.header(names, align="lrrrrr"))
     for spec in args.specs:
         (wins, draws, losses), (openspiel_rate, own_rate) = play(
             spec, args.games, args.sims, args.c, args.cpp
         )
         low, high = wilson_interval(wins + draws / 2, args.games)
-        print(
-            f"| `{spec}` | {wins} / {draws} / {losses} | "
-            f"{(wins + draws / 2) / args.games:.0%} | {low:.0%}-{high:.0%} | "
-            f"{openspiel_rate:,.0f} | {own_rate:,.0f} |",
-            flush=True,
-        )
+        cells = [
+            f"`{spec}`",
+            f"{wins} / {draws} / {losses}",
+            f"{(wins + draws / 2) / args.games:.0%}",
+            f"{low:.0%}-{high:.0%}",
+            f"{openspiel_rate:,.0f}",
+            f"{own_rate:,.0f}",
+        ]
+        print(markdown.row(cells), flush=True)
 
 
 if __name__ == "__main__":

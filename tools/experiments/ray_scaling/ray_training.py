@@ -36,6 +36,7 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 import knightgym.training  # noqa: E402
 import psutil  # noqa: E402
 import ray  # noqa: E402
+from knightgym import markdown  # noqa: E402
 from ray.cluster_utils import Cluster  # noqa: E402
 
 # The game's defaults, with the learner on one thread of the two cores, and no
@@ -89,8 +90,11 @@ def scaling(args):
         f"defaults with {SETTINGS}; {args.minutes} min per run, the first "
         f"{args.skip} s left out.\n"
     )
-    print("| run | self-play positions/s | each actor's | learner steps/s | staleness (steps) |")
-    print("|---|---|---|---|---|")
+    print(
+        markdown.header(
+            ["run", "self-play positions/s", "each actor's", "learner steps/s", "staleness (steps)"]
+        )
+    )
     cluster = start_cluster()
     try:
         for actors in [0] + args.actors:
@@ -112,7 +116,8 @@ def scaling(args):
                 else "one machine (no Ray)"
             )
             each = " / ".join(f"{r:.0f}" for r in per_actor) if actors else "-"
-            print(f"| {name} | {speed:.0f} | {each} | {steps:.2f} | {stale:.1f} |", flush=True)
+            cells = [name, f"{speed:.0f}", each, f"{steps:.2f}", f"{stale:.1f}"]
+            print(markdown.row(cells), flush=True)
     finally:
         cluster.shutdown()
 
@@ -127,8 +132,7 @@ def learner(args):
         f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {args.game}, its default network, "
         f"batch 256, {args.learner_steps} steps on a teacher's games.\n"
     )
-    print("| LibTorch threads | optimizer steps/s | samples/s |")
-    print("|---|---|---|")
+    print(markdown.header(["LibTorch threads", "optimizer steps/s", "samples/s"]))
     for threads in (1, 2):
         out = os.path.join(args.out, f"learner-{threads}")
         shutil.rmtree(out, ignore_errors=True)
@@ -146,7 +150,8 @@ def learner(args):
             },
         )["counters"]
         steps, seconds = counters["steps"], counters["seconds"]
-        print(f"| {threads} | {steps / seconds:.1f} | {256 * steps / seconds:,.0f} |", flush=True)
+        cells = [threads, f"{steps / seconds:.1f}", f"{256 * steps / seconds:,.0f}"]
+        print(markdown.row(cells), flush=True)
 
 
 def plasma_mib():
@@ -231,17 +236,18 @@ def memory(args):
         f"Machine: {platform.node()}, {os.cpu_count()} CPUs; {args.game}, its training defaults "
         f"with {SETTINGS}, 2 actors, {args.minutes} min; RSS in MiB.\n"
     )
-    print(
-        "| minute | learner process | each actor | raylets + GCS | object store "
-        "| step | decisions | replay window |"
-    )
-    print("|---|---|---|---|---|---|---|---|")
-    for row in samples:
-        print(
-            f"| {row['minute']} | {row['learner_mib']} | {row['actors_mib']} | "
-            f"{row['ray_mib']} | {row['plasma_mib']} | {row['step']} "
-            f"| {row['decisions']} | {row['replay']} |"
-        )
+    columns = {
+        "minute": "minute",
+        "learner process": "learner_mib",
+        "each actor": "actors_mib",
+        "raylets + GCS": "ray_mib",
+        "object store": "plasma_mib",
+        "step": "step",
+        "decisions": "decisions",
+        "replay window": "replay",
+    }
+    rows = [[row[key] for key in columns.values()] for row in samples]
+    print(markdown.table(list(columns), rows))
 
 
 def model(args):
@@ -254,19 +260,31 @@ def model(args):
         f"samples/s at ratio {args.ratio:g}: it takes {take:,.0f} positions/s; "
         f"{args.cores} cores a node, {args.learner_cores} of them the learner's.\n"
     )
-    print(
-        "| nodes | actors | actors' positions/s | learner takes | positions/s | bound "
-        "| ratio that keeps every actor |"
-    )
-    print("|---|---|---|---|---|---|---|")
+    names = [
+        "nodes",
+        "actors",
+        "actors' positions/s",
+        "learner takes",
+        "positions/s",
+        "bound",
+        "ratio that keeps every actor",
+    ]
+    rows = []
     for nodes in args.nodes:
         actors = nodes * args.cores - args.learner_cores
         supply = actors * args.actor_rate
-        bound = "actors" if supply <= take else "learner"
-        print(
-            f"| {nodes} | {actors:,} | {supply:,.0f} | {take:,.0f} | {min(supply, take):,.0f} "
-            f"| {bound} | {args.learner_samples / supply:.3g} |"
+        rows.append(
+            [
+                nodes,
+                f"{actors:,}",
+                f"{supply:,.0f}",
+                f"{take:,.0f}",
+                f"{min(supply, take):,.0f}",
+                "actors" if supply <= take else "learner",
+                f"{args.learner_samples / supply:.3g}",
+            ]
         )
+    print(markdown.table(names, rows))
 
 
 def main():

@@ -10,7 +10,7 @@ the answers. As Jupyter does, the viewer therefore asks of every request:
 - the launch's secret token: in the URL printed at start (``/?token=T``), which turns it
   into a cookie that browsers send only with the page's own requests (SameSite=Strict,
   HttpOnly), or in an ``Authorization: token T`` header (scripts and tests).
-POST bodies must be JSON (server.py), which no cross-site form can send without a CORS
+POST bodies must be JSON (transport.py), which no cross-site form can send without a CORS
 preflight, and the preflight (OPTIONS) allows nothing.
 """
 

@@ -1,5 +1,5 @@
 // The knightgym viewer's page: replays of recorded games and games against agents, drawn
-// by the server (knightgym.svg); this file only asks and shows (server.py lists the API).
+// by the server (knightgym.svg); this file only asks and shows (routes.py lists the API).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
