@@ -14,9 +14,9 @@
 
 #include "agents/agent_kinds.h"
 #include "bindings/bindings.h"
-#include "training/balance/chunk_player.h"
+#include "training/balance/balance_chunks.h"
 #include "training/balance/progress_printer.h"
-#include "training/balance/report.h"
+#include "training/balance/result_json.h"
 
 namespace py = pybind11;
 
@@ -95,7 +95,7 @@ void init_balance(py::module_& m) {
                                                  check_every, batch, opening_plies);
         if (out) {
           refuse_a_finished_run(*out);
-          options.checkpoint = progress_path(*out);
+          options.progress_file = progress_path(*out);
         }
         options.resume = resume;
         const ChunkRunner chunk_runner = runner ? python_runner(*runner) : ChunkRunner{};
@@ -129,12 +129,12 @@ void init_balance(py::module_& m) {
       py::arg("seed"), py::arg("sprt"), py::arg("check_every"), py::arg("batch"),
       py::arg("opening_plies"), py::arg("out"), py::arg("resume"), py::arg("progress"),
       py::arg("runner") = py::none(),
-      "Runs a balance evaluation; returns the text of balance.json and writes it into `out` "
+      "Runs a balance study; returns the text of balance.json and writes it into `out` "
       "when given, keeping the run's progress in out/balance.progress until then (resume: "
       "go on from that file). runner(rule_set, first, count, consume), when given, plays the "
       "chunks "
       "and hands each one's serialized tally to consume in order. Use "
-      "knightgym.balance.evaluate.");
+      "knightgym.balance.run.");
 
   m.def(
       "balance_networks",
@@ -151,25 +151,27 @@ void init_balance(py::module_& m) {
       "The networks a balance run of these options loads, as its balance.json records them. "
       "Use knightgym.balance.networks.");
 
-  py::class_<ChunkPlayer>(m, "BalanceChunkPlayer",
-                          "Plays chunks of a balance run's games: every rule set and agent "
-                          "loaded once, for the Ray tasks of knightgym.balance_ray.")
+  py::class_<BalanceChunkPlayer>(m, "BalanceChunkPlayer",
+                                 "Plays chunks of a balance run's games: every rule set and agent "
+                                 "loaded once, for the Ray tasks of knightgym.balance_ray.")
       .def(py::init([](const std::string& game, const std::vector<std::string>& sweeps,
                        const AgentSpecs& agents, int64_t games, int threads, uint64_t seed,
                        const std::optional<std::string>& sprt, int64_t check_every, int64_t batch,
                        int opening_plies) {
-             return ChunkPlayer(balance_options(game, sweeps, agents, games, threads, seed, sprt,
-                                                check_every, batch, opening_plies));
+             return BalanceChunkPlayer(balance_options(game, sweeps, agents, games, threads, seed,
+                                                       sprt, check_every, batch, opening_plies));
            }),
            py::arg("game"), py::arg("sweeps"), py::arg("agents"), py::arg("games"),
            py::arg("threads"), py::arg("seed"), py::arg("sprt"), py::arg("check_every"),
            py::arg("batch"), py::arg("opening_plies"))
-      .def_property_readonly("chunks", [](const ChunkPlayer& p) { return p.layout().chunks; })
-      .def_property_readonly("rule_sets",
-                             [](const ChunkPlayer& p) { return static_cast<int>(p.grid().size()); })
+      .def_property_readonly("chunks",
+                             [](const BalanceChunkPlayer& p) { return p.layout().chunks; })
+      .def_property_readonly(
+          "rule_sets",
+          [](const BalanceChunkPlayer& p) { return static_cast<int>(p.grid().size()); })
       .def(
           "play",
-          [](const ChunkPlayer& player, int rule_set, int64_t first, int64_t count) {
+          [](const BalanceChunkPlayer& player, int rule_set, int64_t first, int64_t count) {
             std::vector<std::string> texts;
             {
               py::gil_scoped_release release;

@@ -1,4 +1,4 @@
-// knightgym._knightgym_torch.Training and ChunkPlayer: a training run (training/trainer/),
+// knightgym._knightgym_torch.Training and SelfPlayActor: a training run (training/trainer/),
 // with self-play here or from actors through a channel object, and a distributed run's
 // actor (training/distributed/), for knightgym.training and knightgym.training_ray.
 #include <pybind11/stl.h>
@@ -111,32 +111,32 @@ class Actor {
         int threads)
       : game_(load_game(game_spec)) {
     const TrainConfig config = read_train_config(game_->training_defaults(), settings);
-    player_ = make_chunk_player(*game_, config, device, threads);
+    actor_ = make_self_play_actor(*game_, config, device, threads);
   }
 
   int64_t version() const {
     py::gil_scoped_release release;
     std::lock_guard lock(mutex_);
-    return player_->version();
+    return actor_->version();
   }
   void set_weights(int64_t version, const std::string& weights) {
     py::gil_scoped_release release;
     std::lock_guard lock(mutex_);
-    player_->set_weights(version, weights);
+    actor_->set_weights(version, weights);
   }
   py::tuple play(int64_t number) {
     PlayedChunk played;
     {
       py::gil_scoped_release release;
       std::lock_guard lock(mutex_);
-      played = player_->play(number);
+      played = actor_->play(number);
     }
     return py::make_tuple(py::bytes(played.bytes), played.decisions, played.seconds);
   }
 
  private:
   std::shared_ptr<const AnyGame> game_;
-  std::unique_ptr<AnyChunkPlayer> player_;
+  std::unique_ptr<AnySelfPlayActor> actor_;
   mutable std::mutex mutex_;  // one call at a time
 };
 
@@ -170,7 +170,7 @@ void init_training(py::module_& m) {
                              "Every setting of the run, one key=value per line.")
       .def_property_readonly("parameters", &Training::parameters);
 
-  py::class_<Actor>(m, "ChunkPlayer",
+  py::class_<Actor>(m, "SelfPlayActor",
                     "A distributed run's self-play actor: plays numbered chunks of games with "
                     "the weights it was last given (training/distributed/).")
       .def(py::init<const std::string&, const std::string&, const std::string&, int>(),

@@ -5,6 +5,6 @@
 
 namespace knightgym::python {
 
-void init_training(pybind11::module_& m);  // Training and ChunkPlayer
+void init_training(pybind11::module_& m);  // Training and SelfPlayActor
 
 }  // namespace knightgym::python

@@ -145,7 +145,7 @@ def update(model, optimizer, batch, adv, returns, args):
     return float(np.mean(losses))
 
 
-def evaluate(model, game, episodes, seed):
+def measure(model, game, episodes, seed):
     """The greedy policy's score against random over `episodes` games, one in each of as
     many environments (knightgym.scoring)."""
 
@@ -157,7 +157,7 @@ def evaluate(model, game, episodes, seed):
             )
         return dist.probs.argmax(1).numpy()
 
-    return scoring.evaluate(game, choose, games=episodes, seed=seed)["score"]
+    return scoring.score_policy(game, choose, games=episodes, seed=seed)["score"]
 
 
 def main(argv=None):
@@ -188,7 +188,7 @@ def main(argv=None):
     obs, _ = env.reset(seed=args.seed)
     start = time.monotonic()
     history = []
-    score = evaluate(model, args.game, args.eval_games, args.seed + 1)
+    score = measure(model, args.game, args.eval_games, args.seed + 1)
     print(f"iteration 0: score against random {100 * score:.1f}%", flush=True)
     iteration = 0
     while True:
@@ -199,7 +199,7 @@ def main(argv=None):
         elapsed = time.monotonic() - start
         last = iteration == args.iterations or (not args.iterations and elapsed > 60 * args.minutes)
         if iteration % args.eval_every == 0 or last:
-            score = evaluate(model, args.game, args.eval_games, args.seed + 1)
+            score = measure(model, args.game, args.eval_games, args.seed + 1)
             mean = np.mean(finished) if finished else float("nan")
             print(
                 f"iteration {iteration} ({elapsed:.0f} s): loss {loss:.3f}, mean reward "

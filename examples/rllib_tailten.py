@@ -26,7 +26,7 @@ from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.columns import Columns
 
 
-def evaluate(module, game, opponent, seat, games, seed):
+def measure(module, game, opponent, seat, games, seed):
     """The module's most likely legal action against `opponent`, one game in each of
     `games` environments: their tally (knightgym.scoring)."""
 
@@ -43,7 +43,7 @@ def evaluate(module, game, opponent, seat, games, seed):
         assert obs["action_mask"][np.arange(games), actions].all()
         return actions
 
-    return scoring.evaluate(game, choose, opponent=opponent, seat=seat, games=games, seed=seed)
+    return scoring.score_policy(game, choose, opponent=opponent, seat=seat, games=games, seed=seed)
 
 
 def main(argv=None):
@@ -87,7 +87,7 @@ def main(argv=None):
     try:
         before = scoring.report(
             "before training",
-            evaluate(
+            measure(
                 algo.get_module(),
                 args.game,
                 args.opponent,
@@ -115,7 +115,7 @@ def main(argv=None):
             )
         after = scoring.report(
             "after training",
-            evaluate(
+            measure(
                 algo.get_module(),
                 args.game,
                 args.opponent,

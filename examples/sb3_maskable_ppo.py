@@ -19,7 +19,7 @@ from knightgym import sb3, scoring
 from sb3_contrib import MaskablePPO
 
 
-def evaluate(model, spec, opponent, games, seed):
+def measure(model, spec, opponent, games, seed):
     """The learner's score over `games` games against `opponent`, one in each of as many
     environments (knightgym.scoring): (score, half-width of its 95% interval)."""
 
@@ -32,7 +32,7 @@ def evaluate(model, spec, opponent, games, seed):
         )
         return actions.astype(np.int32)
 
-    result = scoring.evaluate(spec, choose, opponent=opponent, games=games, seed=seed)
+    result = scoring.score_policy(spec, choose, opponent=opponent, games=games, seed=seed)
     return result["score"], result["score_half_width"]
 
 
@@ -68,7 +68,7 @@ def main(argv=None):
         seed=args.seed,
         verbose=0,
     )
-    before = evaluate(model, args.game, args.opponent, args.eval_games, args.seed + 1)
+    before = measure(model, args.game, args.opponent, args.eval_games, args.seed + 1)
     start = time.monotonic()
     chunk = args.n_steps * args.envs
     trained = 0
@@ -80,7 +80,7 @@ def main(argv=None):
         model.learn(chunk, reset_num_timesteps=False)
         trained += chunk
     seconds = time.monotonic() - start
-    after = evaluate(model, args.game, args.opponent, args.eval_games, args.seed + 1)
+    after = measure(model, args.game, args.opponent, args.eval_games, args.seed + 1)
     print(
         f"{args.game} against {args.opponent}, {args.policy} policy: {trained} steps in "
         f"{seconds:.0f} s; score {before[0]:.3f} ± {before[1]:.3f} before, "

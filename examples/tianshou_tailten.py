@@ -52,7 +52,7 @@ class QNetwork(nn.Module):
         return self.layers(torch.as_tensor(obs, dtype=torch.float32)), state
 
 
-def evaluate(policy, game, opponent, seat, games, seed):
+def measure(policy, game, opponent, seat, games, seed):
     """The policy's greedy legal action against `opponent`, one game in each of `games`
     environments: their tally (knightgym.scoring)."""
 
@@ -64,7 +64,7 @@ def evaluate(policy, game, opponent, seat, games, seed):
         assert mask[np.arange(games), actions].all()
         return actions
 
-    return scoring.evaluate(game, choose, opponent=opponent, seat=seat, games=games, seed=seed)
+    return scoring.score_policy(game, choose, opponent=opponent, seat=seat, games=games, seed=seed)
 
 
 def main(argv=None):
@@ -105,7 +105,7 @@ def main(argv=None):
     )
     before = scoring.report(
         "before training",
-        evaluate(policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1),
+        measure(policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1),
     )
     # Without the NaN check, which scans the whole buffer at every update.
     collector = Collector(
@@ -151,7 +151,7 @@ def main(argv=None):
     )
     after = scoring.report(
         "after training",
-        evaluate(policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1),
+        measure(policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1),
     )
     envs.close()
     return {"before": before, "after": after, "history": history}

@@ -2,7 +2,7 @@
 // rates, the first seat's advantage, balance and an optional sequential test. C++ writes
 // the figures, DIR/balance.json; knightgym.balance in Python then writes DIR/balance.md
 // and the plots from that file (`python -m knightgym.balance report DIR`). With --ray
-// ADDRESS the whole run goes to knightgym.balance.evaluate in the project's .venv
+// ADDRESS the whole run goes to knightgym.balance.run in the project's .venv
 // (`python -m knightgym.balance run OPTIONS_JSON`), which plays it on the Ray cluster.
 // --record N adds DIR/records.jsonl, the first N games of each rule set with their moves.
 // SIGINT or SIGTERM stops a run with its progress saved, for --resume to go on from. The
@@ -20,9 +20,9 @@
 #include "programs/cli/python_package.h"
 #include "programs/cli/stop_signals.h"
 #include "training/arena/game_record_file.h"
-#include "training/balance/chunk_player.h"
+#include "training/balance/balance_chunks.h"
 #include "training/balance/progress_printer.h"
-#include "training/balance/report.h"
+#include "training/balance/result_json.h"
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
 #include "util/output_lock.h"
@@ -68,13 +68,13 @@ int write_report(const std::string& directory, bool plots) {
 }
 
 // DIR/records.jsonl: the first `count` games of each rule set, played again with their
-// moves (ChunkPlayer::first_games: the same games; where a sequential test stopped a rule
-// set before `count` games, the games it would have played next), as game records
+// moves (BalanceChunkPlayer::first_games: the same games; where a sequential test stopped
+// a rule set before `count` games, the games it would have played next), as game records
 // (training/arena/game_record_file.h).
 void write_records(const BalanceOptions& options, int64_t count, const std::string& directory) {
   BalanceOptions replay = options;
-  replay.checkpoint.clear();
-  const ChunkPlayer player(replay);
+  replay.progress_file.clear();
+  const BalanceChunkPlayer player(replay);
   const std::vector<std::string> specs = player.agent_specs();
   std::string lines;
   for (int r = 0; r < static_cast<int>(player.grid().size()); ++r) {
@@ -88,7 +88,7 @@ void write_records(const BalanceOptions& options, int64_t count, const std::stri
               static_cast<long long>(count));
 }
 
-// The run handed whole to knightgym.balance.evaluate(..., ray_address=...): the options
+// The run handed whole to knightgym.balance.run(..., ray_address=...): the options
 // go as the JSON of its keyword arguments.
 int run_on_ray(const BalanceOptions& options, const std::vector<std::string>& sweeps,
                const std::string& sprt, const std::string& address, const std::string& out,
@@ -154,7 +154,7 @@ int balance_command(Args& args) {
   // also refuses an --out that cannot be written.
   const OutputLock lock = OutputLock::folder(out);
 
-  options.checkpoint = progress_path(out);
+  options.progress_file = progress_path(out);
   BalanceProgressPrinter printer(stderr);
   BalanceResult result;
   try {

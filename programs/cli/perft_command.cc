@@ -26,7 +26,7 @@
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "programs/engines/fairy_stockfish.h"
-#include "util/statistics.h"
+#include "util/quantiles.h"
 #include "util/timing.h"
 
 namespace knightgym::cli {

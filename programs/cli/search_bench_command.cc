@@ -34,7 +34,7 @@
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "util/peak_flops.h"
-#include "util/statistics.h"
+#include "util/quantiles.h"
 #include "util/timing.h"
 
 namespace knightgym::cli {

@@ -33,7 +33,7 @@
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
 #include "util/output_lock.h"
-#include "util/statistics.h"
+#include "util/quantiles.h"
 #include "util/text.h"
 #include "util/timing.h"
 

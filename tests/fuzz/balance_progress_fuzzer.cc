@@ -1,4 +1,4 @@
-// A balance run's progress and tallies (training/balance/checkpoint.h, tally.h), which
+// A balance run's progress and tallies (training/balance/progress_file.h, tally.h), which
 // `knightgym balance --resume` reads back: the input's first line is the run's identity
 // (the options a progress file must match), the rest the file. Whatever is refused is
 // refused with a message naming the file; whatever is read is saved again and reads back
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "tests/fuzz/fuzz_checks.h"
-#include "training/balance/checkpoint.h"
+#include "training/balance/progress_file.h"
 #include "training/balance/tally.h"
 #include "util/atomic_file.h"
 #include "util/json_reader.h"
@@ -43,23 +43,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const std::string path = fuzz::scratch_dir() + "/balance.progress";
   write_file_atomically(path, std::string(file));
-  BalanceCheckpoint saved;
+  SavedProgress saved;
   try {
-    saved = load_checkpoint(path, std::string(identity));
+    saved = load_progress(path, std::string(identity));
   } catch (const std::invalid_argument& error) {
     fuzz::require(std::string_view(error.what()).starts_with(path + ": "),
                   "a refusal that does not name the file: ", error.what());
     return 0;
   }
-  // A run's identity is JSON (checkpoint_identity); a file of text format 1 may hold
+  // A run's identity is JSON (progress_identity); a file of text format 1 may hold
   // any line, which cannot be saved as JSON.
   try {
     parse_json(identity);
   } catch (const std::invalid_argument&) {
     return 0;
   }
-  save_checkpoint(path, std::string(identity), saved);
-  const BalanceCheckpoint again = load_checkpoint(path, std::string(identity));
+  save_progress(path, std::string(identity), saved);
+  const SavedProgress again = load_progress(path, std::string(identity));
   fuzz::require(same(again.rule_sets, saved.rule_sets) && again.games == saved.games &&
                     again.tuned_blocks == saved.tuned_blocks,
                 "the progress saved again reads back otherwise");

@@ -86,7 +86,7 @@ def without_seconds(value):
 @pytest.fixture(scope="module")
 def knight_fight_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("balance") / "kf"
-    result = knightgym.balance.evaluate(
+    result = knightgym.balance.run(
         "knight_fight(max_turns=60)",
         agents=["mcts:sims=4", "random"],
         games=40,
@@ -294,7 +294,7 @@ def test_a_result_records_the_networks_that_played_it(knight_fight_run):
 def test_a_result_played_by_a_network_names_it():
     shipped = pathlib.Path(knightgym.__file__).resolve().parents[3] / "models" / "knight_fight.pt"
     expected = [{"file": "knight_fight.pt", "fnv1a": fnv1a(shipped.read_bytes())}]
-    result = knightgym.balance.evaluate(
+    result = knightgym.balance.run(
         "knight_fight(max_turns=20)",
         agents="az:model=pretrained,sims=2,rules=any",
         games=2,
@@ -621,7 +621,7 @@ def test_command_line_without_plots_writes_balance_md(tmp_path):
 
 
 def test_three_and_four_players_and_a_sweep_over_player_counts(tmp_path):
-    result = knightgym.balance.evaluate(
+    result = knightgym.balance.run(
         "knights_challenge(max_turns=40)",
         agents="random,greedy,mcts:sims=2",
         games=6,
@@ -669,13 +669,13 @@ def test_bad_options_are_refused_by_name_and_write_nothing(tmp_path, kwargs, mes
     out = tmp_path / "never"
     options = {"agents": "random", "games": 4, "out": out, "progress": False, **kwargs}
     with pytest.raises(ValueError, match=message):
-        knightgym.balance.evaluate("knight_fight", **options)
+        knightgym.balance.run("knight_fight", **options)
     assert not out.exists()
 
 
 def test_bad_sweep_types_are_refused():
     with pytest.raises(TypeError, match="list of values"):
-        knightgym.balance.evaluate("knight_fight", sweep={"max_turns": 5}, progress=False)
+        knightgym.balance.run("knight_fight", sweep={"max_turns": 5}, progress=False)
 
 
 @pytest.mark.parametrize(
@@ -712,7 +712,7 @@ def test_ctrl_c_stops_a_run_with_its_progress_saved(tmp_path):
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "import knightgym.balance\n"
         "print('ready', flush=True)\n"
-        "knightgym.balance.evaluate('knight_fight', agents='mcts:sims=8', games=10**6, "
+        "knightgym.balance.run('knight_fight', agents='mcts:sims=8', games=10**6, "
         f"threads=2, out={str(out)!r}, progress=False)\n"
     )
     env = dict(os.environ, PYTHONPATH=str(pathlib.Path(knightgym.__file__).resolve().parent.parent))
@@ -732,7 +732,7 @@ def test_ctrl_c_stops_a_run_with_its_progress_saved(tmp_path):
         child.send_signal(signal.SIGABRT)  # faulthandler prints where it is
         pytest.fail("still running a minute after Ctrl-C:\n" + child.communicate()[1])
     assert child.returncode != 0
-    assert "KeyboardInterrupt" in stderr and "in evaluate" in stderr
+    assert "KeyboardInterrupt" in stderr and "in run\n" in stderr
     assert (out / "balance.progress").exists() and not (out / "balance.json").exists()
 
 
@@ -795,7 +795,7 @@ def test_a_killed_run_resumes_where_it_stopped(tmp_path):
         capture_output=True,
     )
     assert progress.exists()  # the run finished, its progress kept to extend it
-    unbroken = knightgym.balance.evaluate(
+    unbroken = knightgym.balance.run(
         "knight_fight",
         agents="mcts:sims=16",
         games=3000,
@@ -819,7 +819,7 @@ def test_a_killed_run_resumes_where_it_stopped(tmp_path):
     # Other options do not resume another run's progress.
     progress.write_text(saved)
     with pytest.raises(ValueError, match="a run with other options"):
-        knightgym.balance.evaluate(
+        knightgym.balance.run(
             "knight_fight",
             agents="mcts:sims=16",
             games=3000,
@@ -833,16 +833,14 @@ def test_a_killed_run_resumes_where_it_stopped(tmp_path):
 
 def test_a_finished_run_is_extended_with_more_games_never_written_over(tmp_path):
     out = tmp_path / "done"
-    first = knightgym.balance.evaluate(
+    first = knightgym.balance.run(
         "knight_fight", agents="random", games=200, out=out, plots=False, progress=False
     )
     before = (out / "balance.json").read_bytes()
     # Its progress stays beside it: a new run there is refused, the file left as it is.
     assert (out / "balance.progress").exists()
     with pytest.raises(ValueError, match="holds a run's progress: --resume goes on"):
-        knightgym.balance.evaluate(
-            "knight_fight", agents="random", games=400, out=out, progress=False
-        )
+        knightgym.balance.run("knight_fight", agents="random", games=400, out=out, progress=False)
     assert (out / "balance.json").read_bytes() == before
     # --resume with more games extends it: the first 200 games, then 200 more, the
     # sequences tuned as at its start.
@@ -854,9 +852,7 @@ def test_a_finished_run_is_extended_with_more_games_never_written_over(tmp_path)
     )
     assert extended.returncode == 0, extended.stderr
     result = json.loads((out / "balance.json").read_text())
-    unbroken = knightgym.balance.evaluate(
-        "knight_fight", agents="random", games=400, progress=False
-    )
+    unbroken = knightgym.balance.run("knight_fight", agents="random", games=400, progress=False)
     assert result["rule_sets"][0]["games"] == 400
     assert (
         result["rule_sets"][0]["seats"][0]["wins"] == unbroken["rule_sets"][0]["seats"][0]["wins"]

@@ -52,11 +52,11 @@ def cluster():
 
 
 def test_a_cluster_run_equals_the_one_machine_run(cluster, tmp_path):
-    here = knightgym.balance.evaluate("knight_fight", threads=2, **SWEPT)
-    there = knightgym.balance.evaluate(
+    here = knightgym.balance.run("knight_fight", threads=2, **SWEPT)
+    there = knightgym.balance.run(
         "knight_fight", ray_address=cluster.address, out=tmp_path / "ray", plots=False, **SWEPT
     )
-    assert not ray.is_initialized()  # evaluate connected, and disconnected at the end
+    assert not ray.is_initialized()  # run() connected, and disconnected at the end
     assert without_timings(there) == without_timings(here)
     # The sequential test stopped on the same look, with every figure to the last bit.
     assert [s["games"] for s in there["rule_sets"]] == [s["games"] for s in here["rule_sets"]]
@@ -70,16 +70,16 @@ def test_a_cluster_run_equals_the_one_machine_run(cluster, tmp_path):
     # Batched chunks of two agents, over the two nodes.
     batched = dict(agents=["mcts:sims=8", "greedy"], games=64, batch=16, seed=2, progress=False)
     assert without_timings(
-        knightgym.balance.evaluate("tailten", ray_address=cluster.address, **batched)
-    ) == without_timings(knightgym.balance.evaluate("tailten", threads=2, **batched))
+        knightgym.balance.run("tailten", ray_address=cluster.address, **batched)
+    ) == without_timings(knightgym.balance.run("tailten", threads=2, **batched))
 
 
 def test_a_run_through_rays_client_equals_the_one_machine_run(cluster, tmp_path):
     # A ray:// address: the driver is Ray's client (ray[client], grpcio), the games the
     # cluster's tasks.
     settings = dict(SWEPT, games=60, sprt=None, sweep={})
-    here = knightgym.balance.evaluate("knight_fight", threads=2, **settings)
-    there = knightgym.balance.evaluate(
+    here = knightgym.balance.run("knight_fight", threads=2, **settings)
+    there = knightgym.balance.run(
         "knight_fight",
         ray_address=cluster.client_address,
         out=tmp_path / "client",
@@ -191,13 +191,13 @@ def test_a_worker_killed_mid_run_loses_no_games(cluster):
     killer = threading.Thread(target=_kill_the_first_task, args=(killed, finished))
     killer.start()
     try:
-        there = knightgym.balance.evaluate("knight_fight", ray_address=cluster.address, **options)
+        there = knightgym.balance.run("knight_fight", ray_address=cluster.address, **options)
     finally:
         finished.set()
         killer.join()
     assert len(killed) == 1  # a task really died, and Ray ran it again
     assert not psutil.pid_exists(killed[0]) or psutil.Process(killed[0]).status() == "zombie"
-    here = knightgym.balance.evaluate("knight_fight", threads=2, **options)
+    here = knightgym.balance.run("knight_fight", threads=2, **options)
     assert without_timings(there) == without_timings(here)
     assert there["rule_sets"][0]["games"] == 160
 
@@ -246,7 +246,7 @@ def test_bad_addresses_fail_at_once_and_write_nothing(tmp_path, address, error, 
     # The messages are knightgym's own: the address was refused before ray.init, which
     # would retry a dead address for minutes.
     with pytest.raises(error, match=message):
-        knightgym.balance.evaluate(
+        knightgym.balance.run(
             "knight_fight",
             agents="random",
             games=10,
@@ -261,7 +261,7 @@ def test_bad_addresses_fail_at_once_and_write_nothing(tmp_path, address, error, 
 def test_bad_options_fail_before_connecting(tmp_path):
     # The address is dead too: the typo in the options is what gets reported.
     with pytest.raises(ValueError, match="no_such_key"):
-        knightgym.balance.evaluate(
+        knightgym.balance.run(
             "knight_fight(no_such_key=1)",
             agents="random",
             games=10,
@@ -269,7 +269,7 @@ def test_bad_options_fail_before_connecting(tmp_path):
             out=tmp_path / "out",
         )
     with pytest.raises(ValueError, match="batch"):
-        knightgym.balance.evaluate(
+        knightgym.balance.run(
             "knight_fight",
             agents="random,greedy",
             games=10,

@@ -54,7 +54,7 @@ def play(plan, folder, name, sims=2):
     """Plays the plan's run NAME into FOLDER/NAME, in few games and simulations."""
     run = plan.runs[name]
     agents = run.agents.replace("sims=64", f"sims={sims}")
-    return knightgym.balance.evaluate(
+    return knightgym.balance.run(
         run.game,
         agents=agents,
         games=2,

@@ -43,8 +43,8 @@ CALLS = {
         "threads=2, shard_games=4)",
         "teach.txt",
     ),
-    "balance.evaluate": (
-        "knightgym.balance.evaluate('knight_fight', agents='mcts:sims=200', games=100000, "
+    "balance.run": (
+        "knightgym.balance.run('knight_fight', agents='mcts:sims=200', games=100000, "
         "threads=2, out=OUT, progress=False, plots=False)",
         "balance.progress",
     ),

@@ -316,7 +316,7 @@ def test_every_other_seed_taker_refuses_a_seed_as_make_does(seed, tmp_path):
         game.new_initial_state,
         factory.make,
         lambda s: knightgym.agents.make("random", game, seed=s),
-        lambda s: knightgym.balance.evaluate("tailten", agents="random", games=2, seed=s),
+        lambda s: knightgym.balance.run("tailten", agents="random", games=2, seed=s),
         lambda s: knightgym.ladder.run("tailten", agents=["random", "greedy"], games=2, seed=s),
         lambda s: knightgym.teacher.generate("tailten", str(tmp_path / "t"), "random", 2, seed=s),
     ]

@@ -55,7 +55,7 @@ CASES = [
     ("ray", "ray", "knightgym.ray_cluster", "module.connect('auto')"),
     ("ray", "ray", "knightgym.balance_ray", "module.RayRunner('auto', None)"),
     ("ray", "ray", "knightgym.training_ray", "module.RayChannel('auto', None)"),
-    ("plot", "matplotlib", "knightgym.report", None),
+    ("plot", "matplotlib", "knightgym.training_report", None),
     ("plot", "matplotlib", "knightgym.ladder", "module.plot_elo_over_time([], 'elo.png')"),
 ]
 

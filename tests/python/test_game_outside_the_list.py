@@ -111,7 +111,7 @@ def test_nim_goes_through_the_batched_arena_the_teacher_and_the_python_training(
     code = f"""
 import json, tempfile, knightgym.balance, knightgym.ladder, knightgym.teacher, knightgym.training
 out = tempfile.mkdtemp()
-balance = knightgym.balance.evaluate(
+balance = knightgym.balance.run(
     "nim", agents="mcts:sims=50,random", games=20, batch=10, threads=2, progress=False)
 print(json.dumps([agent["score"] for agent in balance["rule_sets"][0]["agents"]]))
 ladder = knightgym.ladder.run("nim", agents=["random", "mcts:sims=50"], games=10, batch=10)

@@ -153,14 +153,14 @@ def test_python_writers_raise_blocking_io_error_before_any_work(tmp_path):
     with _knightgym.OutputLock.folder(str(out)) as lock:
         assert lock.path == str(out)
         with pytest.raises(BlockingIOError, match=re.escape(f"cannot write '{out}': {HELD}")):
-            knightgym.balance.evaluate("knight_fight", agents="random", games=4, out=out)
+            knightgym.balance.run("knight_fight", agents="random", games=4, out=out)
         with pytest.raises(BlockingIOError):
             knightgym.teacher.generate("tailten", str(out), teacher="random", games=2)
         with pytest.raises(BlockingIOError):
             knightgym.balance.report({"rule_sets": []}, out)
         assert list(out.iterdir()) == []
     # Released: the same call now writes, and the lock is free again after it.
-    result = knightgym.balance.evaluate(
+    result = knightgym.balance.run(
         "knight_fight", agents="random", games=4, out=out, progress=False, plots=False
     )
     assert result["games_per_rule_set"] == 4 and (out / "balance.json").is_file()

@@ -123,7 +123,7 @@ def _mixture_radius(n, tuned, alpha=0.05):
 
 
 def test_a_balance_runs_figures_follow_from_its_counts():
-    result = knightgym.balance.evaluate(
+    result = knightgym.balance.run(
         "knight_fight", agents="mcts:sims=8,random", games=400, seed=3, progress=False
     )
     rule_set = result["rule_sets"][0]

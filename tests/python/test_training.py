@@ -9,12 +9,12 @@ import shutil
 import subprocess
 
 import knightgym
-import knightgym.report
+import knightgym.training_report
 import numpy as np
 import pytest
 import torch
 from knightgym import records
-from knightgym.report import read_metrics, write_report
+from knightgym.training_report import read_metrics, write_report
 from local_ray import plays_a_whole_game
 
 pytestmark = pytest.mark.needs_networks
@@ -156,7 +156,9 @@ def test_report_plots_the_run_and_lists_matches(run_dir, tmp_path):
             )
         )
     )
-    points = knightgym.report._match_points(str(run_dir), metrics, [str(match), str(shipped)])
+    points = knightgym.training_report._match_points(
+        str(run_dir), metrics, [str(match), str(shipped)]
+    )
     last = metrics["seconds"][-1] / 60
     first_agent = played["agents"][0]
     assert points == [

@@ -24,7 +24,7 @@ psutil = pytest.importorskip("psutil")
 torch = pytest.importorskip("torch")
 import knightgym  # noqa: E402
 import knightgym.training  # noqa: E402
-from knightgym.report import read_metrics, write_report  # noqa: E402
+from knightgym.training_report import read_metrics, write_report  # noqa: E402
 from local_ray import plays_a_whole_game, two_node_cluster  # noqa: E402
 
 CLI = Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"

@@ -146,7 +146,7 @@ def tally_json(games):
 
 
 def balance_progress():
-    """Progress files (training/balance/checkpoint.h) after their run's identity line, and
+    """Progress files (training/balance/progress_file.h) after their run's identity line, and
     a tally alone."""
     identity = json.dumps({"game": "a game", "agents": ["mcts:sims=4"], "seed": 1})
     progress = {

@@ -104,7 +104,7 @@ def main():
     play(f"az:model={run_dir}/model.pt,sims={args.sims}", args.mcts, "trained_vs_mcts")
 
     sys.path.insert(0, os.path.join(args.build, "python"))
-    from knightgym.report import write_report
+    from knightgym.training_report import write_report
 
     report = os.path.join(args.out, "report.md")
     write_report(run_dir, report, matches, example=os.path.join(args.out, "trained_vs_mcts.jsonl"))

@@ -34,7 +34,7 @@ def measured_networks():
 
 
 def games_per_second(game, agents, games, **options):
-    result = knightgym.balance.evaluate(
+    result = knightgym.balance.run(
         game, agents=agents, games=games, seed=1, progress=False, **options
     )
     played = sum(rule_set["games"] for rule_set in result["rule_sets"])

@@ -45,9 +45,7 @@ Z95 = 1.959963984540054
 
 def truth(games, seed=1):
     """The first seat's win, draw and loss rates of random players over `games` games."""
-    result = balance.evaluate(
-        GAME, agents="random", games=games, threads=2, seed=seed, progress=False
-    )
+    result = balance.run(GAME, agents="random", games=games, threads=2, seed=seed, progress=False)
     seat = result["rule_sets"][0]["seats"][0]
     n = result["rule_sets"][0]["games"]
     return seat["wins"] / n, seat["draws"] / n, seat["losses"] / n, n
@@ -62,7 +60,7 @@ def stopped_runs(runs, advantage, seed=100):
     fixed = sequence = stopped_early = 0
     sprt = {"a0": round(advantage - 0.06, 4), "a1": round(advantage + 0.04, 4)}
     for run in range(runs):
-        result = balance.evaluate(
+        result = balance.run(
             GAME,
             agents="random",
             games=2000,
@@ -98,7 +96,7 @@ def extended_runs(runs, advantage, seed=200):
             out = Path(scratch) / f"run{run}"
             games = 400
             while True:
-                result = balance.evaluate(
+                result = balance.run(
                     GAME,
                     agents="random",
                     games=games,

@@ -11,8 +11,8 @@
 
 #include "agents/network.h"
 #include "env/core/rng.h"
+#include "util/quantiles.h"
 #include "util/run_threads.h"
-#include "util/statistics.h"
 
 namespace knightgym {
 GameRecord play_game(const AnyGame& game,

@@ -8,8 +8,8 @@
 #include "agents/network.h"
 #include "env/core/params.h"
 #include "env/registry/registry.h"
-#include "training/balance/checkpoint.h"
-#include "training/balance/chunk_player.h"
+#include "training/balance/balance_chunks.h"
+#include "training/balance/progress_file.h"
 #include "util/ordered_parallel.h"
 #include "util/text.h"
 #include "util/timing.h"
@@ -33,16 +33,16 @@ namespace {
 
 // A run resumed with other games: more, in whole chunks (chunk i holds the same games
 // whatever the run's size, but a short last chunk would not).
-void check_extension(const BalanceCheckpoint& saved, const BalanceOptions& options,
+void check_extension(const SavedProgress& saved, const BalanceOptions& options,
                      const ChunkLayout& layout) {
   if (saved.games == 0 || saved.games == options.games) return;
   const std::string planned = std::to_string(saved.games);
   if (options.games < saved.games)
-    throw std::invalid_argument(options.checkpoint + ": a run of " + planned +
+    throw std::invalid_argument(options.progress_file + ": a run of " + planned +
                                 " games per rule set can be extended, not shortened: --games " +
                                 planned + " or more");
   if (saved.games % layout.chunk_games != 0)
-    throw std::invalid_argument(options.checkpoint + ": a run of " + planned +
+    throw std::invalid_argument(options.progress_file + ": a run of " + planned +
                                 " games per rule set ends in a short chunk (" +
                                 std::to_string(layout.chunk_games) +
                                 " games a chunk), so it cannot be extended");
@@ -54,7 +54,7 @@ BalanceResult run_balance(const BalanceOptions& options,
                           const std::function<void(const BalanceProgress&)>& progress,
                           const ChunkRunner& runner, const std::atomic<bool>* stop) {
   const auto start = SteadyClock::now();
-  const ChunkPlayer player(options);
+  const BalanceChunkPlayer player(options);
   const ChunkLayout& layout = player.layout();
   const std::vector<RuleSet>& grid = player.grid();
   BalanceResult result;
@@ -64,26 +64,26 @@ BalanceResult run_balance(const BalanceOptions& options,
   const int64_t block_games = static_cast<int64_t>(options.agents.size());
 
   const std::string identity =
-      checkpoint_identity(options, result.agent_specs, layout.chunk_games, grid);
-  BalanceCheckpoint checkpoint;
-  if (!options.checkpoint.empty() && std::filesystem::exists(options.checkpoint)) {
+      progress_identity(options, result.agent_specs, layout.chunk_games, grid);
+  SavedProgress saved_progress;
+  if (!options.progress_file.empty() && std::filesystem::exists(options.progress_file)) {
     if (!options.resume)
-      throw std::invalid_argument(options.checkpoint +
+      throw std::invalid_argument(options.progress_file +
                                   " holds a run's progress: --resume goes on with it (with more "
                                   "--games, it extends the run), or delete the file to start "
                                   "afresh");
-    checkpoint = load_checkpoint(options.checkpoint, identity);
-    if (checkpoint.rule_sets.size() > grid.size())
-      throw std::invalid_argument(options.checkpoint + ": more rule sets than the grid's");
-    check_extension(checkpoint, options, layout);
+    saved_progress = load_progress(options.progress_file, identity);
+    if (saved_progress.rule_sets.size() > grid.size())
+      throw std::invalid_argument(options.progress_file + ": more rule sets than the grid's");
+    check_extension(saved_progress, options, layout);
   }
   // The sequences keep the tuning of the run's start when it is extended.
-  const int64_t planned = checkpoint.games > 0 ? checkpoint.games : options.games;
-  result.tuned_blocks = checkpoint.tuned_blocks > 0 ? checkpoint.tuned_blocks
-                                                    : (planned + block_games - 1) / block_games;
-  checkpoint.tuned_blocks = result.tuned_blocks;
-  checkpoint.games = options.games;
-  std::vector<SavedRuleSet>& saved = checkpoint.rule_sets;
+  const int64_t planned = saved_progress.games > 0 ? saved_progress.games : options.games;
+  result.tuned_blocks = saved_progress.tuned_blocks > 0 ? saved_progress.tuned_blocks
+                                                        : (planned + block_games - 1) / block_games;
+  saved_progress.tuned_blocks = result.tuned_blocks;
+  saved_progress.games = options.games;
+  std::vector<SavedRuleSet>& saved = saved_progress.rule_sets;
 
   BalanceProgress status{0, static_cast<int>(grid.size()), 0,
                          options.games * static_cast<int64_t>(grid.size())};
@@ -126,7 +126,7 @@ BalanceResult run_balance(const BalanceOptions& options,
     SavedRuleSet& done = saved[r];
     if (done.chunks_done > layout.chunks || done.tally.players != players ||
         done.tally.block_games != k)
-      throw std::invalid_argument(options.checkpoint + ": rule set " + std::to_string(r) +
+      throw std::invalid_argument(options.progress_file + ": rule set " + std::to_string(r) +
                                   " does not fit the run");
     status.rule_set = static_cast<int>(r);
     status.games_done += done.tally.games;
@@ -156,9 +156,9 @@ BalanceResult run_balance(const BalanceOptions& options,
         next = expected;
         done.seconds = seconds_before + seconds_since(rule_start);
         std::string kept;
-        if (!options.checkpoint.empty()) {
-          save_checkpoint(options.checkpoint, identity, checkpoint);
-          kept = "; " + options.checkpoint + " holds them, and --resume goes on";
+        if (!options.progress_file.empty()) {
+          save_progress(options.progress_file, identity, saved_progress);
+          kept = "; " + options.progress_file + " holds them, and --resume goes on";
         }
         return BalanceStopped("balance: stopped after " + std::to_string(status.games_done) +
                               " games" + kept);
@@ -184,8 +184,8 @@ BalanceResult run_balance(const BalanceOptions& options,
       window = std::max<int64_t>(options.threads,
                                  static_cast<int64_t>(kWindowSeconds / std::max(per_chunk, 1e-6)));
       done.seconds = seconds_before + seconds_since(rule_start);
-      if (!options.checkpoint.empty() && seconds_since(last_save) >= kWindowSeconds) {
-        save_checkpoint(options.checkpoint, identity, checkpoint);
+      if (!options.progress_file.empty() && seconds_since(last_save) >= kWindowSeconds) {
+        save_progress(options.progress_file, identity, saved_progress);
         last_save = SteadyClock::now();
       }
     }
@@ -195,7 +195,8 @@ BalanceResult run_balance(const BalanceOptions& options,
     rule_set.figures = measure(done.tally, result.tuned_blocks);
     rule_set.seconds = done.seconds;
     result.rule_sets.push_back(std::move(rule_set));
-    if (!options.checkpoint.empty()) save_checkpoint(options.checkpoint, identity, checkpoint);
+    if (!options.progress_file.empty())
+      save_progress(options.progress_file, identity, saved_progress);
   }
   std::vector<MeanEstimate> advantages;
   std::vector<SequenceDesign> designs, game_designs;

@@ -5,7 +5,7 @@
 // Every rule set plays the same numbered games with the same seeds (game g seats agent
 // (seat + g) mod k, and each block of k games starts from one position drawn from the
 // seed and g / k), so the Knight Fight variants of a sweep start from the same layouts.
-// The games are played in chunks (chunk_player.h), each tallied on its own and folded
+// The games are played in chunks (balance_chunks.h), each tallied on its own and folded
 // in order, so a run keeps no record per game and its results depend on the options
 // alone: not on the thread count, nor on which machines played which chunks (a
 // ChunkRunner). The sequential test looks after every `check_every` games, rounded up
@@ -50,14 +50,14 @@ struct BalanceOptions {
   uint64_t seed = 0;
   std::optional<SprtSettings> sprt;
   int64_t check_every = 100;  // games between the sequential test's looks
-  // A file for the run's progress (checkpoint.h), saved about once a minute; empty for
+  // A file for the run's progress (progress_file.h), saved about once a minute; empty for
   // none. With `resume` a run continues from it when it exists; without, an existing
   // file is refused rather than overwritten.
-  std::string checkpoint;
+  std::string progress_file;
   bool resume = false;
 };
 
-// Plays chunks [first, first + count) of rule set `rule_set` (chunk_player.h) and hands
+// Plays chunks [first, first + count) of rule set `rule_set` (balance_chunks.h) and hands
 // their tallies to `consume` in chunk order. An exception from `consume` stops the run.
 using ChunkRunner = std::function<void(int rule_set, int64_t first, int64_t count,
                                        const std::function<void(const RuleSetTally&)>& consume)>;

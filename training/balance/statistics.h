@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "util/fields.h"
-#include "util/statistics.h"
+#include "util/quantiles.h"
 
 namespace knightgym {
 

@@ -17,7 +17,7 @@
 //
 // With a game budget, self-play plays exactly that many games and stops: a slot whose
 // game ends starts another only while fewer than the budget have started (a self-play
-// chunk of training/distributed/chunk_player.h, the same games wherever it is played).
+// chunk of training/distributed/self_play_actor.h, the same games wherever it is played).
 //
 // Over many rule sets (rule_sets.h), each game that starts draws its rule set, which its
 // trajectory records; the games of every rule set share the searches' batches.

@@ -6,12 +6,13 @@
 // (training/distributed/actor_games.h), with everything else the same. With a teacher, the run
 // first learns from a strong player's games (teacher= and teacher_steps=, expert
 // iteration's first half: training/teacher/teacher_set.h), then goes on by self-play.
-// Periodic evaluation plays the network (with `eval_sims` simulations) against the best
-// network so far and against fixed baselines; metrics go to metrics.csv, checkpoints are
-// atomic and kept `keep` deep, and a run resumes from the newest checkpoint that loads
-// (run_directory.h). Over many rule sets (the `rules` setting, rule_sets.h) each self-play
-// game draws its rules, evaluations share their games among the rule sets, and the network
-// records them all.
+// Periodic match rounds play the network against the best network so far and against
+// fixed baselines (match_round.h); a row of metrics.csv sums up each period
+// (metrics_row.h); checkpoints are atomic, kept `keep` deep, each with a sample of the
+// replay window (replay_sample.h), and a run resumes from the newest checkpoint that
+// loads (run_directory.h). This file is the loop that ties them together. Over many rule sets (the
+// `rules` setting, rule_sets.h) each self-play game draws its rules, evaluations share their games
+// among the rule sets, and the network records them all.
 #pragma once
 
 #include <algorithm>
@@ -32,12 +33,15 @@
 #include "training/learner/learner.h"
 #include "training/selfplay/replay_buffer.h"
 #include "training/teacher/teacher_set.h"
+#include "training/trainer/augmentation.h"
 #include "training/trainer/game_source.h"
+#include "training/trainer/match_round.h"
+#include "training/trainer/metrics_row.h"
 #include "training/trainer/overlapped_self_play.h"
+#include "training/trainer/replay_sample.h"
 #include "training/trainer/run_directory.h"
 #include "training/trainer/run_summary.h"
 #include "training/trainer/streams.h"
-#include "training/trainer/symmetry.h"
 #include "training/trainer/train_config.h"
 #include "util/atomic_file.h"
 #include "util/output_lock.h"
@@ -101,7 +105,7 @@ class Trainer {
     // another follows). So the rows up to a checkpoint are those with at most its steps
     // and decisions.
     metrics_ = std::make_unique<MetricsLog>(
-        dir_.file("metrics.csv"), columns(),
+        dir_.file("metrics.csv"), metrics_columns(config_.baselines),
         restored ? std::optional<MetricsBounds>(
                        {{"step", counters_.steps}, {"decisions", counters_.decisions}})
                  : std::nullopt);
@@ -161,7 +165,7 @@ class Trainer {
     int64_t last_snapshot = counters_.milliseconds > 0 && config_.snapshot_seconds > 0
                                 ? counters_.milliseconds / 1000 / config_.snapshot_seconds
                                 : -1;
-    Period period;
+    TrainingPeriod<G> period;
     period.start = last_log;
     last_decisions_ = counters_.decisions;
     last_evaluations_ = counters_.evaluations;
@@ -201,12 +205,12 @@ class Trainer {
       counters_.milliseconds = static_cast<int64_t>(now * 1000);
       if (config_.eval_seconds > 0 && config_.eval_games > 0 &&
           now - last_eval >= config_.eval_seconds && !done()) {
-        evaluate();
+        play_matches();
         last_eval = elapsed();
       }
       if (now - last_log >= config_.log_seconds) {
         log_row(period, now, *source);
-        period = Period{};
+        period = TrainingPeriod<G>{};
         period.start = last_log = now;
         progress_.update(fraction(), now, status());
       }
@@ -223,8 +227,8 @@ class Trainer {
     }
     counters_.milliseconds = static_cast<int64_t>(elapsed() * 1000);
     const bool stopped = stop;
-    if (!stopped && config_.eval_games > 0) evaluate();
-    // Training time: the last evaluation's not.
+    if (!stopped && config_.eval_games > 0) play_matches();
+    // Training time: the last match round's not.
     log_row(period, counters_.milliseconds / 1000.0, *source);
     checkpoint();
     write_file_atomically(dir_.file("summary.json"),
@@ -246,26 +250,6 @@ class Trainer {
   }
   static constexpr int kHoldoutBatches = 2;  // held-out rows measured per row
 
-  // What one metrics row sums up.
-  struct Period {
-    double start = 0;
-    int64_t steps = 0, games = 0, game_decisions = 0;
-    double policy = 0, value = 0, entropy = 0;
-    // Recorded decisions that came in, and their staleness (weighted by decisions).
-    int64_t positions = 0, staleness_sum = 0, staleness_max = 0;
-    void add(const Losses& l) {
-      ++steps;
-      policy += l.policy, value += l.value, entropy += l.entropy;
-    }
-    void add_game(const Trajectory<G>& game, int64_t staleness) {
-      ++games;
-      game_decisions += game.plies;
-      positions += game.size();
-      staleness_sum += staleness * game.size();
-      staleness_max = std::max(staleness_max, staleness);
-    }
-  };
-
   // Whether a checkpoint was restored.
   bool restore() {
     const auto [spec, settings] = dir_.read_config();
@@ -285,7 +269,7 @@ class Trainer {
           dir_.set_aside(bad);
           std::fprintf(log_, "set aside as %s.damaged\n", bad.c_str());
         }
-        refill_replay(path);
+        refill_replay(buffer_, rules_, RunDirectory::replay_sample(path), game_spec_, log_);
         return true;
       } catch (const std::invalid_argument& error) {
         std::fprintf(log_, "skipping %s\n", error.what());
@@ -341,48 +325,14 @@ class Trainer {
     return losses;
   }
 
-  void evaluate() {
-    AzConfig search = config_.search;
-    search.sims = config_.eval_sims;
-    search.dirichlet_fraction = 0;
-    const uint64_t round = static_cast<uint64_t>(counters_.eval_rounds++);
-    evaluation_.clear();
-    // Opponent 0 is the best network, opponent 1 + b baseline b. Over many rule sets the
-    // games are shared among them in turn, each rule set's agents seeded apart.
-    const auto seed = [&](Stream stream, uint64_t index, int rule_set) {
-      const uint64_t base = stream_seed(config_.seed, stream, index);
-      return rule_set == 0 ? base : derive_seed(base, static_cast<uint64_t>(rule_set));
-    };
-    // make_opponent(rule set, its seed) -> a std::unique_ptr to an Agent<G> of that rule set.
-    const auto play = [&](const std::string& name, int opponent, const auto& make_opponent) {
-      const uint64_t index = evaluation_index(round, opponent);
-      std::vector<GameRecord> records;
-      for (int r = 0; r < rules_.size(); ++r) {
-        const int64_t games = share(config_.eval_games, r);
-        if (games == 0) continue;
-        AzAgent<G> candidate(rules_[r], search, learner_.evaluator(),
-                             seed(Stream::kEvaluationCandidate, round, r));
-        const auto other = make_opponent(r, seed(Stream::kEvaluationOpponent, index, r));
-        Agent<G>* agents[2] = {&candidate, other.get()};
-        for (GameRecord& record : play_batched(rules_[r], std::span<Agent<G>* const>(agents, 2),
-                                               games, seed(Stream::kEvaluationGames, index, r)))
-          records.push_back(std::move(record));
-      }
-      evaluation_.push_back({name, score_agents(records, 2)[0]});
-    };
+  // A match round (match_round.h); a network that scores `gate` against the best becomes
+  // the best.
+  void play_matches() {
     {
-      std::shared_ptr<Evaluator> best =
+      const std::shared_ptr<Evaluator> best =
           TorchEvaluator::load(dir_.file("best.pt"), info_, game_spec_, device_);
-      play("best", 0, [&](int r, uint64_t agent_seed) {
-        return std::make_unique<AzAgent<G>>(rules_[r], search, best, agent_seed);
-      });
-    }
-    for (int b = 0; b < static_cast<int>(config_.baselines.size()); ++b) {
-      const AgentConfig agent = read_agent_config(config_.baselines[b]);
-      play(config_.baselines[b], 1 + b, [&](int r, uint64_t agent_seed) {
-        return make_agent(rules_[r], agent, share_for_game(agent, info_, rules_.spec(r)),
-                          agent_seed);
-      });
+      evaluation_ = play_match_round(rules_, config_, info_, learner_.evaluator(), best,
+                                     static_cast<uint64_t>(counters_.eval_rounds++));
     }
     if (evaluation_.front().score.score >= config_.gate) {
       learner_.export_model(dir_.file("best.pt"));
@@ -391,133 +341,38 @@ class Trainer {
     fresh_evaluation_ = true;
   }
 
-  // Rule set r's share of `games` games: as even as whole games allow, rotating seats
-  // within each where games are a multiple of 2 x the rule sets.
-  int64_t share(int64_t games, int r) const {
-    const int64_t sets = rules_.size();
-    return games * (r + 1) / sets - games * r / sets;
-  }
-
   void checkpoint() {
     // The replay sample first: a checkpoint never lacks the one written for it.
     if (config_.kept_replay > 0)
-      write_shard(RunDirectory::replay_sample(dir_.checkpoint(counters_.steps)), replay_sample());
+      write_shard(RunDirectory::replay_sample(dir_.checkpoint(counters_.steps)),
+                  replay_sample(buffer_, rules_, game_spec_, info_, config_.kept_replay));
     learner_.save_checkpoint(dir_.checkpoint(counters_.steps), counters_);
     learner_.export_model(dir_.file("model.pt"));
     dir_.prune(config_.keep);
   }
 
-  // The newest whole games of the replay window holding at most kept_replay decisions.
-  TeacherShard replay_sample() const {
-    const auto& games = buffer_.games();
-    auto first = games.end();  // the oldest game kept
-    for (int64_t left = config_.kept_replay; first != games.begin() && (first - 1)->size() <= left;)
-      left -= (--first)->size();
-    TeacherShard shard{game_spec_, "self-play", info_.num_players, info_.num_actions, {}};
-    for (auto game = first; game != games.end(); ++game) {
-      const std::string& rules = rules_.spec(game->rule_set);
-      shard.games.push_back(to_teacher_game(rules_[game->rule_set], *game, game - first,
-                                            rules == game_spec_ ? "" : rules));
-    }
-    return shard;
-  }
-
-  // Refills the replay window from the sample kept with `checkpoint`, if it is there and
-  // whole; without it, self-play refills the window.
-  void refill_replay(const std::string& checkpoint) {
-    const std::string path = RunDirectory::replay_sample(checkpoint);
-    if (!std::filesystem::exists(path)) return;
-    try {
-      const TeacherShard shard = read_shard(path, game_spec_);
-      for (const TeacherGame& game : shard.games)
-        buffer_.add(to_trajectory(rules_, shard, game, path));
-      std::fprintf(log_, "replay window refilled with %lld decisions from %s\n",
-                   static_cast<long long>(buffer_.size()), path.c_str());
-    } catch (const std::invalid_argument& error) {
-      std::fprintf(log_, "skipping %s\n", error.what());
-    }
-  }
-
-  std::vector<std::string> columns() const {
-    std::vector<std::string> out = {"step",
-                                    "samples",
-                                    "decisions",
-                                    "games",
-                                    "seconds",
-                                    "replay",
-                                    "policy_loss",
-                                    "value_loss",
-                                    "entropy",
-                                    "game_length",
-                                    "selfplay_pos_per_s",
-                                    "evaluations_per_s",
-                                    "generation",
-                                    "holdout_policy_loss",
-                                    "holdout_top1",
-                                    "score_vs_best"};
-    for (const std::string& baseline : config_.baselines) out.push_back("score_vs_" + baseline);
-    // Later columns, after the baselines': a resumed run of before them reads on
-    // (MetricsLog).
-    for (const char* column :
-         {"learner_steps_per_s", "staleness", "staleness_max", "actor_pos_per_s"})
-      out.push_back(column);
-    return out;
-  }
-
-  void log_row(const Period& p, double now, GameSource<G>& source) {
-    const auto number = [](double value, const char* format = "%.4f") {
-      char text[32];
-      std::snprintf(text, sizeof text, format, value);
-      return std::string(text);
-    };
-    const double seconds = std::max(1e-9, now - p.start);
+  void log_row(const TrainingPeriod<G>& p, double now, GameSource<G>& source) {
     const int64_t decisions = counters_.decisions - last_decisions_;
     const int64_t evaluations = counters_.evaluations - last_evaluations_;
     last_decisions_ = counters_.decisions;
     last_evaluations_ = counters_.evaluations;
-    const double steps = static_cast<double>(std::max<int64_t>(1, p.steps));
-    std::vector<std::string> row = {
-        std::to_string(counters_.steps),
-        std::to_string(counters_.samples),
-        std::to_string(counters_.decisions),
-        std::to_string(counters_.games),
-        number(now, "%.1f"),
-        std::to_string(buffer_.size()),
-        p.steps ? number(p.policy / steps) : "",
-        p.steps ? number(p.value / steps) : "",
-        p.steps ? number(p.entropy / steps) : "",
-        p.games ? number(static_cast<double>(p.game_decisions) / p.games, "%.1f") : "",
-        number(decisions / seconds, "%.1f"),
-        number(evaluations / seconds, "%.1f"),
-        std::to_string(counters_.generation)};
     // While learning from a teacher: agreement with it on the held-out games.
+    std::optional<Agreement> holdout;
     if (teacher_ && teacher_->holdout_decisions() > 0) {
-      const Agreement agreement = holdout_agreement(*learner_.evaluator());
-      row.push_back(number(agreement.policy_loss));
-      row.push_back(number(agreement.top1));
+      holdout = holdout_agreement(*learner_.evaluator());
       // Past its data's worth, a network learns the training games by heart: the one that
       // agreed best with the held-out games is kept apart from the latest.
-      if (agreement.policy_loss < best_holdout_loss_) {
-        best_holdout_loss_ = agreement.policy_loss;
+      if (holdout->policy_loss < best_holdout_loss_) {
+        best_holdout_loss_ = holdout->policy_loss;
         learner_.export_model(dir_.file("teacher_best.pt"));
       }
-    } else {
-      row.insert(row.end(), {"", ""});
     }
-    for (size_t i = 0; i <= config_.baselines.size(); ++i)
-      row.push_back(fresh_evaluation_ && i < evaluation_.size() ? number(evaluation_[i].score.score)
-                                                                : "");
+    const double seconds = std::max(1e-9, now - p.start);
+    metrics_->append(metrics_row(counters_, buffer_.size(), p, now, decisions, evaluations, holdout,
+                                 fresh_evaluation_ ? &evaluation_ : nullptr,
+                                 config_.baselines.size(), source.actor_rates(seconds)));
     fresh_evaluation_ = false;
-    row.push_back(number(p.steps / seconds, "%.2f"));
-    row.push_back(p.positions ? number(static_cast<double>(p.staleness_sum) / p.positions, "%.1f")
-                              : "");
-    row.push_back(p.positions ? std::to_string(p.staleness_max) : "");
-    std::string rates;  // each actor's, ';' between them
-    for (const double rate : source.actor_rates(seconds))
-      rates += (rates.empty() ? "" : ";") + number(rate, "%.1f");
-    row.push_back(rates);
-    metrics_->append(row);
-    if (p.steps) last_policy_loss_ = p.policy / steps;
+    if (p.steps) last_policy_loss_ = p.mean_policy_loss();
     last_speed_ = decisions / seconds;
   }
 

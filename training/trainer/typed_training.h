@@ -15,7 +15,7 @@
 
 #include "env/registry/typed_code.h"
 #include "training/distributed/actor_games.h"
-#include "training/distributed/chunk_player.h"
+#include "training/distributed/self_play_actor.h"
 #include "training/game_registration.h"
 #include "training/trainer/trainer.h"
 
@@ -34,10 +34,10 @@ class AnyTrainer {
   virtual int64_t parameters() const = 0;
 };
 
-// ChunkPlayer<G> of a game: a distributed run's actor.
-class AnyChunkPlayer {
+// SelfPlayActor<G> of a game: a distributed run's actor.
+class AnySelfPlayActor {
  public:
-  virtual ~AnyChunkPlayer() = default;
+  virtual ~AnySelfPlayActor() = default;
   virtual int64_t version() const = 0;
   virtual void set_weights(int64_t version, std::string_view weights) = 0;
   virtual PlayedChunk play(int64_t number) = 0;
@@ -70,27 +70,28 @@ class TypedTrainer final : public AnyTrainer {
 };
 
 template <Game G>
-class TypedChunkPlayer final : public AnyChunkPlayer {
+class TypedSelfPlayActor final : public AnySelfPlayActor {
  public:
-  TypedChunkPlayer(const AnyGame& game, const TrainConfig& config, const std::string& device,
-                   int threads)
-      : player_(typed_rules<G>(game), game.spec(), config, device, threads) {}
-  int64_t version() const override { return player_.version(); }
+  TypedSelfPlayActor(const AnyGame& game, const TrainConfig& config, const std::string& device,
+                     int threads)
+      : actor_(typed_rules<G>(game), game.spec(), config, device, threads) {}
+  int64_t version() const override { return actor_.version(); }
   void set_weights(int64_t version, std::string_view weights) override {
-    player_.set_weights(version, weights);
+    actor_.set_weights(version, weights);
   }
-  PlayedChunk play(int64_t number) override { return player_.play(number); }
+  PlayedChunk play(int64_t number) override { return actor_.play(number); }
 
  private:
-  ChunkPlayer<G> player_;
+  SelfPlayActor<G> actor_;
 };
 
 struct TypedTraining {
   std::unique_ptr<AnyTrainer> (*trainer)(const AnyGame& game, const TrainConfig& config,
                                          const std::string& device, const std::string& out,
                                          bool resume, std::FILE* log);
-  std::unique_ptr<AnyChunkPlayer> (*chunk_player)(const AnyGame& game, const TrainConfig& config,
-                                                  const std::string& device, int threads);
+  std::unique_ptr<AnySelfPlayActor> (*self_play_actor)(const AnyGame& game,
+                                                       const TrainConfig& config,
+                                                       const std::string& device, int threads);
 
   template <Game G>
   static TypedTraining of() {
@@ -99,8 +100,8 @@ struct TypedTraining {
               return std::make_unique<TypedTrainer<G>>(game, config, device, out, resume, log);
             },
             [](const AnyGame& game, const TrainConfig& config, const std::string& device,
-               int threads) -> std::unique_ptr<AnyChunkPlayer> {
-              return std::make_unique<TypedChunkPlayer<G>>(game, config, device, threads);
+               int threads) -> std::unique_ptr<AnySelfPlayActor> {
+              return std::make_unique<TypedSelfPlayActor<G>>(game, config, device, threads);
             }};
   }
 };
@@ -113,11 +114,12 @@ inline std::unique_ptr<AnyTrainer> make_trainer(const AnyGame& game, const Train
   return TypedCode<TypedTraining>::of(game, "training")
       .trainer(game, config, device, out, resume, log);
 }
-inline std::unique_ptr<AnyChunkPlayer> make_chunk_player(const AnyGame& game,
-                                                         const TrainConfig& config,
-                                                         const std::string& device, int threads) {
+inline std::unique_ptr<AnySelfPlayActor> make_self_play_actor(const AnyGame& game,
+                                                              const TrainConfig& config,
+                                                              const std::string& device,
+                                                              int threads) {
   return TypedCode<TypedTraining>::of(game, "a self-play actor")
-      .chunk_player(game, config, device, threads);
+      .self_play_actor(game, config, device, threads);
 }
 
 template <Game G>

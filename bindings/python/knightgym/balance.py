@@ -2,7 +2,7 @@
 their figures as a dict, and the report drawn from them: balance.md and plots.
 
     import knightgym.balance
-    result = knightgym.balance.evaluate(
+    result = knightgym.balance.run(
         "knight_fight", agents="mcts:sims=16", games=2000, threads=2,
         sweep={"double_erase": ["optional", "forced", "off"]},
         sprt={"a1": 0.05}, out="out/kf")
@@ -30,7 +30,7 @@ from knightgym._specs import agent_label, spec_value
 from knightgym.balance_markdown import markdown
 from knightgym.balance_statistics import restated
 
-__all__ = ["evaluate", "markdown", "networks", "plot", "report"]
+__all__ = ["markdown", "networks", "plot", "report", "run"]
 
 
 def _sweep_value(value):
@@ -63,7 +63,7 @@ def _sprt_text(sprt):
     raise TypeError(f"sprt must be None, a str such as 'a1=0.05' or a dict, got {sprt!r}")
 
 
-def evaluate(
+def run(
     game,
     agents="mcts",
     games=1000,
@@ -119,9 +119,9 @@ def evaluate(
             opening_plies=int(opening_plies),
         )
         destination = None if out is None else os.fspath(out)
-        run = dict(out=destination, resume=bool(resume), progress=bool(progress))
+        writing = dict(out=destination, resume=bool(resume), progress=bool(progress))
         if ray_address is None:
-            text = _knightgym.run_balance(**options, **run)
+            text = _knightgym.run_balance(**options, **writing)
         else:
             # The options are checked here first: a typo fails before any connection.
             _knightgym.BalanceChunkPlayer(**options)
@@ -130,7 +130,7 @@ def evaluate(
             with RayRunner(ray_address, options) as runner:
                 # Games at once: the cluster's CPUs (the first windows of chunks are sized by it).
                 options["threads"] = max(options["threads"], runner.cpus)
-                text = _knightgym.run_balance(**options, **run, runner=runner)
+                text = _knightgym.run_balance(**options, **writing, runner=runner)
         result = json.loads(text)
         if out is not None:
             _write_report(result, out, plots=False)
@@ -144,7 +144,7 @@ def networks(game, agents, sweep=None):
     records them: [{"file": "knight_fight.pt", "fnv1a": "<16 hex digits>"}, ...], a
     shipped network by its file in the models folder. A result whose record differs from
     this was played by another network (one shipped since). Bad options raise ValueError
-    as evaluate's do."""
+    as run's do."""
     specs = agents if isinstance(agents, str) else [str(a) for a in agents]
     return _knightgym.balance_networks(game, _sweep_texts(sweep), specs)
 
@@ -160,7 +160,7 @@ def _load(result):
 def report(result, out, plots=True):
     """Writes balance.md and, with plots=True, the plots into `out` from a balance result
     (a dict, or the folder holding balance.json); returns the paths, balance.md first.
-    Holds `out`'s lock meanwhile, as evaluate() does."""
+    Holds `out`'s lock meanwhile, as run() does."""
     with locked_folder(out):
         return _write_report(result, out, plots)
 
@@ -181,7 +181,7 @@ def _rule_set_labels(result):
 def plot(result, out):
     """Draws seat_win_rates.png, first_seat_advantage.png and game_lengths.png into `out`
     from a balance result (a dict, or the folder holding balance.json); returns the paths.
-    Holds `out`'s lock meanwhile, as evaluate() does."""
+    Holds `out`'s lock meanwhile, as run() does."""
     with locked_folder(out):
         return _plot(result, out)
 
@@ -293,13 +293,13 @@ def _main(argv):
     """`python -m knightgym.balance report DIR [--no-plots]`: what `knightgym balance`
     runs after writing DIR/balance.json. `python -m knightgym.balance run OPTIONS_JSON`:
     what `knightgym balance --ray ADDRESS` runs, the whole run from the JSON of
-    evaluate()'s keyword arguments, which locks DIR itself (the command line, which locks
+    run()'s keyword arguments, which locks DIR itself (the command line, which locks
     DIR for the report, leaves the Ray run's to it)."""
     if len(argv) == 2 and argv[0] == "run":
         options = json.loads(argv[1])
         out = options["out"]
         try:
-            evaluate(**options)
+            run(**options)
         except (ValueError, OSError) as error:  # OSError: a refused --out, no cluster
             print(f"knightgym balance: {error}", file=sys.stderr)
             return 1

@@ -13,7 +13,7 @@ from knightgym.markdown import table
 
 __all__ = ["markdown"]
 
-# The two-sided 95% normal quantile: kZ95 of util/statistics.h, which made the intervals
+# The two-sided 95% normal quantile: kZ95 of util/quantiles.h, which made the intervals
 # in balance.json; here it turns the Elo's standard error into its 95% half-width.
 Z95 = 1.959963984540054
 

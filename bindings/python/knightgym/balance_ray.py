@@ -1,4 +1,4 @@
-"""Balance runs on a Ray cluster: what `knightgym.balance.evaluate(..., ray_address=...)`
+"""Balance runs on a Ray cluster: what `knightgym.balance.run(..., ray_address=...)`
 and `knightgym balance ... --ray ADDRESS` use.
 
 The C++ run (training/balance/) cuts every rule set's games into numbered chunks and

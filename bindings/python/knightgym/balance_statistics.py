@@ -21,7 +21,8 @@ from knightgym import _knightgym
 
 __all__ = ["restated", "STATISTICS"]
 
-# What a result's "statistics" says, as balance.json writes it (training/balance/report.cc).
+# What a result's "statistics" says, as balance.json writes it
+# (training/balance/result_json.cc).
 STATISTICS = {
     "intervals": "confidence sequences at 95%, valid however the run stopped",
     "family_alpha": 0.05,

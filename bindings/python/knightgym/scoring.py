@@ -1,7 +1,7 @@
 """A Python policy's score against a C++ opponent: one game in each environment of an
 opponent env, tallied with the win rate's 95% Wilson interval (what the examples print).
 
-    result = scoring.evaluate("tailten", lambda obs: policy(obs), opponent="random", games=400)
+    result = scoring.score_policy("tailten", lambda obs: policy(obs), opponent="random", games=400)
     scoring.report("after training", result)   # prints a line
 
 or, on an env of one's own, scoring.tally(scoring.first_game_returns(env, choose, seed)).
@@ -24,7 +24,7 @@ def add_match_arguments(parser, game, eval_games, seat=True):
     parser.add_argument("--seed", type=int, default=0)
 
 
-def evaluate(spec, choose, *, opponent="random", seat=None, games=200, seed=None):
+def score_policy(spec, choose, *, opponent="random", seat=None, games=200, seed=None):
     """The tally of choose(obs) against `opponent` (an agent spec): one game in each of
     `games` environments of knightgym.make(spec, opponent=...), the learner in `seat` (or
     rotated across them). choose gets the env's observation dict, whose arrays are

@@ -5,10 +5,11 @@ use.
 The learner (the C++ trainer, in the driver process, on its GPU if it has one) takes the
 run's self-play chunks in order (training/distributed/actor_games.h); RayChannel carries
 them. It keeps self-play actors on the cluster's CPUs, one per CPU and one thread each,
-spread over the nodes; each plays the chunks it is given with `_knightgym_torch.ChunkPlayer`
-and the weights named with the chunk, fetching a version from the object store the first
-time it needs it. At most CALLS_PER_ACTOR chunks wait on an actor, so it never idles
-between two, and no more than the learner asked for are ever out (`chunks_ahead`).
+spread over the nodes; each plays the chunks it is given with
+`_knightgym_torch.SelfPlayActor` and the weights named with the chunk, fetching a version
+from the object store the first time it needs it. At most CALLS_PER_ACTOR chunks wait on
+an actor, so it never idles between two, and no more than the learner asked for are ever
+out (`chunks_ahead`).
 
 An actor that dies (SIGKILL, its node gone) is restarted by Ray; the chunks it held are
 played again, by whichever actor answers first, with the weights they were asked with:
@@ -40,7 +41,7 @@ class SelfPlayActor:
     def __init__(self, game, settings):
         from knightgym import _knightgym_torch
 
-        self._player = _knightgym_torch.ChunkPlayer(game, settings, "cpu", 1)
+        self._actor = _knightgym_torch.SelfPlayActor(game, settings, "cpu", 1)
 
     def ready(self):
         return os.getpid()
@@ -51,9 +52,9 @@ class SelfPlayActor:
         (bytes, decisions, seconds)."""
         import ray
 
-        if self._player.version != version:
-            self._player.set_weights(version, ray.get(weights[0]))
-        return self._player.play(number)
+        if self._actor.version != version:
+            self._actor.set_weights(version, ray.get(weights[0]))
+        return self._actor.play(number)
 
 
 class RayChannel:

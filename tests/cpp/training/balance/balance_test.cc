@@ -13,7 +13,7 @@
 #include "tests/cpp/test_files.h"
 #include "tests/cpp/training/balance/game_records.h"
 #include "training/balance/balance.h"
-#include "training/balance/report.h"
+#include "training/balance/result_json.h"
 
 using namespace knightgym;
 using testing::record;

@@ -15,9 +15,9 @@
 #include "tests/cpp/test_files.h"
 #include "tests/cpp/training/balance/game_records.h"
 #include "training/balance/balance.h"
-#include "training/balance/checkpoint.h"
-#include "training/balance/chunk_player.h"
-#include "training/balance/report.h"
+#include "training/balance/balance_chunks.h"
+#include "training/balance/progress_file.h"
+#include "training/balance/result_json.h"
 
 using namespace knightgym;
 using testing::record;
@@ -216,7 +216,7 @@ TEST_CASE("a run's chunks played anywhere, in any order, give the same figures",
 
   // Another player (another process, as a Ray worker is) plays each window of chunks
   // backwards; the tallies cross as text.
-  const ChunkPlayer elsewhere(options);
+  const BalanceChunkPlayer elsewhere(options);
   int64_t played = 0;
   const ChunkRunner backwards = [&](int rule_set, int64_t first, int64_t count,
                                     const std::function<void(const RuleSetTally&)>& consume) {
@@ -265,7 +265,7 @@ TEST_CASE("batched chunks: the same games on any thread count, bad batches refus
                                                           "multiple of the number of agents (2)"));
   options.batch = -2;
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("batch (-2)"));
-  const ChunkPlayer player([&] {
+  const BalanceChunkPlayer player([&] {
     BalanceOptions good = options;
     good.batch = 16;
     return good;
@@ -286,7 +286,7 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
   options.check_every = 40;
   const BalanceResult unbroken = run_balance(options);
   const std::string dir = testing::temporary_dir("balance_resume");
-  options.checkpoint = dir + "/balance.progress";
+  options.progress_file = dir + "/balance.progress";
 
   // Stopped in the second rule set: the first one's tally is on disk.
   int64_t seen = 0;
@@ -296,18 +296,18 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
                                 if (p.rule_set == 0) seen = p.games_done;
                               }),
                   int);
-  REQUIRE(std::filesystem::exists(options.checkpoint));
-  const std::string before = testing::read_bytes(options.checkpoint);
+  REQUIRE(std::filesystem::exists(options.progress_file));
+  const std::string before = testing::read_bytes(options.progress_file);
   // Without --resume the file is refused and left as it is.
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("holds a run's progress"));
-  CHECK(testing::read_bytes(options.checkpoint) == before);
+  CHECK(testing::read_bytes(options.progress_file) == before);
   options.resume = true;
   CHECK(without_timings(balance_json(run_balance(options))) ==
         without_timings(balance_json(unbroken)));
 
   // Stopped by the flag in the first rule set: what was folded is saved, and the run
   // resumed from it equals the unbroken one.
-  std::filesystem::remove(options.checkpoint);
+  std::filesystem::remove(options.progress_file);
   std::atomic<bool> stop{false};
   int64_t folded = 0;
   CHECK_THROWS_WITH(
@@ -320,12 +320,12 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
           {}, &stop),
       Catch::Contains("balance: stopped after") && Catch::Contains("--resume goes on"));
   CHECK(folded >= 40);
-  REQUIRE(std::filesystem::exists(options.checkpoint));
-  const ChunkPlayer chunks(options);
+  REQUIRE(std::filesystem::exists(options.progress_file));
+  const BalanceChunkPlayer chunks(options);
   int64_t saved_games = 0;
   for (const SavedRuleSet& rule_set :
-       load_checkpoint(options.checkpoint,
-                       checkpoint_identity(options, chunks.agent_specs(), 20, chunks.grid()))
+       load_progress(options.progress_file,
+                     progress_identity(options, chunks.agent_specs(), 20, chunks.grid()))
            .rule_sets)
     saved_games += rule_set.tally.games;
   CHECK(saved_games == folded);
@@ -335,12 +335,11 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
 
   // Resumed in the middle of a rule set, between two looks: chunks 0 to 2 of the first
   // rule set played by hand, as a run saves them.
-  const ChunkPlayer player(options);
-  const std::string identity =
-      checkpoint_identity(options, player.agent_specs(), 20, player.grid());
+  const BalanceChunkPlayer player(options);
+  const std::string identity = progress_identity(options, player.agent_specs(), 20, player.grid());
   RuleSetTally three(2, 1);
   for (int64_t chunk = 0; chunk < 3; ++chunk) three.merge(player.play(0, chunk));
-  save_checkpoint(options.checkpoint, identity, {options.games, options.games, {{3, 1.5, three}}});
+  save_progress(options.progress_file, identity, {options.games, options.games, {{3, 1.5, three}}});
   const BalanceResult resumed = run_balance(options);
   CHECK(without_timings(balance_json(resumed)) == without_timings(balance_json(unbroken)));
   CHECK(resumed.rule_sets[0].seconds >= 1.5);
@@ -349,15 +348,15 @@ TEST_CASE("a run resumed from its progress file equals the unbroken run", "[bala
   BalanceOptions other = options;
   other.seed = 7;
   CHECK_THROWS_WITH(run_balance(other), Catch::Contains("a run with other options"));
-  testing::write_bytes(options.checkpoint, before.substr(0, before.size() / 2));
+  testing::write_bytes(options.progress_file, before.substr(0, before.size() / 2));
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("balance.progress: JSON, line 1"));
-  testing::write_bytes(options.checkpoint,
+  testing::write_bytes(options.progress_file,
                        replaced(before, "\"seconds\": ", "\"seconds\": \"soon\", \"was\": "));
   CHECK_THROWS_WITH(run_balance(options),
                     Catch::Contains("rule_sets[0].seconds: expected a number, found a string"));
-  testing::write_bytes(options.checkpoint, "something else\n");
+  testing::write_bytes(options.progress_file, "something else\n");
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("not a balance run's progress"));
-  testing::write_bytes(options.checkpoint, "{\"format\": \"a recipe\"}");
+  testing::write_bytes(options.progress_file, "{\"format\": \"a recipe\"}");
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("not a balance run's progress"));
 }
 
@@ -365,7 +364,7 @@ TEST_CASE("a balance run's progress of the text format before JSON is refused", 
   const std::string path = testing::temporary_dir("balance_progress_1") + "/balance.progress";
   const std::string identity = "{\"game\": \"knight_fight\", \"seed\": 1}";
   testing::write_bytes(path, "knightgym-balance-progress-1\n" + identity + "\n1\n3 0x1.8p+0\n");
-  CHECK_THROWS_WITH(load_checkpoint(path, identity),
+  CHECK_THROWS_WITH(load_progress(path, identity),
                     Catch::Contains("balance.progress: not a balance run's progress (not JSON"));
 }
 
@@ -405,16 +404,16 @@ TEST_CASE("a run's progress names the bytes of its networks: a network shipped a
   options.game = "knight_fight";
   const std::vector<RuleSet> grid = expand_grid(options.game, {});
   const std::vector<std::string> az = {read_agent_config("az:sims=2,model=" + network).spec};
-  const std::string before = checkpoint_identity(options, az, 10, grid);
-  save_checkpoint(progress, before, {});
-  CHECK(load_checkpoint(progress, before).rule_sets.empty());
+  const std::string before = progress_identity(options, az, 10, grid);
+  save_progress(progress, before, {});
+  CHECK(load_progress(progress, before).rule_sets.empty());
   testing::write_bytes(network, "the weights of another");
-  const std::string after = checkpoint_identity(options, az, 10, grid);
+  const std::string after = progress_identity(options, az, 10, grid);
   CHECK(after != before);
-  CHECK_THROWS_WITH(load_checkpoint(progress, after),
+  CHECK_THROWS_WITH(load_progress(progress, after),
                     Catch::Contains("a run with other options (networks)"));
   // Agents that load no network name none.
-  const std::string mcts = checkpoint_identity(options, {"mcts:sims=4"}, 10, grid);
+  const std::string mcts = progress_identity(options, {"mcts:sims=4"}, 10, grid);
   CHECK_THAT(mcts, Catch::Contains("\"networks\": []"));
 }
 
@@ -431,12 +430,12 @@ TEST_CASE("a run resumed with more games is extended, its sequences tuned as at 
   const BalanceResult unbroken = run_balance(longer);
 
   const std::string dir = testing::temporary_dir("balance_extend");
-  options.checkpoint = longer.checkpoint = dir + "/balance.progress";
+  options.progress_file = longer.progress_file = dir + "/balance.progress";
   const BalanceResult first = run_balance(options);
   CHECK(first.tuned_blocks == 200);
   // The finished run's progress stays; a plain run there is refused, and so is a
   // shorter one.
-  REQUIRE(std::filesystem::exists(options.checkpoint));
+  REQUIRE(std::filesystem::exists(options.progress_file));
   CHECK_THROWS_WITH(run_balance(longer), Catch::Contains("--resume goes on"));
   longer.resume = true;
   BalanceOptions shorter = longer;
@@ -461,7 +460,7 @@ TEST_CASE("a run resumed with more games is extended, its sequences tuned as at 
         without_timings(balance_json(extended)));
 
   // A run whose last chunk was short cannot be extended: that chunk would change.
-  std::filesystem::remove(options.checkpoint);
+  std::filesystem::remove(options.progress_file);
   BalanceOptions odd = options;
   odd.games = 190;
   odd.batch = 20;

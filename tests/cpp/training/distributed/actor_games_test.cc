@@ -14,7 +14,7 @@
 #include "env/registry/game_list.h"
 #include "tests/cpp/test_files.h"
 #include "training/distributed/actor_games.h"
-#include "training/distributed/chunk_player.h"
+#include "training/distributed/self_play_actor.h"
 #include "training/trainer/trainer.h"
 
 namespace knightgym {
@@ -46,7 +46,7 @@ class LoopbackChannel final : public ChunkChannel {
   LoopbackChannel(const Tailten& game, const TrainConfig& config, int actors, bool reverse)
       : reverse_(reverse) {
     for (int i = 0; i < actors; ++i)
-      players_.push_back(std::make_unique<ChunkPlayer<Tailten>>(game, kSpec, config, "cpu", 1));
+      actors_.push_back(std::make_unique<SelfPlayActor<Tailten>>(game, kSpec, config, "cpu", 1));
   }
 
   void publish(int64_t version, std::string weights) override {
@@ -66,9 +66,9 @@ class LoopbackChannel final : public ChunkChannel {
     while (!waiting_.empty()) {
       const auto [n, weights] = reverse_ ? waiting_.back() : waiting_.front();
       reverse_ ? waiting_.pop_back() : waiting_.pop_front();
-      ChunkPlayer<Tailten>& player = *players_[turn_++ % players_.size()];
-      if (player.version() != weights.first) player.set_weights(weights.first, *weights.second);
-      done_[n] = player.play(n).bytes;
+      SelfPlayActor<Tailten>& actor = *actors_[turn_++ % actors_.size()];
+      if (actor.version() != weights.first) actor.set_weights(weights.first, *weights.second);
+      done_[n] = actor.play(n).bytes;
     }
     const auto found = done_.find(number);
     REQUIRE(found != done_.end());
@@ -77,7 +77,7 @@ class LoopbackChannel final : public ChunkChannel {
     return bytes;
   }
   std::vector<double> actor_rates(double) override {
-    return std::vector<double>(players_.size(), 1.0);
+    return std::vector<double>(actors_.size(), 1.0);
   }
 
   std::vector<int64_t> asked;
@@ -88,29 +88,29 @@ class LoopbackChannel final : public ChunkChannel {
  private:
   using Weights = std::pair<int64_t, std::shared_ptr<const std::string>>;
   bool reverse_;
-  std::vector<std::unique_ptr<ChunkPlayer<Tailten>>> players_;
+  std::vector<std::unique_ptr<SelfPlayActor<Tailten>>> actors_;
   Weights weights_;
   std::deque<std::pair<int64_t, Weights>> waiting_;
   std::map<int64_t, std::string> done_;
   size_t turn_ = 0;
 };
 
-TEST_CASE("chunk player: a chunk is the same games every time; bad weights are refused",
+TEST_CASE("self-play actor: a chunk is the same games every time; bad weights are refused",
           "[distributed]") {
   const Tailten game;
   const TrainConfig config = tiny_config();
-  ChunkPlayer<Tailten> player(game, kSpec, config, "cpu", 1);
-  REQUIRE_THROWS_WITH(player.play(0), Contains("before any weights"));
-  REQUIRE_THROWS_WITH(player.set_weights(3, "not a network"),
+  SelfPlayActor<Tailten> actor(game, kSpec, config, "cpu", 1);
+  REQUIRE_THROWS_WITH(actor.play(0), Contains("before any weights"));
+  REQUIRE_THROWS_WITH(actor.set_weights(3, "not a network"),
                       Contains("weights of version 3 is not a TorchScript module"));
-  CHECK(player.version() == -1);
-  player.set_weights(5, fresh_weights(game, config));
-  CHECK(player.version() == 5);
+  CHECK(actor.version() == -1);
+  actor.set_weights(5, fresh_weights(game, config));
+  CHECK(actor.version() == 5);
 
   const auto decode = [&](const PlayedChunk& played) {
     return decode_chunk<Tailten>(played.bytes, "chunk", kSpec, game.info());
   };
-  const auto a = decode(player.play(2)), b = decode(player.play(2)), c = decode(player.play(3));
+  const auto a = decode(actor.play(2)), b = decode(actor.play(2)), c = decode(actor.play(3));
   REQUIRE(a.games.size() == 6);
   CHECK(a.version == 5);
   CHECK(a.decisions == b.decisions);
@@ -184,16 +184,16 @@ TEST_CASE("actor games: a run stopped while it waits resumes with the chunks aft
 class WrongChunk final : public ChunkChannel {
  public:
   WrongChunk(const Tailten& game, const TrainConfig& config)
-      : player_(game, kSpec, config, "cpu", 1) {}
+      : actor_(game, kSpec, config, "cpu", 1) {}
   void publish(int64_t version, std::string weights) override {
-    player_.set_weights(version, weights);
+    actor_.set_weights(version, weights);
   }
   void request(int64_t) override {}
-  std::string receive(int64_t number) override { return player_.play(number + 1).bytes; }
+  std::string receive(int64_t number) override { return actor_.play(number + 1).bytes; }
   std::vector<double> actor_rates(double) override { return {}; }
 
  private:
-  ChunkPlayer<Tailten> player_;
+  SelfPlayActor<Tailten> actor_;
 };
 
 TEST_CASE("actor games: a chunk that comes back under another number stops the run",

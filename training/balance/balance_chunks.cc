@@ -1,4 +1,4 @@
-#include "training/balance/chunk_player.h"
+#include "training/balance/balance_chunks.h"
 
 #include <algorithm>
 #include <iterator>
@@ -55,7 +55,7 @@ ChunkLayout chunk_layout(const BalanceOptions& options) {
 
 }  // namespace
 
-ChunkPlayer::ChunkPlayer(const BalanceOptions& options) : options_(options) {
+BalanceChunkPlayer::BalanceChunkPlayer(const BalanceOptions& options) : options_(options) {
   check_options(options_);
   layout_ = chunk_layout(options_);
   grid_ = expand_grid(options_.game, options_.sweeps);
@@ -68,18 +68,18 @@ ChunkPlayer::ChunkPlayer(const BalanceOptions& options) : options_(options) {
   }
 }
 
-std::vector<std::string> ChunkPlayer::agent_specs() const {
+std::vector<std::string> BalanceChunkPlayer::agent_specs() const {
   std::vector<std::string> specs;
   for (const auto& factory : agents_.front()) specs.push_back(factory->config().spec);
   return specs;
 }
 
-int ChunkPlayer::players(int rule_set) const {
+int BalanceChunkPlayer::players(int rule_set) const {
   return agents_.at(rule_set).front()->game().info().num_players;
 }
 
-std::vector<GameRecord> ChunkPlayer::records(int rule_set, int64_t chunk,
-                                             const std::atomic<bool>* stop) const {
+std::vector<GameRecord> BalanceChunkPlayer::records(int rule_set, int64_t chunk,
+                                                    const std::atomic<bool>* stop) const {
   if (rule_set < 0 || rule_set >= static_cast<int>(grid_.size()) || chunk < 0 ||
       chunk >= layout_.chunks)
     throw std::invalid_argument("balance: no chunk " + std::to_string(chunk) + " of rule set " +
@@ -101,7 +101,8 @@ std::vector<GameRecord> ChunkPlayer::records(int rule_set, int64_t chunk,
   return records;
 }
 
-RuleSetTally ChunkPlayer::play(int rule_set, int64_t chunk, const std::atomic<bool>* stop) const {
+RuleSetTally BalanceChunkPlayer::play(int rule_set, int64_t chunk,
+                                      const std::atomic<bool>* stop) const {
   const std::vector<GameRecord> played = records(rule_set, chunk, stop);
   const int k = static_cast<int>(agents_[rule_set].size());
   RuleSetTally tally(players(rule_set), k);
@@ -110,7 +111,7 @@ RuleSetTally ChunkPlayer::play(int rule_set, int64_t chunk, const std::atomic<bo
   return tally;
 }
 
-std::vector<GameRecord> ChunkPlayer::first_games(int rule_set, int64_t count) const {
+std::vector<GameRecord> BalanceChunkPlayer::first_games(int rule_set, int64_t count) const {
   std::vector<GameRecord> out;
   count = std::min(count, options_.games);
   for (int64_t chunk = 0; static_cast<int64_t>(out.size()) < count; ++chunk) {

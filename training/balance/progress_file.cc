@@ -1,4 +1,4 @@
-#include "training/balance/checkpoint.h"
+#include "training/balance/progress_file.h"
 
 #include <filesystem>
 #include <optional>
@@ -41,8 +41,8 @@ int64_t games_of(const JsonValue& saved) {
 }
 
 // Throws std::invalid_argument naming the problem (not the file).
-BalanceCheckpoint load_json_checkpoint(const std::string& text, const std::string& identity) {
-  BalanceCheckpoint checkpoint;
+SavedProgress load_progress_json(const std::string& text, const std::string& identity) {
+  SavedProgress progress;
   const JsonValue json = parse_json(text);
   const JsonValue* format = json.find("format");
   if (!format || format->kind() != JsonValue::Kind::kString || format->as_string() != kFormat)
@@ -60,12 +60,12 @@ BalanceCheckpoint load_json_checkpoint(const std::string& text, const std::strin
                                 identity +
                                 "\nRun those options again, or delete the file to start afresh");
   if (version == 2) {
-    checkpoint.games = games_of(json.at("run"));
+    progress.games = games_of(json.at("run"));
   } else {
-    checkpoint.games = json.at("games").as_int(0);
-    checkpoint.tuned_blocks = json.at("tuned_blocks").as_int(0);
+    progress.games = json.at("games").as_int(0);
+    progress.tuned_blocks = json.at("tuned_blocks").as_int(0);
   }
-  std::vector<SavedRuleSet>& rule_sets = checkpoint.rule_sets;
+  std::vector<SavedRuleSet>& rule_sets = progress.rule_sets;
   for (const JsonValue& entry : json.at("rule_sets").as_array()) {
     SavedRuleSet saved;
     saved.chunks_done = entry.at("chunks_done").as_int(0);
@@ -74,7 +74,7 @@ BalanceCheckpoint load_json_checkpoint(const std::string& text, const std::strin
     saved.tally = RuleSetTally::from_json(entry.at("tally"));
     rule_sets.push_back(std::move(saved));
   }
-  return checkpoint;
+  return progress;
 }
 
 // The FNV-1a hashes of the network files the agents load in the grid: the bytes, not the
@@ -90,9 +90,9 @@ void write_networks(JsonWriter& json, const std::vector<std::string>& agent_spec
 
 }  // namespace
 
-std::string checkpoint_identity(const BalanceOptions& options,
-                                const std::vector<std::string>& agent_specs, int64_t chunk_games,
-                                const std::vector<RuleSet>& grid) {
+std::string progress_identity(const BalanceOptions& options,
+                              const std::vector<std::string>& agent_specs, int64_t chunk_games,
+                              const std::vector<RuleSet>& grid) {
   JsonWriter json;
   json.begin_object().key("game").value(options.game).key("agents").array(agent_specs);
   json.key("sweeps").begin_array();
@@ -115,14 +115,14 @@ std::string checkpoint_identity(const BalanceOptions& options,
   return json.text();
 }
 
-void save_checkpoint(const std::string& path, const std::string& identity,
-                     const BalanceCheckpoint& checkpoint) {
+void save_progress(const std::string& path, const std::string& identity,
+                   const SavedProgress& progress) {
   JsonWriter json;
   json.begin_object().key("format").value(kFormat).key("version").value(kVersion);
   json.key("run").raw(identity);
-  json.key("games").value(checkpoint.games).key("tuned_blocks").value(checkpoint.tuned_blocks);
+  json.key("games").value(progress.games).key("tuned_blocks").value(progress.tuned_blocks);
   json.key("rule_sets").begin_array();
-  for (const SavedRuleSet& saved : checkpoint.rule_sets) {
+  for (const SavedRuleSet& saved : progress.rule_sets) {
     json.begin_object().key("chunks_done").value(saved.chunks_done);
     json.key("seconds").exact(saved.seconds).key("tally");
     saved.tally.write_json(json);
@@ -134,7 +134,7 @@ void save_checkpoint(const std::string& path, const std::string& identity,
   write_file_atomically(path, json.text() + "\n");
 }
 
-BalanceCheckpoint load_checkpoint(const std::string& path, const std::string& identity) {
+SavedProgress load_progress(const std::string& path, const std::string& identity) {
   const std::optional<std::string> bytes = read_file(path);
   if (!bytes) throw std::invalid_argument(path + ": cannot be read (or is no regular file)");
   if (!looks_like_json(*bytes))
@@ -142,7 +142,7 @@ BalanceCheckpoint load_checkpoint(const std::string& path, const std::string& id
                                 ": not a balance run's progress (not JSON; version 1's text "
                                 "format is no longer read: play the run again)");
   try {
-    return load_json_checkpoint(*bytes, identity);
+    return load_progress_json(*bytes, identity);
   } catch (const std::invalid_argument& error) {
     throw std::invalid_argument(path + ": " + error.what());
   }

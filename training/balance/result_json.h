@@ -18,7 +18,7 @@ void write_balance_json(const std::string& directory, const BalanceResult& resul
 
 // DIR/balance.progress: where a run writing into DIR keeps its progress, kept beside
 // balance.json once it is written, so that --resume with more games extends the run
-// (checkpoint.h).
+// (progress_file.h).
 std::string progress_path(const std::string& directory);
 
 // Throws std::invalid_argument where DIR holds a finished run without its progress

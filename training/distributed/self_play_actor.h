@@ -26,10 +26,10 @@ struct PlayedChunk {
 };
 
 template <Game G>
-class ChunkPlayer {
+class SelfPlayActor {
  public:
-  ChunkPlayer(const G& game, std::string game_spec, const TrainConfig& config, std::string device,
-              int threads)
+  SelfPlayActor(const G& game, std::string game_spec, const TrainConfig& config, std::string device,
+                int threads)
       : info_(game.info()),
         spec_(std::move(game_spec)),
         config_(config),

@@ -24,11 +24,11 @@ struct ChunkLayout {
   int64_t look_chunks = 0;  // chunks between the sequential test's looks
 };
 
-class ChunkPlayer {
+class BalanceChunkPlayer {
  public:
   // Checks the options and loads every rule set of the grid with every agent; throws
   // std::invalid_argument naming a bad option, spec or agent.
-  explicit ChunkPlayer(const BalanceOptions& options);
+  explicit BalanceChunkPlayer(const BalanceOptions& options);
 
   const BalanceOptions& options() const { return options_; }
   const std::vector<RuleSet>& grid() const { return grid_; }

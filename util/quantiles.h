@@ -1,4 +1,4 @@
-// Statistics every layer shares: the 95% normal quantile and order statistics. The
+// Quantiles every layer shares: the 95% normal quantile, percentiles and the median. The
 // balance statistics (training/balance/statistics.h) build on these.
 #pragma once
 

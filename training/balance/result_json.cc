@@ -1,4 +1,4 @@
-#include "training/balance/report.h"
+#include "training/balance/result_json.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "util/statistics.h"
+#include "util/quantiles.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -22,28 +22,27 @@ struct SavedRuleSet {
   RuleSetTally tally;
 };
 
-struct BalanceCheckpoint {
+struct SavedProgress {
   int64_t games = 0;         // per rule set, as planned when saved (0: not recorded)
   int64_t tuned_blocks = 0;  // where the sequences are tightest, fixed at the start (0: idem)
   std::vector<SavedRuleSet> rule_sets;
 };
 
-// What a checkpoint must match: the options that decide the games (not the threads nor
-// how many), and
-// the bytes of every network the agents load in the grid's rule sets (their FNV-1a
-// hashes), so that a run resumed after a network was shipped anew is refused rather than
-// mixing the two networks' games.
-std::string checkpoint_identity(const BalanceOptions& options,
-                                const std::vector<std::string>& agent_specs, int64_t chunk_games,
-                                const std::vector<RuleSet>& grid);
+// What a progress file must match: the options that decide the games (not the threads
+// nor how many), and the bytes of every network the agents load in the grid's rule sets
+// (their FNV-1a hashes), so that a run resumed after a network was shipped anew is
+// refused rather than mixing the two networks' games.
+std::string progress_identity(const BalanceOptions& options,
+                              const std::vector<std::string>& agent_specs, int64_t chunk_games,
+                              const std::vector<RuleSet>& grid);
 
-// Written atomically: a crash leaves the previous checkpoint or this one.
-void save_checkpoint(const std::string& path, const std::string& identity,
-                     const BalanceCheckpoint& checkpoint);
+// Written atomically: a crash leaves the previous progress or this one.
+void save_progress(const std::string& path, const std::string& identity,
+                   const SavedProgress& progress);
 
 // Throws std::invalid_argument for a malformed file or one of another run, naming the
 // path and the problem. Versions 1 and 2 are read: their identity held the games, which
 // are then the run's planned games.
-BalanceCheckpoint load_checkpoint(const std::string& path, const std::string& identity);
+SavedProgress load_progress(const std::string& path, const std::string& identity);
 
 }  // namespace knightgym

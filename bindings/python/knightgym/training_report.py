@@ -1,6 +1,6 @@
 """Reports on training runs: curves from a run's metrics.csv, and a Markdown summary.
 
-    python -m knightgym.report RUN_DIR [--out REPORT.md] [--match FILE.json ...]
+    python -m knightgym.training_report RUN_DIR [--out REPORT.md] [--match FILE.json ...]
 
 writes RUN_DIR/training.png and a report with the run's settings, its last metrics and
 the matches given (JSON files from `knightgym play --json`).
