@@ -5,12 +5,15 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "env/core/params.h"
 #include "util/fields.h"
 
 namespace knightgym::python {
@@ -24,11 +27,50 @@ struct IsPairList : std::false_type {};
 template <class K, class V>
 struct IsPairList<std::vector<std::pair<K, V>>> : std::true_type {};
 
-// An action index given from Python, checked rather than coerced: a Python int or a numpy
-// integer (anything with __index__ but a bool), in [0, num_actions). Raises TypeError
-// naming the type and the value (cut short) of anything else, and ValueError naming the
-// action as given if it is out of range; never wraps a value around.
+// What Python hands C++, checked once (checks.cc, bound for the Python faces by
+// init_checks as knightgym._checks): each raises TypeError or ValueError naming the
+// argument and quoting the value as `shortened` writes it.
+
+// The largest seed: the envs, states and agents take 64-bit unsigned seeds.
+inline constexpr uint64_t kMostSeed = std::numeric_limits<uint64_t>::max();
+
+// `value` as an error quotes it: its repr(), cut after 60 characters with the whole length
+// said (Python's messages quote with it too: knightgym._checks.shortened).
+std::string shortened(const pybind11::handle& value);
+
+// The name of `value`'s type as errors give it: "float", "numpy.float32".
+std::string type_name(const pybind11::handle& value);
+
+// `value` as a Python int if it is an integer: a Python int, a numpy integer, anything else
+// with __index__ (a 0-d integer array), but not a bool (Python's or numpy's); nullopt if
+// it is not one.
+std::optional<pybind11::int_> integer_or_none(const pybind11::handle& value);
+
+// integer_or_none's integer, or TypeError "`name` must be an integer, got <type> <value>".
+pybind11::int_ integer_of(const pybind11::handle& value, const std::string& name);
+
+// An integer in [low, high] (knightgym.make's num_envs, num_threads, seat): ValueError
+// "`name` must be at least/most ..." outside it.
+pybind11::int_ checked_integer(const std::string& name, const pybind11::handle& value,
+                               const pybind11::int_& low, const pybind11::int_& high);
+
+// A seed: an integer in [0, 2**64 - 1], not a bool, a float or a string. python_seed
+// refuses None; checked_seed reads it as no seed.
+uint64_t python_seed(const pybind11::handle& seed, const char* name = "seed");
+std::optional<uint64_t> checked_seed(const pybind11::handle& seed, const char* name = "seed");
+
+// An action index, checked rather than coerced: an integer (integer_of) in
+// [0, num_actions); ValueError naming the action as given if it is out of range, however
+// wide; never wraps a value around.
 int checked_action(const pybind11::handle& action, int num_actions);
+
+// (key, value) texts that Python's keywords set over a spec's parameters.
+using SpecParams = std::vector<std::pair<std::string, std::string>>;
+
+// The spec `text` with `params` set over it, as knightgym.make's keywords are: a key the
+// text has takes its new value where it stands, a new key goes at the end. Parsed once;
+// the values reach the game as given. Throws std::invalid_argument for a bad spec.
+Spec spec_with(std::string_view text, const SpecParams& params);
 
 // The Python value of a C++ result: a struct with fields (util/fields.h) as a dict of its
 // fields, a list of pairs as a dict, any other list as a list, and anything else as
@@ -60,15 +102,7 @@ inline pybind11::object from_json(const std::string& json) {
   return pybind11::module_::import("json").attr("loads")(json);
 }
 
-// `seed` as knightgym.make takes it (knightgym._checks.checked_seed, the one rule: an
-// integer in [0, 2**64 - 1], not a bool, a float or a string), or the TypeError or
-// ValueError that names `name`.
-inline uint64_t python_seed(const pybind11::handle& seed, const char* name = "seed") {
-  return pybind11::module_::import("knightgym._checks")
-      .attr("checked_seed")(seed, name)
-      .cast<uint64_t>();
-}
-
+void init_checks(pybind11::module_& m);  // knightgym._checks' integers, seeds, actions
 void init_games(pybind11::module_& m);
 void init_states(pybind11::module_& m);
 void init_vector_env(pybind11::module_& m);

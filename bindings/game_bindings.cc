@@ -1,7 +1,11 @@
 // Games: the registry, specs and Game objects.
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bindings/bindings.h"
@@ -33,6 +37,19 @@ py::dict describe_game(const std::string& name) {
 
 }  // namespace
 
+Spec spec_with(std::string_view text, const SpecParams& params) {
+  Spec spec = parse_spec(text);
+  for (const auto& [key, value] : params) {
+    const auto same = [&key](const auto& pair) { return pair.first == key; };
+    const auto found = std::find_if(spec.params.begin(), spec.params.end(), same);
+    if (found != spec.params.end())
+      found->second = value;
+    else
+      spec.params.emplace_back(key, value);
+  }
+  return spec;
+}
+
 void init_games(py::module_& m) {
   m.def("registered_names", &registered_names, "The registered games' names (pyspiel's name).");
   m.def("games", &registered_names, "The registered games' names (as registered_names).");
@@ -56,6 +73,19 @@ void init_games(py::module_& m) {
       },
       "Joins a name and (key, value) pairs into a spec string.");
 
+  m.def(
+      "make_spec",
+      [](const std::string& spec, const SpecParams& params) {
+        Spec merged;
+        {
+          py::gil_scoped_release release;  // other threads run while a long input is read
+          merged = spec_with(spec, params);
+        }
+        return format_spec(merged);
+      },
+      py::arg("spec"), py::arg("params"),
+      "The spec `spec` with the (key, value) texts `params` set over it (a key it has takes "
+      "the new value), as one spec string: knightgym.make_spec.");
   py::class_<AnyGame, std::shared_ptr<AnyGame>>(m, "Game")
       .def_property_readonly("name", [](const AnyGame& g) { return std::string(g.name()); })
       .def_property_readonly("spec", &AnyGame::spec, "Every parameter spelled out.")
@@ -135,15 +165,17 @@ void init_games(py::module_& m) {
 
   m.def(
       "load_game",
-      [](const std::string& spec) {
+      [](const std::string& spec, const SpecParams& params) {
         std::shared_ptr<const AnyGame> game;
         {
           py::gil_scoped_release release;  // other threads run while a long input is read
-          game = load_game(std::string_view(spec));
+          game = load_game(spec_with(spec, params));
         }
         return std::const_pointer_cast<AnyGame>(game);
       },
-      py::arg("spec"), "A game from a spec: its name, or name(key=value,...) with parameters.");
+      py::arg("spec"), py::arg("params") = SpecParams{},
+      "A game from a spec: its name, or name(key=value,...) with parameters; `params`, "
+      "(key, value) texts, are set over the spec's (a key it has takes the new value).");
 }
 
 }  // namespace knightgym::python

@@ -2,6 +2,7 @@
 
 PYBIND11_MODULE(_knightgym, m) {
   m.doc() = "knightgym's compiled core; use the knightgym package";
+  knightgym::python::init_checks(m);
   knightgym::python::init_output_lock(m);
   knightgym::python::init_games(m);
   knightgym::python::init_states(m);

@@ -6,29 +6,17 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "bindings/bindings.h"
 #include "env/registry/registry.h"
-#include "util/text.h"
 
 namespace py = pybind11;
 
 namespace knightgym::python {
 
 namespace {
-
-// str(value) or repr(value), cut short; "?" if Python cannot write it (an int of more
-// digits than Python converts).
-std::string text_of(const py::handle& value, bool repr) {
-  try {
-    return excerpt((repr ? py::repr(value) : py::str(value)).cast<std::string>());
-  } catch (const py::error_already_set&) {
-    return "?";
-  }
-}
 
 py::array_t<float> observation_tensor(const AnyState& state, std::optional<int> player) {
   const Shape& shape = state.game().info().observation_shape;
@@ -122,24 +110,6 @@ std::shared_ptr<AnyGame> game_of(const AnyState& s) {
 }
 
 }  // namespace
-
-int checked_action(const py::handle& action, int num_actions) {
-  const std::string_view type = Py_TYPE(action.ptr())->tp_name;
-  // numpy's bools have __index__ (deprecated), Python's are ints: both refused.
-  const bool is_bool = PyBool_Check(action.ptr()) || type == "numpy.bool_" || type == "numpy.bool";
-  if (is_bool || !PyIndex_Check(action.ptr()))
-    throw py::type_error("action must be an integer, got " + std::string(type) + " " +
-                         text_of(action, true));
-  const auto index = py::reinterpret_steal<py::int_>(PyNumber_Index(action.ptr()));
-  if (!index) throw py::error_already_set();
-  int overflow = 0;
-  const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-  if (overflow == 0 && value == -1 && PyErr_Occurred()) throw py::error_already_set();
-  if (overflow != 0 || value < 0 || value >= num_actions)
-    throw py::value_error("action " + text_of(index, false) + " is out of range [0, " +
-                          std::to_string(num_actions) + ")");
-  return static_cast<int>(value);
-}
 
 void init_states(py::module_& m) {
   py::class_<AnyState>(m, "State")

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "agents/opponent_env.h"
@@ -40,23 +41,73 @@ std::string shape_string(const py::array& array) {
   return out + (array.ndim() == 1 ? ",)" : ")");
 }
 
+std::string dtype_error(const py::array& array) {
+  return "actions must be integers, got dtype " + py::str(array.dtype()).cast<std::string>();
+}
+
+void check_shape(const py::array& array, int num_envs) {
+  if (array.ndim() != 1 || array.shape(0) != num_envs)
+    throw py::value_error("actions must have shape (" + std::to_string(num_envs) + ",), got " +
+                          shape_string(array));
+}
+
+[[noreturn]] void out_of_range(int env, const py::handle& action, int num_actions) {
+  throw py::value_error("env " + std::to_string(env) + ": action " + shortened(action) +
+                        " is out of range [0, " + std::to_string(num_actions) + ")");
+}
+
+// Actions that numpy holds in no integer dtype because some are too wide for 64 bits
+// ([2**70] * n, which it makes objects, or [2**63, -1], which it makes floats): still
+// integers, each read as the integer it is (integer_or_none), so that one too wide for an
+// Action is out of range like any other. Anything but integers, and an array of another
+// dtype, is `array`'s dtype TypeError.
+const Action* wide_actions(const py::handle& actions, const py::array& array, int num_envs,
+                           int num_actions, const uint8_t* needs_reset,
+                           std::vector<Action>& buffer) {
+  if (py::isinstance<py::array>(actions) && array.dtype().kind() != 'O')
+    throw py::type_error(dtype_error(array));
+  py::array objects;
+  try {
+    objects = py::module_::import("numpy")
+                  .attr("asarray")(actions, py::arg("dtype") = "object")
+                  .cast<py::array>();
+  } catch (const py::error_already_set&) {
+    throw py::type_error(dtype_error(array));
+  }
+  const py::list items = objects.attr("ravel")().attr("tolist")();
+  std::vector<py::int_> integers;
+  for (const py::handle item : items) {
+    std::optional<py::int_> integer = integer_or_none(item);
+    if (!integer) throw py::type_error(dtype_error(array));
+    integers.push_back(std::move(*integer));
+  }
+  check_shape(objects, num_envs);
+  buffer.resize(num_envs);
+  for (int i = 0; i < num_envs; ++i) {
+    int overflow = 0;
+    const long long a = PyLong_AsLongLongAndOverflow(integers[i].ptr(), &overflow);
+    const bool fits = overflow == 0 && a >= std::numeric_limits<Action>::min() &&
+                      a <= std::numeric_limits<Action>::max();
+    if (!fits && !needs_reset[i]) out_of_range(i, integers[i], num_actions);
+    buffer[i] = fits ? static_cast<Action>(a) : 0;
+  }
+  return buffer.data();
+}
+
 // The actions as int32 [num_envs], copied into `buffer` (also an int32 array: while C++
 // steps without the GIL, another thread may write the caller's array, and C++ must apply
 // the actions it checked). Raises TypeError or ValueError. Range and legality are C++'s
-// to check, except for a value that int32 cannot hold: that is an error here unless the
-// environment's episode has ended (needs_reset), where the step ignores its action or
-// refuses it with its own message.
+// to check, except for a value that int32 cannot hold, however wide (wide_actions): that
+// is an error here unless the environment's episode has ended (needs_reset), where the
+// step ignores its action or refuses it with its own message.
 const Action* checked_action_array(const py::handle& actions, int num_envs, int num_actions,
                                    const uint8_t* needs_reset, std::vector<Action>& buffer) {
   const py::array array = py::array::ensure(actions);
   if (!array) throw py::type_error("actions must be an array of integers");
   const char kind = array.dtype().kind();
   if (kind != 'i' && kind != 'u')
-    throw py::type_error("actions must be integers, got dtype " +
-                         py::str(array.dtype()).cast<std::string>());
-  if (array.ndim() != 1 || array.shape(0) != num_envs)
-    throw py::value_error("actions must have shape (" + std::to_string(num_envs) + ",), got " +
-                          shape_string(array));
+    return wide_actions(actions, array, num_envs, num_actions, needs_reset, buffer);
+  check_shape(array, num_envs);
   buffer.resize(num_envs);
   if (array.dtype().is(py::dtype::of<int32_t>()) && (array.flags() & py::array::c_style)) {
     std::memcpy(buffer.data(), array.data(), sizeof(Action) * static_cast<size_t>(num_envs));
@@ -68,9 +119,7 @@ const Action* checked_action_array(const py::handle& actions, int num_envs, int 
     const bool fits = a >= std::numeric_limits<Action>::min() &&
                       a <= std::numeric_limits<Action>::max() && !(kind == 'u' && a < 0);
     if (!fits && !needs_reset[i])
-      throw py::value_error("env " + std::to_string(i) + ": action " +
-                            py::str(array[py::int_(i)]).cast<std::string>() +
-                            " is out of range [0, " + std::to_string(num_actions) + ")");
+      out_of_range(static_cast<int>(i), py::int_(py::object(array[py::int_(i)])), num_actions);
     buffer[i] = fits ? static_cast<Action>(a) : 0;
   }
   return buffer.data();
@@ -193,7 +242,8 @@ class PyEnvBatch {
     }
   }
 
-  py::tuple reset(std::optional<uint64_t> seed, const py::object& mask) {
+  py::tuple reset(const py::object& given_seed, const py::object& mask) {
+    const std::optional<uint64_t> seed = checked_seed(given_seed);
     const Serialised::Guard guard(lock_, name_);
     const uint8_t* chosen = nullptr;
     if (!mask.is_none()) {
@@ -231,28 +281,29 @@ class PyEnvBatch {
     return out;
   }
 
-  std::shared_ptr<AnyGame> game() const {
-    const Serialised::Guard guard(lock_, name_);
-    return std::const_pointer_cast<AnyGame>(env_->game().shared_from_this());
-  }
   std::unique_ptr<AnyState> state(int i) const {
     const Serialised::Guard guard(lock_, name_);
     return env_->state(i);
-  }
-  int num_envs() const {
-    const Serialised::Guard guard(lock_, name_);
-    return env_->num_envs();
   }
   uint64_t seed() const {
     const Serialised::Guard guard(lock_, name_);
     return env_->seed();
   }
-  std::string autoreset_mode() const {
-    const Serialised::Guard guard(lock_, name_);
-    return std::string(autoreset_name(env_->autoreset()));
+
+  // What the env is made with, fixed for its life: read without the lock, like the views.
+  std::shared_ptr<AnyGame> game() const {
+    return std::const_pointer_cast<AnyGame>(env_->game().shared_from_this());
   }
+  std::string spec() const { return env_->game().spec(); }
+  int num_envs() const { return env_->num_envs(); }
+  int num_players() const { return env_->game().info().num_players; }
+  int num_actions() const { return env_->game().info().num_actions; }
+  py::tuple observation_shape() const {
+    const Shape& shape = env_->game().info().observation_shape;
+    return py::make_tuple(shape.channels, shape.height, shape.width);
+  }
+  std::string autoreset_mode() const { return std::string(autoreset_name(env_->autoreset())); }
   std::string finished_mask() const {
-    const Serialised::Guard guard(lock_, name_);
     return std::string(finished_mask_name(env_->finished_mask()));
   }
 
@@ -310,7 +361,11 @@ class PyEnvBatch {
   py::array final_observation_, final_mask_, has_final_;  // same-step auto-reset only
 };
 
-// The options every batch is made with, from Python's values; bad names raise ValueError.
+// The most environments an env takes: 2**24 of the smallest game are already gigabytes of
+// observations. The threads' own limits are the C++ env's (kMaxThreads, num_envs).
+constexpr int kMostEnvs = 1 << 24;
+
+// The options every batch is made with; bad names raise ValueError.
 VectorEnvOptions env_options(int num_envs, int num_threads, std::optional<uint64_t> seed,
                              const std::string& autoreset_mode, const std::string& finished_mask) {
   return {.num_envs = num_envs,
@@ -320,23 +375,37 @@ VectorEnvOptions env_options(int num_envs, int num_threads, std::optional<uint64
           .finished_mask = parse_finished_mask(finished_mask)};
 }
 
+// The options from the values Python gives, checked in this order (checks.cc): num_envs
+// an integer in [1, kMostEnvs], num_threads one that fits an int (the env checks it
+// against num_envs and kMaxThreads), the seed, the names.
+VectorEnvOptions python_options(const py::handle& num_envs, const py::handle& num_threads,
+                                const py::handle& seed, const std::string& autoreset_mode,
+                                const std::string& finished_mask) {
+  const int envs =
+      checked_integer("num_envs", num_envs, py::int_(1), py::int_(kMostEnvs)).cast<int>();
+  const int threads = checked_integer("num_threads", num_threads, py::int_(1),
+                                      py::int_(std::numeric_limits<int>::max()))
+                          .cast<int>();
+  return env_options(envs, threads, checked_seed(seed), autoreset_mode, finished_mask);
+}
+
 class PyVectorEnv : public PyEnvBatch {
  public:
-  explicit PyVectorEnv(const std::string& spec, const VectorEnvOptions& options)
-      : PyVectorEnv(load_game(std::string_view(spec))->make_vector_env(options)) {}
+  PyVectorEnv(std::shared_ptr<const AnyGame> game, const VectorEnvOptions& options)
+      : PyVectorEnv(game->make_vector_env(options)) {}
 
   // What pickle keeps: the arguments that make an equal env, and its snapshot.
   py::tuple pickled() const {
     const py::dict values = snapshot();
-    const Serialised::Guard guard(lock_, name_);
-    return py::make_tuple(env_->game().spec(), env_->num_envs(), env_->num_threads(),
-                          autoreset_name(env_->autoreset()),
-                          finished_mask_name(env_->finished_mask()), values);
+    return py::make_tuple(spec(), num_envs(), num_threads(), autoreset_mode(), finished_mask(),
+                          values);
   }
 
-  int num_threads() const {
-    const Serialised::Guard guard(lock_, name_);
-    return env_->num_threads();
+  int num_threads() const { return env_->num_threads(); }  // fixed: no lock
+
+  std::string repr() const {
+    return "<knightgym.VectorEnv " + spec() + " x" + std::to_string(num_envs()) + ", " +
+           std::to_string(num_threads()) + " threads>";
   }
 
  private:
@@ -350,17 +419,23 @@ class PyVectorEnv : public PyEnvBatch {
 // The single-agent view: the learner's seat against a C++ agent (agents/opponent_env.h).
 class PyOpponentEnv : public PyEnvBatch {
  public:
-  PyOpponentEnv(const std::string& spec, const std::string& opponent,
+  PyOpponentEnv(std::shared_ptr<const AnyGame> game, const std::string& opponent,
                 const VectorEnvOptions& options, int learner_seat)
-      : PyOpponentEnv(make(spec, opponent, options, learner_seat), opponent, learner_seat) {}
+      : PyOpponentEnv(make(std::move(game), opponent, options, learner_seat), opponent,
+                      learner_seat) {}
 
   // What pickle keeps: the arguments that make an equal env, and its snapshot.
   py::tuple pickled() const {
     const py::dict values = snapshot();
-    const Serialised::Guard guard(lock_, name_);
-    return py::make_tuple(env_->game().spec(), env_->num_envs(), opponent_,
-                          autoreset_name(env_->autoreset()),
-                          finished_mask_name(env_->finished_mask()), learner_seat_, values);
+    return py::make_tuple(spec(), num_envs(), opponent_, autoreset_mode(), finished_mask(),
+                          learner_seat_, values);
+  }
+
+  const std::string& opponent() const { return opponent_; }  // fixed: no lock
+
+  std::string repr() const {
+    return "<knightgym.OpponentEnv " + spec() + " x" + std::to_string(num_envs()) + " against " +
+           opponent_ + ">";
   }
 
  private:
@@ -370,68 +445,134 @@ class PyOpponentEnv : public PyEnvBatch {
         opponent_(std::move(opponent)),
         learner_seat_(learner_seat) {}
 
-  static std::shared_ptr<AnyOpponentEnv> make(const std::string& spec, const std::string& opponent,
+  static std::shared_ptr<AnyOpponentEnv> make(std::shared_ptr<const AnyGame> game,
+                                              const std::string& opponent,
                                               const VectorEnvOptions& options, int learner_seat) {
-    std::shared_ptr<const AnyGame> game = load_game(std::string_view(spec));
     py::gil_scoped_release release;  // an az opponent may load a network
     return make_opponent_env(std::move(game), opponent, options, learner_seat);
   }
 
   std::shared_ptr<AnyOpponentEnv> env_;
   std::string opponent_;
-  int learner_seat_;
+  int learner_seat_;  // -1: rotated across the environments
 };
 
 }  // namespace
 
 void init_vector_env(py::module_& m) {
+  m.attr("MOST_ENVS") = kMostEnvs;
+
   py::class_<PyEnvBatch>(
       m, "EnvBatch",
-      "A batch of environments stepped in C++ (the GIL released while it steps). Calls "
-      "from several threads are serialised: each method runs whole, one at a time. The "
-      "arrays returned are read-only views of the C++ buffers and always show the latest "
-      "step's or reset's results: copy them if another thread may step in the meantime. "
-      "A call that re-enters the env from inside one of its own calls (a callback on the "
-      "same thread) raises RuntimeError.")
-      .def("reset", &PyEnvBatch::reset, py::arg("seed") = py::none(), py::arg("mask") = py::none())
-      .def("step", &PyEnvBatch::step, py::arg("actions"))
-      .def("sample_actions", &PyEnvBatch::sample_actions)
-      .def("state", &PyEnvBatch::state, py::arg("index"))
+      "What VectorEnv and OpponentEnv share: N environments of one game in C++, their "
+      "outputs read-only numpy views of the C++ buffers.\n\n"
+      "reset(seed=None, mask=None) -> (obs, info); step(actions) -> (obs, rewards, "
+      "terminated, truncated, info), with obs = {'observation': float32 [N, C, H, W], "
+      "'action_mask': bool [N, A]}, terminated and truncated bool [N].\n\n"
+      "The arrays are views: no copy is made, and the next step() or reset() overwrites "
+      "them. Copy what you need to keep (np.copy).\n\n"
+      "An env pickles and deep-copies (SB3's SubprocVecEnv, Ray, copy.deepcopy): the copy "
+      "holds the same states, random streams and last outputs and goes on exactly as the "
+      "original would; an OpponentEnv's opponent is a new agent of its spec, seeded as a "
+      "reset with the env's seed seeds it. snapshot() and restore(snapshot) are that copy "
+      "as values, taken from one env and set on another of the same game and options.\n\n"
+      "A seed, here and in make(), is an integer in [0, 2**64 - 1] (not a bool, a float or "
+      "a string); anything else is a TypeError or ValueError naming `seed`.\n\n"
+      "Auto-reset (autoreset_mode, Gymnasium's names): 'next_step' (default): the step that "
+      "ends an episode returns its final observation and its rewards; the next step ignores "
+      "that environment's action and returns the first observation of a new episode. "
+      "'same_step': the step that ends an episode returns its rewards and flags with the "
+      "first observation of the next episode; the final observation and mask are in "
+      "info['final_obs'] and the returns in info['final_info']['returns'], each beside a "
+      "bool mask (info['_final_obs'], ...) of the environments they belong to. 'disabled': "
+      "an ended episode stays ended until reset(mask=...) restarts it; a step is refused "
+      "while one is ended.\n\n"
+      "A finished episode's action mask is all True by default (finished_mask='all'), so "
+      "that a masked softmax over it stays finite; 'none' gives the all-False mask of the "
+      "game's rules.\n\n"
+      "Calls from several threads are serialised: each method runs whole, one at a time "
+      "(the GIL released while C++ steps), and the arrays always show the latest step's or "
+      "reset's results: copy them if another thread may step in the meantime. A call that "
+      "re-enters the env from inside one of its own calls (a callback on the same thread) "
+      "raises RuntimeError.")
+      .def("reset", &PyEnvBatch::reset, py::arg("seed") = py::none(), py::arg("mask") = py::none(),
+           "Starts new episodes: everywhere, or where `mask` (bool [N]) is True, leaving the "
+           "other environments as they are. A seed re-derives the streams of the environments "
+           "it resets. The first reset after make() without a seed gives each stream its first "
+           "episode (the one make() started).")
+      .def("step", &PyEnvBatch::step, py::arg("actions"),
+           "Applies one integer action per environment (ignored where it auto-resets). An "
+           "integer out of range, however wide, is a ValueError naming the environment and the "
+           "action; a float or bool dtype a TypeError.")
+      .def("sample_actions", &PyEnvBatch::sample_actions,
+           "A uniformly random legal action per environment, int32 [N] (seeded).")
+      .def("state", &PyEnvBatch::state, py::arg("index"),
+           "A copy of environment `index`'s current state, as a single State.")
       .def("last_observations", &PyEnvBatch::last_observations,
            "The observations the latest step or reset returned (the same read-only views).")
       .def("snapshot", &PyEnvBatch::snapshot,
            "Everything the environments hold, as values (a dict: the seed, each state as the "
-           "game's text, the random streams, the outputs): what pickle and deepcopy carry.")
+           "game's text, the random streams, the last outputs): what pickle and deepcopy "
+           "carry.")
       .def("restore", &PyEnvBatch::restore, py::arg("snapshot"),
-           "Sets the environments to a snapshot of an env of the same game and options. "
+           "Sets the environments to a snapshot of an env of the same game and options; "
            "ValueError naming what does not fit, and nothing changed, otherwise. An "
            "OpponentEnv's opponent is made anew, seeded as a reset with the snapshot's seed "
            "seeds it.")
+      .def_property_readonly("seed", &PyEnvBatch::seed,
+                             "The seed the environments' streams were last derived from (drawn "
+                             "from the operating system's entropy when the env was made with "
+                             "seed=None).")
       .def_property_readonly("game", &PyEnvBatch::game)
+      .def_property_readonly("spec", &PyEnvBatch::spec,
+                             "The game's spec, every parameter spelled out.")
       .def_property_readonly("num_envs", &PyEnvBatch::num_envs)
-      .def_property_readonly("seed", &PyEnvBatch::seed)
+      .def_property_readonly("num_players", &PyEnvBatch::num_players)
+      .def_property_readonly("num_actions", &PyEnvBatch::num_actions)
+      .def_property_readonly("observation_shape", &PyEnvBatch::observation_shape, "(C, H, W)")
       .def_property_readonly("autoreset_mode", &PyEnvBatch::autoreset_mode)
       .def_property_readonly("finished_mask", &PyEnvBatch::finished_mask);
 
   py::class_<PyOpponentEnv, PyEnvBatch>(
       m, "OpponentEnv",
-      "The learner's seat against a C++ agent. Calls from several threads are serialised; "
-      "the returned arrays are views that show the latest step's results (EnvBatch).")
-      .def(py::init([](const std::string& spec, int num_envs, const std::string& opponent,
-                       std::optional<uint64_t> seed, const std::string& autoreset_mode,
-                       const std::string& finished_mask, std::optional<int> seat) {
-             return std::make_unique<PyOpponentEnv>(
-                 spec, opponent, env_options(num_envs, 1, seed, autoreset_mode, finished_mask),
-                 seat.value_or(-1));
+      "N environments in which the learner plays one seat and a built-in C++ agent plays the "
+      "others: a single-agent vector env. Environment i gives the learner seat i mod "
+      "num_players (info['seat']), so the seats are rotated across the batch, or `seat` in "
+      "every environment.\n\n"
+      "The observation and mask are from the learner's seat, rewards float32 [N] (the "
+      "learner's return when its game ends, else 0). After each learner action the opponent "
+      "moves until it is the learner's turn again; it decides for all environments together "
+      "(one network batch per simulation round for az opponents). A reset of every "
+      "environment with a seed also reseeds the opponent, so that the seed decides the whole "
+      "trajectory.\n\n"
+      "`params`, (key, value) texts, are set over the spec's parameters (knightgym.make's "
+      "keywords). Calls from several threads are serialised (EnvBatch).")
+      .def(py::init([](const std::string& spec, const py::object& num_envs,
+                       const std::string& opponent, const py::object& seed,
+                       const std::string& autoreset_mode, const std::string& finished_mask,
+                       const py::object& seat, const SpecParams& params) {
+             VectorEnvOptions options =
+                 python_options(num_envs, py::int_(1), seed, autoreset_mode, finished_mask);
+             const int learner_seat =
+                 seat.is_none() ? -1
+                                : checked_integer("seat", seat, py::int_(0),
+                                                  py::int_(std::numeric_limits<int>::max()))
+                                      .cast<int>();
+             return std::make_unique<PyOpponentEnv>(load_game(spec_with(spec, params)), opponent,
+                                                    options, learner_seat);
            }),
-           py::arg("spec"), py::arg("num_envs"), py::arg("opponent"), py::arg("seed"),
-           py::arg("autoreset_mode"), py::arg("finished_mask"), py::arg("seat"))
+           py::arg("spec"), py::arg("num_envs") = 1, py::arg("opponent") = "random",
+           py::arg("seed") = py::none(), py::arg("autoreset_mode") = "next_step",
+           py::arg("finished_mask") = "all", py::arg("seat") = py::none(), py::kw_only(),
+           py::arg("params") = SpecParams{})
+      .def_property_readonly("opponent", &PyOpponentEnv::opponent, "The opponent's agent spec.")
+      .def("__repr__", &PyOpponentEnv::repr)
       .def(py::pickle([](const PyOpponentEnv& env) { return env.pickled(); },
                       [](const py::tuple& t) {
                         if (t.size() != 7) throw py::value_error("OpponentEnv: bad pickle");
                         const py::dict snapshot = t[6];
                         auto env = std::make_unique<PyOpponentEnv>(
-                            t[0].cast<std::string>(), t[2].cast<std::string>(),
+                            load_game(t[0].cast<std::string>()), t[2].cast<std::string>(),
                             env_options(t[1].cast<int>(), 1, snapshot["seed"].cast<uint64_t>(),
                                         t[3].cast<std::string>(), t[4].cast<std::string>()),
                             t[5].cast<int>());
@@ -441,31 +582,38 @@ void init_vector_env(py::module_& m) {
 
   py::class_<PyVectorEnv, PyEnvBatch>(
       m, "VectorEnv",
-      "N environments of one game, every seat played by the caller, stepped on num_threads "
-      "threads (1 to min(num_envs, 256); ValueError otherwise). Calls from several threads "
-      "are serialised; the returned arrays are views that show the latest step's results "
-      "(EnvBatch).")
-      .def(py::init([](const std::string& spec, int num_envs, int num_threads,
-                       std::optional<uint64_t> seed, const std::string& autoreset_mode,
-                       const std::string& finished_mask) {
-             return std::make_unique<PyVectorEnv>(
-                 spec, env_options(num_envs, num_threads, seed, autoreset_mode, finished_mask));
+      "N environments of one game, stepped together by a pool of C++ threads (num_threads, "
+      "1 to min(num_envs, 256); ValueError otherwise), every seat played by the caller: "
+      "rewards float32 [N, num_players], info = {'current_player': int32 [N]} (-4, "
+      "OpenSpiel's terminal player id, where the episode has ended). A finished episode's "
+      "observation is seen by the player who ended it.\n\n"
+      "`params`, (key, value) texts, are set over the spec's parameters (knightgym.make's "
+      "keywords). Calls from several threads are serialised (EnvBatch).")
+      .def(py::init([](const std::string& spec, const py::object& num_envs,
+                       const py::object& num_threads, const py::object& seed,
+                       const std::string& autoreset_mode, const std::string& finished_mask,
+                       const SpecParams& params) {
+             VectorEnvOptions options =
+                 python_options(num_envs, num_threads, seed, autoreset_mode, finished_mask);
+             return std::make_unique<PyVectorEnv>(load_game(spec_with(spec, params)), options);
            }),
-           py::arg("spec"), py::arg("num_envs"), py::arg("num_threads"), py::arg("seed"),
-           py::arg("autoreset_mode"), py::arg("finished_mask"))
+           py::arg("spec"), py::arg("num_envs") = 1, py::arg("num_threads") = 1,
+           py::arg("seed") = py::none(), py::arg("autoreset_mode") = "next_step",
+           py::arg("finished_mask") = "all", py::kw_only(), py::arg("params") = SpecParams{})
+      .def_property_readonly("num_threads", &PyVectorEnv::num_threads)
+      .def("__repr__", &PyVectorEnv::repr)
       .def(py::pickle([](const PyVectorEnv& env) { return env.pickled(); },
                       [](const py::tuple& t) {
                         if (t.size() != 6) throw py::value_error("VectorEnv: bad pickle");
                         const py::dict snapshot = t[5];
                         auto env = std::make_unique<PyVectorEnv>(
-                            t[0].cast<std::string>(),
+                            load_game(t[0].cast<std::string>()),
                             env_options(t[1].cast<int>(), t[2].cast<int>(),
                                         snapshot["seed"].cast<uint64_t>(), t[3].cast<std::string>(),
                                         t[4].cast<std::string>()));
                         env->restore(snapshot);
                         return env;
-                      }))
-      .def_property_readonly("num_threads", &PyVectorEnv::num_threads);
+                      }));
 }
 
 }  // namespace knightgym::python

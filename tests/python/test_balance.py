@@ -7,6 +7,7 @@ refused by name with nothing written."""
 import json
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -210,66 +211,74 @@ def fnv1a(data):
     return f"{value:016x}"
 
 
-@pytest.mark.needs_networks
-def test_a_result_written_before_the_sequences_is_restated_as_cpp_writes_it(knight_fight_run):
-    from knightgym.balance_statistics import restated
+RUNS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "balance" / "runs"
+STRENGTH_RUNS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "strength" / "rules"
 
-    _, result = knight_fight_run
-    old = json.loads(json.dumps(result))  # as balance.json was before: Wilson, fixed, no verdicts
-    del old["statistics"]
-    for r in old["rule_sets"]:
-        del r["verdict"]
-        for key in ("balance_low", "balance_high", "as_fair_p_value", "as_fair"):
-            del r[key]
-        a = r["first_seat_advantage"]
-        a["low"], a["high"] = a.pop("fixed_low"), a.pop("fixed_high")
-        for key in ("p_value", "adjusted_p_value", "p_even", "adjusted_p_even"):
-            del a[key]
-        del r["same_games_as"]
-        for seat in r["seats"]:
-            seat["win_low"], seat["win_high"] = knightgym.statistics.wilson_interval(
-                seat["wins"], r["games"]
-            )
-            for key in ("win_share", "win_share_low", "win_share_high"):
-                del seat[key]
-        if r["vs_first"] is not None:
-            r["vs_first"] = {"difference": 0, "low": 0, "high": 0, "significant": False}
-    again = restated(old)
-    assert set(again) == set(result)
-    for new, cpp in zip(again["rule_sets"], result["rule_sets"]):
-        assert set(new) == set(cpp)
-        assert new["verdict"] == cpp["verdict"]
-        assert new["as_fair"] == cpp["as_fair"]
-        assert (new["balance_low"], new["balance_high"], new["as_fair_p_value"]) == pytest.approx(
-            (cpp["balance_low"], cpp["balance_high"], cpp["as_fair_p_value"])
-        )
-        assert new["first_seat_advantage"] == pytest.approx(cpp["first_seat_advantage"])
-        for seat_new, seat_cpp in zip(new["seats"], cpp["seats"]):
-            assert seat_new.pop("ranks") == seat_cpp["ranks"]
-            assert seat_new == pytest.approx({k: v for k, v in seat_cpp.items() if k != "ranks"})
-        if cpp["vs_first"] is not None:
-            assert new["vs_first"] == pytest.approx(cpp["vs_first"])
-    assert again["statistics"] == result["statistics"]
-    assert restated(result) is result  # today's result is left as it is
+
+def test_every_committed_result_has_todays_shape():
+    """The results written before balance.json held its statistics were converted once
+    (issue 60), and no reader restates them any more: every committed one carries them."""
+    paths = sorted(RUNS.glob("**/balance.json")) + sorted(STRENGTH_RUNS.glob("*.json"))
+    results = {path: json.loads(path.read_text()) for path in paths}
+    results = {path: r for path, r in results.items() if "games_per_rule_set" in r}  # not play's
+    assert len(results) >= 79
+    for path, result in results.items():
+        assert "statistics" in result, path
+        for rule_set in result["rule_sets"]:
+            assert {"verdict", "same_games_as", "balance_low", "as_fair"} <= set(rule_set), path
+            assert {"fixed_low", "p_even"} <= set(rule_set["first_seat_advantage"]), path
+
+
+def test_a_result_of_the_old_shape_is_refused_by_name(tmp_path):
+    """A balance.json written before it held its statistics (or the same games) is refused
+    with its path and what to do, by the report, the summary and the command alike."""
+    from knightgym import balance_summary
+    from knightgym._result_files import RetiredFormat
+
+    today = json.loads((RUNS / "tailten_first_player_net" / "balance.json").read_text())
+    without_statistics = {k: v for k, v in today.items() if k != "statistics"}
+    without_same_games = {
+        **today,
+        "rule_sets": [
+            {k: v for k, v in r.items() if k != "same_games_as"} for r in today["rule_sets"]
+        ],
+    }
+    for name, old in (("a", without_statistics), ("b", without_same_games)):
+        (tmp_path / name).mkdir()
+        path = tmp_path / name / "balance.json"
+        path.write_text(json.dumps(old))
+        named = re.escape(f"{path}: ")
+        with pytest.raises(RetiredFormat, match=f"^{named}.*play the run again.*convert it"):
+            knightgym.balance.report(tmp_path / name, tmp_path / name, plots=False)
+        with pytest.raises(RetiredFormat, match=f"^{named}"):
+            balance_summary.load(tmp_path, name)
+        with pytest.raises(RetiredFormat, match="^the balance result given: "):
+            knightgym.balance.report(old, tmp_path / name, plots=False)
+        assert not (tmp_path / name / "balance.md").exists()
+    done = subprocess.run(
+        [sys.executable, "-m", "knightgym.balance", "report", str(tmp_path / "a")],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(pathlib.Path(knightgym.__file__).parent.parent)),
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(
+        f"python -m knightgym.balance report: {tmp_path / 'a'}: {tmp_path / 'a' / 'balance.json'}: "
+        "a balance result written before balance.json held its statistics"
+    )
+    assert done.stderr.count("\n") == 1
 
 
 def test_rule_sets_that_played_the_same_games_are_one_sample():
     """Tailten's network plays a position alike from either seat, so first_player=1 plays
     first_player=0's games mirrored; MCTS at 1,600 simulations does not, though its counts
     happen to mirror too."""
-    from knightgym.balance_statistics import restated
-
-    runs = pathlib.Path(__file__).resolve().parents[2] / "docs" / "balance" / "runs"
-    mirrored = restated(
-        json.loads((runs / "tailten_first_player_net" / "balance.json").read_text())
-    )
+    mirrored = json.loads((RUNS / "tailten_first_player_net" / "balance.json").read_text())
     assert [r["same_games_as"] for r in mirrored["rule_sets"]] == [
         None,
         {"rule_set": 0, "seats": [1, 0]},
     ]
-    alike = restated(
-        json.loads((runs / "tailten_first_player_at_strength" / "balance.json").read_text())
-    )
+    alike = json.loads((RUNS / "tailten_first_player_at_strength" / "balance.json").read_text())
     first, second = alike["rule_sets"]
     assert [s["wins"] for s in first["seats"]] == [s["wins"] for s in reversed(second["seats"])]
     assert second["same_games_as"] is None

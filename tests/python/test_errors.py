@@ -100,6 +100,14 @@ def test_integers_too_wide_for_64_bits_are_out_of_range_not_a_dtype(stepped, wid
     assert_unchanged(stepped, before)
 
 
+def test_integers_held_as_objects_are_actions_like_any_others(stepped):
+    actions = stepped.sampled_actions()
+    twin = SteppedEnv()
+    twin.env.step(twin.sampled_actions())
+    stepped.env.step(np.array(actions.tolist(), dtype=object))
+    assert stepped.snapshot()[0] == twin.snapshot()[0]
+
+
 @pytest.mark.parametrize("other", [1.5, True, "3", None])
 def test_a_wide_integer_beside_a_non_integer_is_still_a_type_error(stepped, other):
     before = stepped.snapshot()
@@ -160,6 +168,21 @@ def test_make_names_an_argument_out_of_its_range_or_type(keywords, error, messag
         knightgym.make("knight_fight", opponent=None, **keywords)
     with pytest.raises(error, match=re.escape(message)):
         knightgym.make("knight_fight", opponent="random", **keywords)
+
+
+@pytest.mark.parametrize(
+    "make, error, message",
+    [
+        (lambda: knightgym.VectorEnv("knight_fight", num_envs=0), ValueError, "num_envs"),
+        (lambda: knightgym.VectorEnv("knight_fight", num_threads=1.0), TypeError, "num_threads"),
+        (lambda: knightgym.OpponentEnv("tailten", num_envs=2**25), ValueError, "num_envs"),
+        (lambda: knightgym.OpponentEnv("tailten", seat=1.5), TypeError, "seat"),
+        (lambda: knightgym.OpponentEnv("tailten", seat=-1), ValueError, "seat"),
+    ],
+)
+def test_the_env_constructors_name_an_argument_out_of_its_range_or_type(make, error, message):
+    with pytest.raises(error, match=f"^{message} must be"):
+        make()
 
 
 def test_make_takes_every_seed_of_64_bits():

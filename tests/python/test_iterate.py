@@ -103,6 +103,29 @@ def test_a_loop_stopped_in_training_goes_on_with_resume(tmp_path, settings):
     assert float(rows(out)[0]["train_seconds"]) > 0
 
 
+def test_children_of_a_rule_grid_are_taught_on_every_rule_set(tmp_path):
+    settings = tmp_path / "rules.txt"
+    settings.write_text(TINY_SETTINGS + "rules=first_player=0,1\n")
+    out = tmp_path / "loop"
+    # The shipped network covers only the game's own rules: its file teaches them all.
+    model = CLI.parent.parent / "models" / "tailten.pt"
+    args = [*TINY, "--gate-games", "0"]
+    args[args.index("pretrained")] = str(model)
+    result = iterate("--out", str(out), "--config", str(settings), *args)
+    assert result.returncode == 0, result.stderr
+    assert "8 games of each rule set" in result.stderr
+    for rules in ("rules-000", "rules-001"):
+        teach = (out / "gen-1" / "teach" / rules / "teach.txt").read_text()
+        assert "first_player=" + rules[-1] in teach
+        assert len(list((out / "gen-1" / "teach" / rules).glob("shard-*.kgt"))) == 2
+    assert rows(out)[0]["phase"] == "gate"
+    # The gate's two batches play the two rule sets, the networks made for the first.
+    args[args.index("--gate-games") + 1] = "16"
+    gated = iterate("--out", str(out), "--config", str(settings), *args, "--resume")
+    assert gated.returncode == 0, gated.stderr
+    assert rows(out)[0]["phase"] == "done" and rows(out)[0]["gate_games"] == "16"
+
+
 @pytest.mark.parametrize(
     "args, words",
     [

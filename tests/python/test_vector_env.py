@@ -333,3 +333,30 @@ def test_a_make_keyword_overrides_the_spec_string():
     assert env.spec == (
         "knight_fight(double_erase=forced,mirror_on_moves=true,max_turns=30,layout=random)"
     )
+
+
+def test_keywords_are_set_over_the_spec_in_one_call_wherever_a_spec_is_taken():
+    """make_spec writes the merged spec; the envs and load_game take the same (key, text)
+    pairs as `params` and load the game from them (bindings/game_bindings.cc, spec_with)."""
+    spec, params = "knight_fight(max_turns=30,double_erase=off)", [("double_erase", "forced")]
+    assert knightgym.make_spec(spec, double_erase="forced", mirror_on_moves=False) == (
+        "knight_fight(max_turns=30,double_erase=forced,mirror_on_moves=false)"
+    )
+    expected = knightgym.load_game(knightgym.make_spec(spec, double_erase="forced")).spec
+    assert knightgym.load_game(spec, params).spec == expected
+    assert knightgym.VectorEnv(spec, params=params).spec == expected
+    assert knightgym.OpponentEnv(spec, params=params).spec == expected
+    with pytest.raises(ValueError, match="parameter 'max_turns' = 'x': expected an integer"):
+        knightgym.VectorEnv(spec, params=[("max_turns", "x")])
+
+
+def test_the_env_classes_are_the_bound_ones_with_their_attributes():
+    env = knightgym.VectorEnv("knight_fight", num_envs=3, num_threads=2, seed=4)
+    assert type(env) is knightgym._knightgym.VectorEnv
+    assert (env.num_envs, env.num_threads, env.seed, env.num_players) == (3, 2, 4, 2)
+    assert (env.num_actions, env.observation_shape) == (101, (14, 10, 10))
+    assert (env.autoreset_mode, env.finished_mask) == ("next_step", "all")
+    assert repr(env) == f"<knightgym.VectorEnv {env.spec} x3, 2 threads>"
+    opponent = knightgym.OpponentEnv("tailten", num_envs=2, opponent="greedy", seat=1)
+    assert type(opponent) is knightgym._knightgym.OpponentEnv
+    assert repr(opponent) == f"<knightgym.OpponentEnv {opponent.spec} x2 against greedy>"

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "agents/agent_kinds.h"
+#include "env/registry/rule_grid.h"
 #include "training/iteration/iteration_state.h"
 #include "util/atomic_file.h"
 #include "util/json_writer.h"
@@ -68,7 +69,8 @@ class Loop {
         out_(std::move(out)),
         train_(train),
         log_(log),
-        stop_(stop) {}
+        stop_(stop),
+        rules_(read_train_config(game->training_defaults(), options.settings).rules) {}
 
   IterationEnd run(IterationState& state) {
     state_ = &state;
@@ -115,21 +117,46 @@ class Loop {
     return parent.file;
   }
 
+  // The rule sets the children play: the game's own, or each of the settings' grid.
+  std::vector<std::string> rule_set_specs() const {
+    if (rules_.empty()) return {game_->spec()};
+    std::vector<std::string> specs;
+    for (const RuleSet& rule_set : expand_grid(game_->spec(), rules_))
+      specs.push_back(rule_set.spec);
+    return specs;
+  }
+
+  // Over a grid, a network made for one of its rule sets plays them all (rules=any).
+  std::string network_rules() const { return rules_.empty() ? "" : ",rules=any"; }
+
+  // The parent's search plays the teacher's games: of the game's own rules, or, where the
+  // children train over a grid of rule sets (the settings' `rules`), of each rule set in
+  // gen-K/teach/rules-NNN, as `knightgym teach --rules` writes them.
   bool teach(GenerationState& g) {
     const std::string dir = generation_dir(out_, g.generation) + "/teach";
     TeacherOptions teach = options_.teach;
     teach.teacher = "az:model=" + parent_file(g) +
                     ",sims=" + std::to_string(options_.teacher_sims) +
-                    ",threads=1,device=" + options_.teacher_device;
+                    ",threads=1,device=" + options_.teacher_device + network_rules();
     teach.seed = options_.seed + static_cast<uint64_t>(g.generation);
-    const bool again = std::filesystem::exists(dir + "/teach.txt");
-    std::fprintf(log_, "generation %d: %s teaches, %lld games\n", g.generation,
-                 teach.teacher.c_str(), static_cast<long long>(teach.games));
-    const TeacherRun run = generate_teacher_data(*game_, teach, dir, again, log_, stop_);
-    g.teach_seconds += run.seconds;
-    if (stop_) {
-      save();
-      return false;
+    std::vector<std::pair<std::string, std::string>> runs;  // spec, directory
+    const std::vector<std::string> specs = rule_set_specs();
+    for (size_t r = 0; r < specs.size(); ++r) {
+      char name[32];
+      std::snprintf(name, sizeof name, "/rules-%03zu", r);
+      runs.emplace_back(specs[r], rules_.empty() ? dir : dir + name);
+    }
+    std::fprintf(log_, "generation %d: %s teaches, %lld games%s\n", g.generation,
+                 teach.teacher.c_str(), static_cast<long long>(teach.games),
+                 runs.size() > 1 ? " of each rule set" : "");
+    for (const auto& [spec, run_dir] : runs) {
+      const bool again = std::filesystem::exists(run_dir + "/teach.txt");
+      g.teach_seconds +=
+          generate_teacher_data(*load_game(spec), teach, run_dir, again, log_, stop_).seconds;
+      if (stop_) {
+        save();
+        return false;
+      }
     }
     g.phase = GenerationPhase::kTrain;
     save();
@@ -156,18 +183,30 @@ class Loop {
     return true;
   }
 
+  // Over a grid of rule sets, chunk c of the gate plays rule set c mod R, so that every
+  // look of the test has played them as evenly as whole chunks allow.
   bool gate(GenerationState& g) {
     const GateOptions& gate = options_.gate;
-    const auto agent = [&](const std::string& model) {
-      return std::make_shared<const AgentFactory>(gate_agent(model, gate, options_.device), game_);
+    struct Pair {
+      std::shared_ptr<const AnyGame> game;
+      std::shared_ptr<const AgentFactory> child, parent;
     };
-    const auto child = agent(child_model(out_, g.generation));
-    const auto parent = agent(parent_file(g));
+    std::vector<Pair> pairs;
+    for (const std::string& spec : rule_set_specs()) {
+      const std::shared_ptr<const AnyGame> game = rules_.empty() ? game_ : load_game(spec);
+      const auto agent = [&](const std::string& model) {
+        return std::make_shared<const AgentFactory>(
+            gate_agent(model, gate, options_.device) + network_rules(), game);
+      };
+      pairs.push_back({game, agent(child_model(out_, g.generation)), agent(parent_file(g))});
+    }
     const uint64_t seed = options_.seed + static_cast<uint64_t>(g.generation);
     while (gate_verdict(gate, g.gate).decision == GateDecision::kUndecided) {
       if (stop_) return false;
       const int64_t chunk = g.gate.games() / gate.chunk_games;
-      add_gate_games(g.gate, play_gate_chunk(*game_, child, parent, gate, chunk, seed));
+      const Pair& pair = pairs[static_cast<size_t>(chunk) % pairs.size()];
+      add_gate_games(g.gate,
+                     play_gate_chunk(*pair.game, pair.child, pair.parent, gate, chunk, seed));
       save();
       std::fprintf(log_, "generation %d: gate %lld games, %.1f%%\n", g.generation,
                    static_cast<long long>(g.gate.games()), 100 * g.gate.score());
@@ -192,6 +231,7 @@ class Loop {
   const TrainSession& train_;
   std::FILE* log_;
   const std::atomic<bool>& stop_;
+  std::vector<Sweep> rules_;  // the children's grid of rule sets; none: the game's own rules
   IterationState* state_ = nullptr;
 };
 

@@ -4,12 +4,16 @@
 // parent's weights, learns those shards for teacher_steps optimizer steps and goes on by
 // its own self-play (the game's training settings); then it plays its parent in a
 // sequential gate (gate.h) and replaces it only if the gate keeps it. A generation not
-// kept leaves the parent for the next, which is seeded apart.
+// kept leaves the parent for the next, which is seeded apart. Where the children train
+// over a grid of rule sets (the settings' `rules`), the teacher plays each rule set and
+// the gate's batches play them in turn, the networks playing every rule set (rules=any).
 //
 // The run's folder OUT holds:
 //   iterate.json           the progress (iteration_state.h), checked on resume
 //   generations.csv        the same as a table, a row per generation
-//   gen-K/teach/           generation K's teacher data (shards, teach.txt)
+//   gen-K/teach/           generation K's teacher data (shards, teach.txt), or where the
+//                          children train over rule sets (the settings' rules), a run
+//                          for each in gen-K/teach/rules-NNN
 //   gen-K/train/           its training run (training/trainer/run_directory.h)
 //   best.pt                the last kept child (none while no child was kept)
 // Every step resumes where a stop left it: the teacher's whole shards, the training's
@@ -45,8 +49,9 @@ struct IterationOptions {
   int64_t steps = 0;
   int teacher_sims = 400;    // the parent's search as the teacher
   int teacher_steps = 2000;  // optimizer steps on the teacher's data first
-  // The teacher's games, threads, random opening plies, games per shard and games
-  // searched together; its agent and seed are the loop's.
+  // The teacher's games (of each rule set, where the settings sweep rules), threads,
+  // random opening plies, games per shard and games searched together; its agent and
+  // seed are the loop's.
   TeacherOptions teach;
   std::string teacher_device = "cpu";  // where the teacher's network runs
   std::string device = "cpu";          // where the children train and the gate's networks run

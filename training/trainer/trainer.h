@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "agents/agent_kinds.h"
+#include "agents/network.h"
 #include "agents/pretrained.h"
 #include "training/arena/batched_match.h"
 #include "training/learner/learner.h"
@@ -288,7 +289,7 @@ class Trainer {
     const std::string path = dir_.file("teacher_best.pt");
     if (!std::filesystem::exists(path)) return;
     try {
-      const auto best = TorchEvaluator::load(path, info_, game_spec_, device_);
+      const auto best = load_network(path, info_, game_spec_, device_, 0);
       best_holdout_loss_ = holdout_agreement(*best).policy_loss;
     } catch (const std::invalid_argument& error) {
       std::fprintf(log_, "skipping %s\n", error.what());
@@ -330,7 +331,7 @@ class Trainer {
   void play_matches() {
     {
       const std::shared_ptr<Evaluator> best =
-          TorchEvaluator::load(dir_.file("best.pt"), info_, game_spec_, device_);
+          load_network(dir_.file("best.pt"), info_, game_spec_, device_, 0);
       evaluation_ = play_match_round(rules_, config_, info_, learner_.evaluator(), best,
                                      static_cast<uint64_t>(counters_.eval_rounds++));
     }

@@ -1,118 +1,35 @@
 """What every Python face checks of what it is given: seeds and actions that are integers
 in range, one call at a time on an object that keeps state between calls, nothing used
-or copied once it is closed, and errors that quote a value shortly, never whole."""
+or copied once it is closed, and errors that quote a value shortly, never whole.
+
+The quoting, integers, seeds and actions are C++'s rules (bindings/checks.cc), the ones
+the vector env, states and agents apply to their own arguments, bound here for the faces:
+shortened(value) quotes a value's repr() cut after 60 characters with the whole length
+said; checked_integer(name, value, low, high), checked_seed(seed, name="seed",
+most=2**64 - 1) and checked_action(action, num_actions) each return an int (or None for
+no seed) or raise TypeError or ValueError naming the argument."""
 
 import functools
-import operator
-import re
 import threading
 
-import numpy as np
+from knightgym._knightgym import (
+    MOST_SEED,
+    checked_action,
+    checked_integer,
+    checked_seed,
+    shortened,
+)
 
-SHOWN = 60  # characters of a refused value that an error quotes
-
-# The largest seed: the C++ envs and states take 64-bit unsigned seeds.
-MOST_SEED = 2**64 - 1
-
-_INT64 = np.iinfo(np.int64)
-
-
-def shortened(value, most=SHOWN):
-    """``value`` as an error quotes it: its repr(), cut after ``most`` characters with the
-    whole length said."""
-    text = repr(value)
-    if len(text) <= most:
-        return text
-    return f"{text[:most]}... ({len(text)} characters)"
-
-
-def checked_integer(name, value, low, high):
-    """``value`` as an int if it is an integer (a Python int or a numpy integer; not a
-    bool) in [low, high]; otherwise TypeError or ValueError naming ``name`` and the value."""
-    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {shortened(value)}")
-    value = operator.index(value)
-    if value < low:
-        raise ValueError(f"{name} must be at least {low}, got {shortened(value)}")
-    if value > high:
-        raise ValueError(f"{name} must be at most {high}, got {shortened(value)}")
-    return value
-
-
-def checked_seed(seed, name="seed", most=MOST_SEED):
-    """``seed`` as an int, or None for None (no seed): the one rule of every interface that
-    takes a seed (make, the envs' reset, PettingZoo, SB3's seed(), OpenSpiel's rng_seed
-    with its own ``most``). An integer (a Python int or a numpy integer; not a bool, a
-    float or a string) in [0, most]; otherwise TypeError or ValueError naming ``name``."""
-    if seed is None:
-        return None
-    return checked_integer(name, seed, 0, most)
-
-
-def checked_action(action, num_actions):
-    """``action`` as an int if it is an integer (a Python int, a numpy integer or a 0-d
-    integer array; not a bool) in [0, num_actions). Otherwise TypeError or ValueError
-    naming the action as given: nothing is rounded, parsed or wrapped around."""
-    integer = isinstance(action, (int, np.integer)) or (
-        isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu"
-    )
-    if not integer or isinstance(action, (bool, np.bool_)):
-        kind = type(action)
-        name = kind.__qualname__
-        if kind.__module__ != "builtins":
-            name = f"{kind.__module__}.{name}"
-        raise TypeError(f"action must be an integer, got {name} {shortened(action)}")
-    value = operator.index(action)
-    if not 0 <= value < num_actions:
-        raise ValueError(f"action {shortened(value)} is out of range [0, {num_actions})")
-    return value
-
-
-def stepped(step, actions):
-    """``step(actions)`` (a native batch's step), where integers too wide for 64 bits
-    ([2**70] * n, which numpy holds as objects, or [2**63, 0], which it makes floats:
-    dtypes the batch refuses) are out of range like any other: each goes to the batch as
-    the nearest 64-bit integer, itself out of every action range, so that the batch
-    checks them in its order, ignores them where it ignores any action (an auto-reset),
-    and refuses the first with a ValueError that names it as given. Anything else that is
-    not integers stays the batch's TypeError."""
-    try:
-        return step(actions)
-    except TypeError:
-        given = _wide_integers(actions)
-        if given is None:
-            raise
-    nearest = np.array(
-        [min(max(operator.index(a), _INT64.min), _INT64.max) for a in given.flat], np.int64
-    ).reshape(given.shape)
-    try:
-        return step(nearest)
-    except ValueError as error:
-        found = re.match(r"env (\d+): action -?\d+ is out of range (\[0, \d+\))", str(error))
-        if found is None or given.ndim != 1:
-            raise
-        index = int(found[1])
-        value = operator.index(given[index])
-        if value == int(nearest[index]):
-            raise
-        raise ValueError(
-            f"env {index}: action {shortened(value)} is out of range {found[2]}"
-        ) from None
-
-
-def _wide_integers(actions):
-    """``actions`` as an array of objects if they are integers only (not bools), which
-    numpy made objects or floats because some are too wide for 64 bits; else None."""
-    if isinstance(actions, np.ndarray) and actions.dtype != object:
-        return None
-    try:
-        given = np.array(actions, dtype=object)
-    except (TypeError, ValueError):
-        return None
-    for a in given.flat:
-        if not isinstance(a, (int, np.integer)) or isinstance(a, (bool, np.bool_)):
-            return None
-    return given
+__all__ = [
+    "MOST_SEED",
+    "Locked",
+    "checked_action",
+    "checked_integer",
+    "checked_seed",
+    "open_only",
+    "serialised",
+    "shortened",
+]
 
 
 def open_only(method):

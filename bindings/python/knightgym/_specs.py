@@ -12,6 +12,12 @@ def spec_value(value):
     return str(value)
 
 
+def spec_params(params):
+    """Keyword parameters ({key: value}) as the (key, text) pairs that the C++ entry points
+    taking a spec set over its own (make_spec, load_game, VectorEnv, OpponentEnv)."""
+    return [(key, spec_value(value)) for key, value in params.items()]
+
+
 def agent_params(spec):
     """(kind, {key: value}) of an agent spec as written; ValueError if it is not a spec."""
     kind, params = _knightgym.agents.parse_spec(spec)

@@ -28,7 +28,6 @@ from knightgym._optional import extra
 from knightgym._outputs import locked_folder, save_figure, write_text
 from knightgym._specs import agent_label, spec_value
 from knightgym.balance_markdown import markdown
-from knightgym.balance_statistics import restated
 
 __all__ = ["markdown", "networks", "plot", "report", "run"]
 
@@ -150,11 +149,12 @@ def networks(game, agents, sweep=None):
 
 
 def _load(result):
-    """A balance result: the dict itself, or read from the folder holding balance.json,
-    with today's statistics (a result written before them restated from its counts)."""
-    if not isinstance(result, dict):
-        result = result_files.load(os.path.join(os.fspath(result), "balance.json"))
-    return restated(result)
+    """A balance result: the dict itself, or read from the folder holding balance.json;
+    one written before balance.json held its statistics is refused, naming the file and
+    what to do (knightgym._result_files.RetiredFormat, a ValueError)."""
+    if isinstance(result, dict):
+        return result_files.balance_result(result, "the balance result given")
+    return result_files.load_balance(os.path.join(os.fspath(result), "balance.json"))
 
 
 def report(result, out, plots=True):

@@ -1,14 +1,12 @@
 """balance.md: the tables of a balance run, rendered from balance.json alone.
 
 C++ writes the figures (balance.json, the single source); this module only words them,
-so a new figure is added to the JSON and, if it belongs in the tables, here. A result
-written before today's statistics is restated from its counts first (balance_statistics,
-the same C++). It needs nothing beyond the standard library and knightgym's own module:
+so a new figure is added to the JSON and, if it belongs in the tables, here. It needs
+nothing beyond the standard library and knightgym's own module:
 `knightgym balance --no-plots` writes balance.md without matplotlib. docs/balance.md
 defines every figure.
 """
 
-from knightgym.balance_statistics import restated
 from knightgym.markdown import table
 
 __all__ = ["markdown"]
@@ -229,7 +227,6 @@ def _agents(sets):
 
 def markdown(result):
     """balance.md's text from a balance result (the dict of balance.json)."""
-    result = restated(result)
     sets = result["rule_sets"]
     statistics = result["statistics"]
     players = max(r["players"] for r in sets)  # a sweep over a mode may mix 2 to 4

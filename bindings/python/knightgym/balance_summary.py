@@ -8,9 +8,9 @@ The runs and what the report shows of them are the plan's (tools/reports/balance
 from each game's studies), which this module is told as a Contents. It reads DATA's layout
 as the runs' tool writes it: NAME/balance.json and NAME/records.jsonl of each run,
 ladders/LADDER.json of each round robin, and, under the folder of results set aside to be
-played again, NAME/balance.json with NAME/replaced.json (why). A result written before
-today's statistics is restated from its counts (knightgym.balance_statistics). Besides the
-text, summary() draws into DOCS: the first seat's advantage across strength, each game's
+played again, NAME/balance.json with NAME/replaced.json (why); one written before
+balance.json held its statistics is refused by name. Besides the text, summary() draws
+into DOCS: the first seat's advantage across strength, each game's
 example game and the plots that Contents names. docs/balance.md defines every figure.
 
 The pictures need matplotlib (the plot extra), the trends' intervals SciPy (which the
@@ -26,17 +26,17 @@ from pathlib import Path
 import numpy as np
 
 import knightgym.balance
+from knightgym import _result_files as result_files
 from knightgym import records, statistics, svg
 from knightgym._optional import extra
 from knightgym._outputs import save_figure, write_text
 from knightgym._specs import agent_label, agent_params, agent_spec
-from knightgym.balance_statistics import restated
 from knightgym.markdown import table
 
 __all__ = ["Contents", "Game", "summary"]
 
-# The report's tables take their short verdicts from these (knightgym.balance_statistics:
-# Holm over the run's sweep).
+# The report's tables take their short verdicts from these (balance.json's "verdict",
+# training/balance/verdicts.h: Holm over the run's sweep).
 SHORT_VERDICTS = {
     "favours the first seat": "first seat",
     "favours the other seats": "other seats",
@@ -92,10 +92,10 @@ def summary(data, docs, contents):
 
 
 def load(data, name):
-    """A committed result with today's statistics (one written before them restated from
-    its counts: knightgym.balance_statistics), or None where there is none."""
+    """A committed result, or None where there is none; one written before balance.json
+    held its statistics is refused, naming the file (_result_files.RetiredFormat)."""
     path = Path(data) / name / "balance.json"
-    return restated(json.loads(path.read_text())) if path.exists() else None
+    return result_files.load_balance(path) if path.exists() else None
 
 
 def interval(figure, digits=3):
@@ -353,7 +353,7 @@ def side_by_side(data, title, names, keys):
 def same_games_note(result, rule_set):
     """ " (the games of LABEL)" where the rule set played an earlier one's games again
     (seats permuted: one sample, not two), or ""."""
-    same = rule_set.get("same_games_as")
+    same = rule_set["same_games_as"]
     return f" (the games of {result['rule_sets'][same['rule_set']]['label']})" if same else ""
 
 

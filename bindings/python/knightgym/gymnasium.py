@@ -49,7 +49,8 @@ with extra("gymnasium", __name__):
 import knightgym
 from knightgym import raster
 from knightgym._checks import Locked, checked_action, checked_seed, open_only, serialised, shortened
-from knightgym.vector_env import OpponentEnv, make_spec
+from knightgym._specs import spec_params
+from knightgym.vector_env import OpponentEnv
 
 
 def title(game):
@@ -147,7 +148,7 @@ class KnightgymEnv(Locked, gymnasium.Env):
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self._env = OpponentEnv(
-            make_spec(game, **params), 1, opponent, None, "disabled", "all", seat
+            game, 1, opponent, None, "disabled", "all", seat, params=spec_params(params)
         )
         self.game = self._env.game
         self.game_spec = self._env.spec
@@ -305,13 +306,14 @@ class KnightgymVectorEnv(Locked, gymnasium.vector.VectorEnv):
                 f"render_mode must be 'ansi', 'rgb_array' or None, got {render_mode!r}"
             )
         self._env = OpponentEnv(
-            make_spec(game, **params),
+            game,
             num_envs,
             opponent,
             None,
             _AUTORESET_NAMES[mode],
             finished_mask,
             seat,
+            params=spec_params(params),
         )
         self.game = self._env.game
         self.game_spec = self._env.spec

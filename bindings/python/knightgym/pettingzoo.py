@@ -45,16 +45,9 @@ with extra("pettingzoo", __name__):
     from pettingzoo.utils import wrappers
 
 from knightgym import load_game, raster
-from knightgym._checks import (
-    Locked,
-    checked_action,
-    checked_seed,
-    open_only,
-    serialised,
-    shortened,
-)
+from knightgym._checks import Locked, checked_seed, open_only, serialised, shortened
+from knightgym._specs import spec_params
 from knightgym.gymnasium import observation_space
-from knightgym.vector_env import make_spec
 
 ILLEGAL_ACTION_RETURN = -1.0
 RENDER_MODES = ("ansi", "human", "rgb_array")
@@ -92,7 +85,7 @@ class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrappe
             )
         if masks not in MASKS:
             raise ValueError(f"masks must be one of {', '.join(MASKS)}, got {masks!r}")
-        self.game = load_game(make_spec(spec, **params))
+        self.game = load_game(spec, spec_params(params))
         self.render_mode = render_mode
         self.masks = masks
         self.metadata = {
@@ -173,8 +166,9 @@ class raw_env(Locked, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrappe
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = checked_action(action, self.game.num_actions)
-        self._state.apply_action(action)  # ValueError naming an illegal action
+        # An integer in range and legal, or TypeError or ValueError naming it (C++'s
+        # checked_action, the one rule for actions), and nothing changed.
+        self._state.apply_action(action)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self._state.is_terminal():

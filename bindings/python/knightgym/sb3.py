@@ -34,8 +34,9 @@ with extra("sb3", __name__):
 
 from knightgym import raster
 from knightgym._checks import Locked, checked_seed, open_only, serialised
+from knightgym._specs import spec_params
 from knightgym.gymnasium import observation_space
-from knightgym.vector_env import OpponentEnv, make_spec
+from knightgym.vector_env import OpponentEnv
 
 
 class BoardExtractor(BaseFeaturesExtractor):
@@ -127,7 +128,7 @@ class VecEnv(Locked, _SB3VecEnv):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be 'rgb_array' or None, got {render_mode!r}")
         self.env = OpponentEnv(
-            make_spec(game, **params), num_envs, opponent, seed, "same_step", "all", seat
+            game, num_envs, opponent, seed, "same_step", "all", seat, params=spec_params(params)
         )
         self.game = self.env.game
         self.opponent = opponent

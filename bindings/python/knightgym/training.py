@@ -35,8 +35,8 @@ def _settings_of(text, where):
 
 def run_config(out):
     """The game (its canonical spec) and every setting ({name: typed value}) of the run in
-    `out`, from its config.json or the config.txt of earlier versions, as `--resume` reads
-    them. Raises ValueError where there is no run."""
+    `out`, from its config.json, as `--resume` reads them. Raises ValueError where there is
+    no run."""
     return _knightgym.run_config(os.fspath(out))
 
 
