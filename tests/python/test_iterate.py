@@ -14,6 +14,8 @@ import time
 import knightgym
 import pytest
 
+# The loop trains networks: a build without LibTorch has no iterate command.
+pytestmark = pytest.mark.needs_networks
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 # A generation in seconds: a few teacher games at 8 simulations, a small replay.
 TINY_SETTINGS = "sims=8\ngames=8\nmin_replay=64\nbatch=32\neval_games=0\nthreads=1\nwindow=2000\n"

@@ -21,6 +21,7 @@ import sys
 import time
 
 import knightgym
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent
@@ -139,6 +140,7 @@ def rows_of(key, *fields):
     ]
 
 
+@pytest.mark.needs_networks  # it trains or plays networks
 def test_taught_run_writes_its_settings_and_seconds_and_a_stopped_run_goes_on(tmp_path):
     settings = tmp_path / "tiny.txt"
     settings.write_text(TINY)
@@ -165,6 +167,7 @@ def test_taught_run_writes_its_settings_and_seconds_and_a_stopped_run_goes_on(tm
     assert float(resumed[-1]["seconds"]) <= 0.05 * 60 + 3
 
 
+@pytest.mark.needs_networks  # it trains or plays networks
 def test_taught_run_makes_the_teachers_data_then_trains_for_what_is_left(tmp_path):
     settings = tmp_path / "tiny.txt"
     settings.write_text(TINY)
@@ -208,6 +211,7 @@ def test_taught_run_refuses_what_is_missing_before_it_writes_anything(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny.txt"]
 
 
+@pytest.mark.needs_networks  # it trains or plays networks
 def test_compare_arms_trains_rates_and_tables_every_arm_and_goes_on_when_run_again(tmp_path):
     arms = tmp_path / "arms"
     arms.mkdir()
@@ -265,6 +269,7 @@ def test_compare_arms_trains_rates_and_tables_every_arm_and_goes_on_when_run_aga
         assert len(cpu_lines(run)) == (3 if run.name.startswith("taught") else 2)
 
 
+@pytest.mark.needs_networks  # it trains or plays networks
 def test_compare_arms_names_what_is_missing_and_each_run_that_failed(tmp_path):
     usage = "usage: tools/lib/compare_arms.sh ARMS GAME OUT"
     refused = script(COMPARE_ARMS, str(tmp_path))
@@ -419,6 +424,7 @@ def strength_networks_folder(tmp_path, skip_game_target):
     return out, names
 
 
+@pytest.mark.needs_networks  # it trains or plays networks
 def test_strength_networks_plays_what_is_missing_and_needs_the_round_robins(tmp_path):
     out, names = strength_networks_folder(tmp_path, skip_game_target=True)
     (name,) = [name for name, spec in rows_of("strength.networks", "name", "spec") if spec == GAME]
