@@ -388,6 +388,21 @@ std::string JsonValue::text() const {
 
 JsonValue parse_json(std::string_view text) { return JsonParser(text).document(); }
 
+std::string differing_members(const JsonValue& saved, const JsonValue& expected,
+                              std::string_view ignored) {
+  if (saved.kind() != JsonValue::Kind::kObject || expected.kind() != JsonValue::Kind::kObject)
+    return saved == expected ? "" : "its options";
+  std::string names;
+  const auto add = [&](const std::string& name) { names += (names.empty() ? "" : ", ") + name; };
+  for (const auto& [key, value] : expected.as_object()) {
+    const JsonValue* other = saved.find(key);
+    if (!other || !(*other == value)) add(key);
+  }
+  for (const auto& [key, value] : saved.as_object())
+    if (key != ignored && !expected.find(key)) add(key);
+  return names;
+}
+
 bool looks_like_json(std::string_view text) {
   const std::string_view content = trim(text);
   return !content.empty() && content.front() == '{';

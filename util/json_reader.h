@@ -79,4 +79,11 @@ JsonValue parse_json(std::string_view text);
 // character other than white space opens an object.
 bool looks_like_json(std::string_view text);
 
+// The members that `saved` and `expected` (a saved run's options and a resumed run's)
+// differ in, joined with ", ": those of `expected` that `saved` lacks or holds otherwise,
+// then those only `saved` has, but for `ignored`. Empty where they agree; "its options"
+// where either is no object and they differ.
+std::string differing_members(const JsonValue& saved, const JsonValue& expected,
+                              std::string_view ignored = "");
+
 }  // namespace knightgym

@@ -59,6 +59,7 @@
 #   GAMES=tailten DEVICE=cpu BUILD=build SECONDS_PER_CELL=0.2 \
 #     tools/gpu/run.sh .device out/gpu selfplay-bench
 # shellcheck disable=SC2317  # the phase_* functions run by name, from the phases asked for
+# shellcheck disable=SC2154  # work, out, python, carried, device, cores, failed: set by lib.sh
 set -euo pipefail
 shopt -s inherit_errexit
 # What the phases share. (shellcheck follows it where both files are checked together, as

@@ -18,22 +18,6 @@ constexpr const char* kFormat = "knightgym-balance-progress";
 // read, held the games among the options.
 constexpr int64_t kVersion = 3;
 
-// The options of `identity` whose values the saved run's differ in, none where they are
-// the same run. A saved run's "games" (version 2 held them) is not matched.
-std::string differing_options(const JsonValue& saved, const JsonValue& identity) {
-  std::string names;
-  const auto add = [&](const std::string& name) { names += (names.empty() ? "" : ", ") + name; };
-  if (saved.kind() != JsonValue::Kind::kObject || identity.kind() != JsonValue::Kind::kObject)
-    return saved == identity ? "" : "its options";
-  for (const auto& [key, value] : identity.as_object()) {
-    const JsonValue* other = saved.find(key);
-    if (!other || !(*other == value)) add(key);
-  }
-  for (const auto& [key, value] : saved.as_object())
-    if (key != "games" && !identity.find(key)) add(key);
-  return names;
-}
-
 // The games a run of version 2 planned, from its options (0 where they hold none).
 int64_t games_of(const JsonValue& saved) {
   const JsonValue* games = saved.find("games");
@@ -54,7 +38,8 @@ SavedProgress load_progress_json(const std::string& text, const std::string& ide
                                 " of the format; this build reads 1 to " +
                                 std::to_string(kVersion));
   const JsonValue expected = parse_json(identity);
-  const std::string differing = differing_options(json.at("run"), expected);
+  // A saved run's "games" (version 2 held them) is not matched.
+  const std::string differing = differing_members(json.at("run"), expected, "games");
   if (!differing.empty())
     throw std::invalid_argument("it holds a run with other options (" + differing + ") than\n  " +
                                 identity +

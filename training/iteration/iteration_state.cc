@@ -68,26 +68,13 @@ std::string state_json(const IterationState& state) {
   return json.text();
 }
 
-// The options of `expected` that `saved` differs in, joined with commas.
-std::string differing_options(const JsonValue& saved, const JsonValue& expected) {
-  std::string keys;
-  for (const auto& [key, value] : expected.as_object()) {
-    const JsonValue* other = saved.find(key);
-    if (other && *other == value) continue;
-    keys += (keys.empty() ? "" : ", ") + key;
-  }
-  for (const auto& [key, value] : saved.as_object())
-    if (!expected.find(key)) keys += (keys.empty() ? "" : ", ") + key;
-  return keys;
-}
-
 IterationState read_state(const JsonValue& root, const std::string& run) {
   if (root.at("format").as_string() != kFormat)
     root.at("format").fail("not an iteration run's state");
   if (root.at("version").as_int() != kVersion)
     root.at("version").fail("a version this build does not read");
   const JsonValue expected = parse_json(run);
-  const std::string differing = differing_options(root.at("run"), expected);
+  const std::string differing = differing_members(root.at("run"), expected);
   if (!differing.empty())
     throw std::invalid_argument("a run of other options (" + differing +
                                 "): resume it with its own, or choose another --out");
