@@ -1,5 +1,6 @@
 #include "agents/network.h"
 
+#include <atomic>
 #include <mutex>
 #include <stdexcept>
 
@@ -9,6 +10,7 @@ namespace {
 std::mutex mutex;
 const NetworkBackend* backend = nullptr;
 std::function<void()> loader;
+std::atomic<bool> graphs_on{true};
 
 const NetworkBackend& require_backend() {
   std::function<void()> load;
@@ -34,6 +36,9 @@ void set_network_backend(const NetworkBackend* new_backend) {
   backend = new_backend;
 }
 
+void set_cuda_graphs(bool on) { graphs_on = on; }
+bool cuda_graphs() { return graphs_on; }
+
 void set_network_loader(std::function<void()> new_loader) {
   std::lock_guard lock(mutex);
   loader = std::move(new_loader);
@@ -50,6 +55,12 @@ std::shared_ptr<Evaluator> load_network(const std::string& path, const GameInfo&
                                         const std::string& game_spec, const std::string& device,
                                         int threads, Precision precision) {
   return require_backend().load(path, info, game_spec, device, threads, precision);
+}
+
+std::string cuda_graphs_state(const std::string& device) {
+  if (device == "cpu") return "";
+  if (!require_backend().has_cuda_graphs()) return "not in this build";
+  return cuda_graphs() ? "on" : "off";
 }
 
 std::shared_ptr<Evaluator> read_network(std::string_view bytes, const std::string& what,

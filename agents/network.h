@@ -41,6 +41,12 @@ enum class Precision : uint8_t { kFloat32, kBFloat16, kFloat16 };
 const char* precision_name(Precision precision);
 Precision precision_named(const std::string& name);  // float32, bfloat16 or float16
 
+// Whether networks made or loaded on a CUDA device from now on capture their forward
+// passes as CUDA graphs, where the backend has them (agents/cuda_lane.h); on unless set
+// off. A process setting, like the intra-op threads, for benchmarks to compare.
+void set_cuda_graphs(bool on);
+bool cuda_graphs();
+
 // The project's ResNet (agents/resnet.h): its value head's hidden width, and the
 // floating-point operations of one position's forward pass (a multiply-add counts two;
 // convolutions and fully connected layers, which are all but a fraction of a percent of
@@ -76,6 +82,8 @@ class NetworkBackend {
   // threads take on their first use (NetworkThreadShare below).
   virtual int intra_op_threads() const = 0;
   virtual void set_intra_op_threads(int threads) const = 0;
+  // Whether it can capture CUDA graphs (agents/cuda_graph.h): its LibTorch has CUDA.
+  virtual bool has_cuda_graphs() const = 0;
 };
 
 // The backend networks come from (it must outlive every use). A program linked with
@@ -95,6 +103,10 @@ std::shared_ptr<Evaluator> create_network(const GameInfo& info, const std::strin
 std::shared_ptr<Evaluator> load_network(const std::string& path, const GameInfo& info,
                                         const std::string& game_spec, const std::string& device,
                                         int threads, Precision precision = Precision::kFloat32);
+// For a benchmark's heading, on `device`: "on", "off" (set_cuda_graphs), "not in this
+// build", or "" on the CPU.
+std::string cuda_graphs_state(const std::string& device);
+
 std::shared_ptr<Evaluator> read_network(std::string_view bytes, const std::string& what,
                                         const GameInfo& info, const std::string& game_spec,
                                         const std::string& device, int threads,

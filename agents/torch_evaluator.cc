@@ -13,6 +13,10 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
+#include <unordered_map>
+
+#include "agents/cuda_lane.h"
 
 #include "agents/resnet.h"
 #include "util/atomic_file.h"
@@ -30,6 +34,19 @@ struct TorchEvaluator::Impl {
   std::optional<torch::jit::Module> inference;
   int threads = 0;                       // intra-op threads the spec names; 0: the calling thread's
   torch::Dtype dtype = torch::kFloat32;  // of the inference network and its inputs
+  // On a CUDA device: each calling thread's lane (agents/cuda_lane.h), made on its first call.
+  std::mutex lanes_mutex{};
+  std::unordered_map<std::thread::id, std::unique_ptr<CudaLane>> lanes{};
+  bool graphs = cuda_graphs();  // for the lanes of a network that only infers
+
+  CudaLane& lane() {
+    std::lock_guard lock(lanes_mutex);
+    std::unique_ptr<CudaLane>& lane = lanes[std::this_thread::get_id()];
+    if (!lane)
+      lane = inference ? std::make_unique<CudaLane>(*inference, info, device, dtype, graphs)
+                       : std::make_unique<CudaLane>(module, info, device, dtype, false);
+    return *lane;
+  }
 };
 
 namespace {
@@ -218,26 +235,25 @@ void TorchEvaluator::evaluate(int n, const float* observations, const uint8_t* m
   std::unique_lock lock(impl_->mutex, std::defer_lock);
   if (!impl_->inference) lock.lock();
   torch::InferenceMode guard;
+  if (impl_->device.is_cuda())
+    return impl_->lane().evaluate(n, observations, masks, priors, values);
   // LibTorch runs the convolutions of a single small CPU input on a slow generic path
   // instead of oneDNN; a copy of the row as a second one keeps it on the fast path (5x).
-  const int rows = n == 1 && impl_->device.is_cpu() ? 2 : n;
+  const int rows = n == 1 ? 2 : n;
   const torch::Tensor input =
       torch::from_blob(const_cast<float*>(observations), {n, s.channels, s.height, s.width})
           .expand({rows, s.channels, s.height, s.width})
-          .to(impl_->device, impl_->dtype);
+          .to(impl_->dtype);
   const torch::Tensor legal =
       torch::from_blob(const_cast<uint8_t*>(masks), {n, info.num_actions}, torch::kUInt8)
           .expand({rows, info.num_actions})
-          .to(impl_->device)
           .to(torch::kBool);
   auto [logits, value] = forward(impl_->inference ? *impl_->inference : impl_->module, info, input);
   const torch::Tensor policy =
       torch::softmax(logits.to(torch::kFloat32).masked_fill(legal.logical_not(), -INFINITY), 1)
-          .to(torch::kCPU)
           .slice(0, 0, n)
           .contiguous();
-  const torch::Tensor value_cpu =
-      value.to(torch::kFloat32).to(torch::kCPU).slice(0, 0, n).contiguous();
+  const torch::Tensor value_cpu = value.to(torch::kFloat32).slice(0, 0, n).contiguous();
   std::memcpy(priors, policy.data_ptr<float>(), sizeof(float) * n * info.num_actions);
   std::memcpy(values, value_cpu.data_ptr<float>(), sizeof(float) * n * info.num_players);
 }
@@ -277,6 +293,7 @@ class TorchBackend final : public NetworkBackend {
   }
   int intra_op_threads() const override { return at::get_num_threads(); }
   void set_intra_op_threads(int threads) const override { set_libtorch_threads(threads); }
+  bool has_cuda_graphs() const override { return CudaGraph::available(); }
 };
 
 }  // namespace

@@ -11,6 +11,7 @@ int perft_command(Args& args);
 int perft_bench_command(Args& args);
 int search_bench_command(Args& args);
 int selfplay_bench_command(Args& args);
+int network_check_command(Args& args);
 int play_command(Args& args);
 int ladder_command(Args& args);
 int uci_command(Args& args);

@@ -56,16 +56,23 @@ const Command kCommands[] = {
     {"search-bench",
      "[GAME...] [--sims N] [--az-sims N] [--batch B,B] [--blocks K]\n"
      "[--channels C] [--threads T] [--device cpu|cuda] [--precision float32|bfloat16|float16]\n"
-     "[--seconds S] [--repeat R]",
+     "[--no-cuda-graphs] [--seconds S] [--repeat R]",
      "MCTS simulations/s; AlphaZero search against the network (on the GPU with --device cuda)",
      &knightgym::cli::search_bench_command},
     {"selfplay-bench",
      "[GAME...] [--model pretrained|PATH|resnet] [--blocks K] [--channels C] [--sims N]\n"
      "[--batch B] [--threads T,T] [--torch-threads N] [--device cpu|cuda]\n"
-     "[--precision float32|bfloat16|float16] [--seconds S] [--repeat R] [--json FILE]",
+     "[--precision float32|bfloat16|float16] [--no-cuda-graphs] [--seconds S] [--repeat R]\n"
+     "[--json FILE]",
      "self-play positions/s and evaluations/s on T threads of B games each, and where the\n"
      "time goes: tree search, network, game, waiting; the device's busy share",
      &knightgym::cli::selfplay_bench_command},
+    {"network-check",
+     "[NETWORK...] [--device cpu|cuda] [--precision float32|bfloat16|float16]\n"
+     "[--no-cuda-graphs] [--positions N] [--seed S]",
+     "how closely the shipped networks answer on a device, in a precision, with CUDA graphs,\n"
+     "as float32 on the CPU does; exit status 1 beyond rounding",
+     &knightgym::cli::network_check_command},
     {"play",
      "GAME --agents SPEC,SPEC[,...] [--games N] [--threads T] [--batch B] [--seed S]\n"
      "[--json FILE] [--record FILE]",

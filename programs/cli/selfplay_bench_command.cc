@@ -218,6 +218,7 @@ std::string rows_json(const std::vector<Row>& rows, const Options& options) {
   JsonWriter json;
   json.begin_object().key("device").value(options.device);
   json.key("precision").value(precision_name(options.precision));
+  json.key("cuda_graphs").value(cuda_graphs_state(options.device));
   json.key("torch_threads").value(options.torch_threads);
   json.key("seconds").value(options.seconds).key("repeat").value(options.repeat);
   json.key("rows").begin_array();
@@ -262,6 +263,7 @@ int selfplay_bench_command(Args& args) {
   options.torch_threads = static_cast<int>(args.get_int("torch-threads", 1, 1));
   options.device = args.get_string("device", "cpu");
   options.precision = precision_named(args.get_string("precision", "float32"));
+  set_cuda_graphs(!args.get_switch("no-cuda-graphs"));
   options.seconds = args.get_double("seconds", 3, 0.01);
   options.repeat = static_cast<int>(args.get_int("repeat", 3, 1));
   const std::string json = args.get_string("json", "");
@@ -287,11 +289,13 @@ int selfplay_bench_command(Args& args) {
                                           options.precision));
   }
 
+  const std::string graphs = cuda_graphs_state(options.device);
   std::printf(
-      "knightgym selfplay-bench: network %s on %s in %s, %d LibTorch thread(s) per self-play "
+      "knightgym selfplay-bench: network %s on %s in %s%s%s, %d LibTorch thread(s) per self-play "
       "thread; median of %d measurements of at least %g s\n",
       options.model.c_str(), options.device.c_str(), precision_name(options.precision),
-      options.torch_threads, options.repeat, options.seconds);
+      graphs.empty() ? "" : ", CUDA graphs ", graphs.c_str(), options.torch_threads, options.repeat,
+      options.seconds);
   for (const auto& game : games) std::printf("  %s\n", game->spec().c_str());
   std::printf(
       "\nT threads each playing B games, Gumbel search at the game's self-play simulations; "

@@ -150,8 +150,18 @@ def test_check_without_a_game_says_so(tmp_path):
 
 def test_selfplay_bench_on_cuda_and_on_the_cpu(tmp_path):
     commands = dry_run(tmp_path, "selfplay-bench", GAMES="first second")
+    checks = running(commands, "build-gpu/knightgym", "network-check")
+    assert [after(c, "--precision") for c in checks] == ["float32", "float16", "bfloat16"]
+    assert all(after(c, "--device") == "cuda" for c in checks)
     forward = running(commands, "build-gpu/knightgym", "search-bench")
-    assert [after(c, "--precision") for c in forward] == ["float32", "float16", "bfloat16"]
+    assert [after(c, "--precision") for c in forward] == [
+        "float32",
+        "float16",
+        "bfloat16",
+        "float16",
+    ]
+    # The last without CUDA graphs, to measure what they bring.
+    assert ["--no-cuda-graphs" in c for c in forward] == [False, False, False, True]
     assert all(c[2] == "first" and after(c, "--device") == "cuda" for c in forward)
     [selfplay] = running(commands, "build-gpu/knightgym", "selfplay-bench")
     assert selfplay[2:4] == ["first", "second"]
@@ -160,6 +170,8 @@ def test_selfplay_bench_on_cuda_and_on_the_cpu(tmp_path):
     assert running(commands, "nvidia-smi", "-lms")  # the GPU's load, sampled
 
     on_cpu = dry_run(tmp_path, "selfplay-bench", DEVICE="cpu", BUILD="build", GAMES="first")
+    checks = running(on_cpu, "build/knightgym", "network-check")
+    assert [after(c, "--precision") for c in checks] == ["float32", "bfloat16"]
     forward = running(on_cpu, "build/knightgym", "search-bench")
     assert [after(c, "--precision") for c in forward] == ["float32", "bfloat16"]
     [selfplay] = running(on_cpu, "build/knightgym", "selfplay-bench")

@@ -44,6 +44,7 @@ def test_rows_for_each_thread_count_with_shares_that_add_up(tmp_path):
     )
     assert result["device"] == "cpu"
     assert result["precision"] == "float32"
+    assert result["cuda_graphs"] == ""  # a CUDA device's only
     rows = result["rows"]
     assert [(r["game"], r["threads"], r["batch"]) for r in rows] == [
         ("tailten", 1, 4),

@@ -17,8 +17,9 @@
 #   build           builds the knightgym CLI into BUILD against that PyTorch's LibTorch
 #   check           builds the Python modules too, runs the tests that need LibTorch, then
 #                   tools/gpu/sb3_cuda.py GAME (MaskablePPO on CUDA against a network's search)
-#   selfplay-bench  times the forward pass of a 6 x 64 network for the first of GAMES in each
-#                   precision (search-bench), then self-play of GAMES (selfplay-bench)
+#   selfplay-bench  checks the shipped networks in each precision (network-check), times the
+#                   forward pass of a 6 x 64 network for the first of GAMES in each precision
+#                   (search-bench), then self-play of GAMES (selfplay-bench)
 #   teach-bench     times search at the first arm's network size, then SELFPLAY_SECONDS of
 #                   self-play by its network (a fresh one before the train phase)
 #   teach           the teacher of GAME's recipe makes its data on every core
@@ -126,10 +127,12 @@ phase_check() {
 
 # --- selfplay-bench ---
 
-# The forward pass in each precision the device has (float16 is refused on the CPU), then
-# self-play in the device's half precision, the GPU's load sampled every 200 ms.
+# The shipped networks checked against float32 on the CPU in each precision the device has
+# (float16 is refused on the CPU), with CUDA graphs where the build has them; the forward
+# pass in each precision, and on CUDA in half precision without graphs too; then self-play in
+# that half precision, the GPU's load sampled every 200 ms.
 phase_selfplay_bench() {
-  local cli=$build/knightgym threads batch=() precisions half precision
+  local cli=$build/knightgym threads batch=() precisions half eager=() precision variant
   build_targets knightgym_cli
   if [[ $device == cuda ]]; then
     run -o "$out/device.txt" nvidia-smi --query-gpu=name,driver_version,memory.total \
@@ -138,6 +141,7 @@ phase_selfplay_bench() {
     batch=(--batch "${BATCH:-256}")
     precisions=(float32 float16 bfloat16)
     half=float16
+    eager=("$half --no-cuda-graphs")
   else
     lscpu | sed -n 's/^Model name: *//p' | write "$out/device.txt"
     threads=${THREADS:-1,2}
@@ -145,11 +149,18 @@ phase_selfplay_bench() {
     precisions=(float32 bfloat16)
     half=bfloat16
   fi
+  for precision in "${precisions[@]}"; do
+    run -o "$out/check-$precision.md" "$cli" network-check --device "$device" \
+      --precision "$precision" ||
+      fail "selfplay-bench: a network in $precision answers beyond rounding (OUT/check-$precision.md)"
+  done
   if ((${#games[@]})); then
-    for precision in "${precisions[@]}"; do
-      run -o "$out/forward-$precision.md" "$cli" search-bench "${games[0]}" --device "$device" \
-        --precision "$precision" --blocks 6 --channels 64 --batch 256,1024,4096 --threads 1 \
-        --seconds 1 --repeat 1 || fail "selfplay-bench: search-bench in $precision failed"
+    for precision in "${precisions[@]}" "${eager[@]}"; do
+      read -ra variant <<< "$precision"
+      run -o "$out/forward-${precision// /}.md" "$cli" search-bench "${games[0]}" \
+        --device "$device" --precision "${variant[@]}" --blocks 6 --channels 64 \
+        --batch 256,1024,4096 --threads 1 --seconds 1 --repeat 1 ||
+        fail "selfplay-bench: search-bench in $precision failed"
     done
   fi
   sample_gpu selfplay-bench 200
@@ -157,7 +168,7 @@ phase_selfplay_bench() {
     --precision "$half" --threads "$threads" "${batch[@]}" --seconds "$seconds_per_cell" \
     --repeat 3 --json "$out/selfplay.json" || fail "selfplay-bench: selfplay-bench failed"
   stop_sampling
-  log_files "$out/device.txt" "$out"/forward-*.md "$out/selfplay.md"
+  log_files "$out/device.txt" "$out"/check-*.md "$out"/forward-*.md "$out/selfplay.md"
 }
 
 # --- teach-bench, teach, train, eval: a game taught by its recipe's teacher ---
