@@ -1,5 +1,6 @@
 #include "agents/cuda_lane.h"
 
+#include <c10/core/Event.h>
 #include <c10/core/StreamGuard.h>
 #include <c10/core/impl/VirtualGuardImpl.h>
 
@@ -23,12 +24,13 @@ torch::Tensor pinned(std::vector<int64_t> sizes, torch::Dtype dtype) {
 }  // namespace
 
 CudaLane::CudaLane(torch::jit::Module& module, const GameInfo& info, torch::Device device,
-                   torch::Dtype dtype, bool graphs)
+                   torch::Dtype dtype, ModuleWeights weights, bool graphs)
     : module_(module),
       info_(info),
       device_(device),
       dtype_(dtype),
-      graphs_(graphs && CudaGraph::available()),
+      weights_(weights),
+      graphs_(graphs && weights == ModuleWeights::kFrozen && CudaGraph::available()),
       stream_(pool_stream(device)) {}
 
 std::pair<torch::Tensor, torch::Tensor> CudaLane::forward(const torch::Tensor& observations,
@@ -69,6 +71,11 @@ CudaLane::Captured& CudaLane::captured(int rows) {
 
 void CudaLane::evaluate(int n, const float* observations, const uint8_t* masks, float* priors,
                         float* values) {
+  if (weights_ == ModuleWeights::kLive) {
+    c10::Event updated(device_.type());
+    updated.record(c10::impl::VirtualGuardImpl(device_.type()).getDefaultStream(device_));
+    updated.block(stream_);
+  }
   const c10::StreamGuard on_stream(stream_);
   const int rows = graphs_ ? static_cast<int>(std::bit_ceil(static_cast<unsigned>(n))) : n;
   reserve(rows);

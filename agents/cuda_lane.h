@@ -25,12 +25,19 @@
 
 namespace knightgym {
 
+// A frozen module's weights never change, so its forward passes may be captured. A live
+// one (the learner's module, and its copies for self-play) is changed between calls by
+// work on the device's default stream, where the learner runs: each call of its lane
+// waits for that stream's work first, as it did when every call ran there.
+enum class ModuleWeights : uint8_t { kFrozen, kLive };
+
 class CudaLane {
  public:
-  // `module` infers in `dtype` on `device` (a CUDA one); graphs: capture its forward
-  // passes (where CudaGraph::available()). The module must outlive the lane.
+  // `module` infers in `dtype` on `device` (a CUDA one); graphs: capture the forward
+  // passes of a frozen module (where CudaGraph::available()). The module must outlive the
+  // lane.
   CudaLane(torch::jit::Module& module, const GameInfo& info, torch::Device device,
-           torch::Dtype dtype, bool graphs);
+           torch::Dtype dtype, ModuleWeights weights, bool graphs);
 
   // The network's priors (masked softmax) and values for n positions, as
   // Evaluator::evaluate.
@@ -55,6 +62,7 @@ class CudaLane {
   const GameInfo& info_;
   torch::Device device_;
   torch::Dtype dtype_;
+  ModuleWeights weights_;
   bool graphs_;
   c10::Stream stream_;
   int capacity_ = 0;  // rows of the pinned buffers

@@ -43,8 +43,10 @@ struct TorchEvaluator::Impl {
     std::lock_guard lock(lanes_mutex);
     std::unique_ptr<CudaLane>& lane = lanes[std::this_thread::get_id()];
     if (!lane)
-      lane = inference ? std::make_unique<CudaLane>(*inference, info, device, dtype, graphs)
-                       : std::make_unique<CudaLane>(module, info, device, dtype, false);
+      lane = inference ? std::make_unique<CudaLane>(*inference, info, device, dtype,
+                                                    ModuleWeights::kFrozen, graphs)
+                       : std::make_unique<CudaLane>(module, info, device, dtype,
+                                                    ModuleWeights::kLive, false);
     return *lane;
   }
 };

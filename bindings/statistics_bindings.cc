@@ -12,37 +12,12 @@
 
 #include "bindings/bindings.h"
 #include "training/balance/confidence_sequence.h"
-#include "training/balance/same_games.h"
 #include "training/balance/statistics.h"
 #include "training/balance/verdicts.h"
 
 namespace py = pybind11;
 
 namespace knightgym::python {
-namespace {
-
-// A rule set of balance.json (a dict) as same_games.h reads it.
-GamesFingerprint fingerprint_of(const py::dict& rule_set) {
-  GamesFingerprint print;
-  print.games = rule_set["games"].cast<int64_t>();
-  print.natural_draws = rule_set["natural_draws"].cast<int64_t>();
-  print.truncated = rule_set["truncated"].cast<int64_t>();
-  print.truncated_draws = rule_set["truncated_draws"].cast<int64_t>();
-  const py::dict length = rule_set["length"].cast<py::dict>();
-  print.length_mean = length["mean"].cast<double>();
-  print.length_sd = length["sd"].cast<double>();
-  const py::dict histogram = length["histogram"].cast<py::dict>();
-  print.bin_start = histogram["start"].cast<int64_t>();
-  print.bin_width = histogram["width"].cast<int64_t>();
-  print.histogram = histogram["counts"].cast<std::vector<int64_t>>();
-  for (const py::handle seat : rule_set["seats"].cast<py::list>())
-    print.seats.push_back({{seat["wins"].cast<int64_t>(), seat["draws"].cast<int64_t>(),
-                            seat["losses"].cast<int64_t>()},
-                           seat["ranks"].cast<std::vector<int64_t>>()});
-  return print;
-}
-
-}  // namespace
 
 void init_statistics(py::module_& m) {
   m.def(
@@ -137,29 +112,6 @@ void init_statistics(py::module_& m) {
       "Per rule set of a sweep, from (mean, block sd, blocks) of its first seat's advantage "
       "and the blocks its sequence is tuned at: its confidence sequence, verdict and "
       "p-values (Holm over the sweep), and its difference with the first rule set.");
-  m.def(
-      "match_same_games",
-      [](const py::list& rule_sets) {
-        std::vector<GamesFingerprint> prints;
-        for (const py::handle rule_set : rule_sets)
-          prints.push_back(fingerprint_of(rule_set.cast<py::dict>()));
-        py::list out;
-        for (const SameGamesAs& same : match_same_games(prints)) {
-          if (same.rule_set < 0) {
-            out.append(py::none());
-            continue;
-          }
-          py::dict entry;
-          entry["rule_set"] = same.rule_set;
-          entry["seats"] = same.seats;
-          out.append(entry);
-        }
-        return out;
-      },
-      py::arg("rule_sets"),
-      "Per rule set of balance.json's rule_sets, the first earlier one that played the "
-      "same games, seats permuted ({'rule_set': i, 'seats': [...]}: this one's seat s "
-      "played as i's seats[s]), or None.");
   m.def(
       "fairest_rule_sets",
       [](const std::vector<std::vector<int64_t>>& wins, const std::vector<int64_t>& games,

@@ -59,6 +59,12 @@ Args::Args(int argc, char** argv, int first, std::string command, std::string us
   }
 }
 
+Args Args::unread(int argc, char** argv, int first, std::string command) {
+  Args args(0, argv, 0, std::move(command), "");
+  args.positional_.assign(argv + first, argv + argc);
+  return args;
+}
+
 void Args::expect_positional(size_t count) const {
   if (positional_.size() != count)
     throw std::invalid_argument(usage_ + " (knightgym " + command_ + " --help: what each does)");

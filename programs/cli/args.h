@@ -32,6 +32,9 @@ class Args {
   // std::invalid_argument for a flag the usage does not name (naming those it does), a
   // flag without its value, or one given twice that may not be.
   Args(int argc, char** argv, int first, std::string command, std::string usage);
+  // Every argument from `first` on, unread, as positional ones: for a command that hands
+  // them to the program that declares them (view: knightgym.viewer's parser).
+  static Args unread(int argc, char** argv, int first, std::string command);
 
   const std::vector<std::string>& positional() const { return positional_; }
   // Throws the usage unless there are exactly `count` positional arguments.

@@ -26,6 +26,8 @@ struct Command {
   std::string_view usage;    // the arguments after the name; lines after the first indented
   std::string_view summary;  // what it does, one or more lines
   int (*run)(Args& args);
+  // Its arguments go unread to the Python program that declares them, --help included.
+  bool hands_over = false;
 };
 
 #if KNIGHTGYM_TORCH
@@ -124,13 +126,11 @@ const Command kCommands[] = {
      "DIR/shard-*.kgt (--batch: B games at once per thread; --rules: N games of each rule\n"
      "set of the grid in DIR/rules-NNN, for train's rules=); see docs/training.md",
      &knightgym::cli::teach_command},
-    {"view",
-     "[FILE|DIR...] [--folder DIR]... [--model NAME=PATH]...\n"
-     "[--engine NAME=PATH]... [--max-sims N] [--move-seconds S] [--memory-mb M]\n"
-     "[--port P] [--host H]",
+    {"view", "[FILE|DIR...] [FLAGS...]",
      "a web app on http://H:P/ (default 127.0.0.1:8000; port 0 picks one), opened with the\n"
-     "token it prints: replay game records, play against agents; see docs/api.md",
-     &knightgym::cli::view_command},
+     "token it prints: replay game records, play against agents; its flags are the viewer's\n"
+     "(knightgym view --help lists them); see docs/api.md",
+     &knightgym::cli::view_command, true},
 };
 
 // `text` with `indent` before every line.
@@ -189,6 +189,10 @@ int main(int argc, char** argv) {
   knightgym::use_torch_networks();
 #endif
   try {
+    if (command->hands_over) {
+      Args args = Args::unread(argc, argv, 2, name);
+      return command->run(args);
+    }
     for (int i = 2; i < argc; ++i)
       if (std::string_view(argv[i]) == "--help") {
         std::fputs(usage_of(*command).c_str(), stdout);

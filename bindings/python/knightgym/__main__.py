@@ -1,7 +1,8 @@
 """The `knightgym` command of an installed package, and `python -m knightgym`: the compiled
 command-line program (knightgym/_bin/knightgym in a wheel; build/knightgym beside a
 build's build/python) run in place of this process, told which interpreter runs the
-commands that hand work back to Python (balance's report, --ray runs, view)."""
+commands that hand work back to Python (balance's report, --ray runs); `view`, the
+viewer's own, runs here."""
 
 import os
 import sys
@@ -22,6 +23,10 @@ def _program():
 
 
 def main():
+    if sys.argv[1:2] == ["view"]:  # Python's own: no hop through the program and back
+        from knightgym.viewer.__main__ import main as view
+
+        sys.exit(view(sys.argv[2:]))
     program = _program()
     environment = dict(os.environ, KNIGHTGYM_PYTHON=sys.executable)
     sys.stdout.flush()

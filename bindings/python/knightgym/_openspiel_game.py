@@ -10,7 +10,6 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 import knightgym
 from knightgym._checks import checked_seed
-from knightgym._knightgym import format_spec
 
 # OpenSpiel's name (negotiation, stones_and_gems) for the seed of a sampled-stochastic
 # game's stream of starts; only Knight Fight, whose layout is drawn, has it.
@@ -77,7 +76,7 @@ class Game(pyspiel.Game):
         params = {**self.openspiel_type.parameter_specification, **(params or {})}
         game_params = {k: v for k, v in params.items() if k != SEED_PARAMETER}
         wrapped = knightgym.load_game(
-            format_spec(self.knightgym_name, [(k, _text(v)) for k, v in game_params.items()])
+            self.knightgym_name, [(k, _text(v)) for k, v in game_params.items()]
         )
         super().__init__(self.openspiel_type, _game_info(wrapped), params)
         self._game = wrapped

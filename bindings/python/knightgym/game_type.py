@@ -47,13 +47,12 @@ def game_type(game):
     parameters (Knights Challenge's modes), and whether its start depends on the seed
     (Knight Fight's random layout)."""
     from knightgym import describe_game, load_game
-    from knightgym._knightgym import format_spec
 
     details = describe_game(game.name)
     players = {game.num_players()}
     for param in details["parameters"]:
         for choice in param["choices"]:
-            players.add(load_game(format_spec(game.name, [(param["name"], choice)])).num_players())
+            players.add(load_game(game.name, [(param["name"], choice)]).num_players())
     starts = {game.new_initial_state(seed=seed).serialize() for seed in range(4)}
     return GameType(
         short_name=game.name,

@@ -1,4 +1,5 @@
-"""python -m knightgym.viewer [FILE|DIR ...] [options] (or: knightgym view): see
+"""python -m knightgym.viewer [FILE|DIR ...] [options] (or: knightgym view, which hands
+its arguments here unread): the one declaration of the viewer's flags; see
 knightgym.viewer."""
 
 import argparse
@@ -20,6 +21,17 @@ def named_file(text):
     if not equals or not name or not path or "," in name or ":" in name:
         raise argparse.ArgumentTypeError(f"expected NAME=PATH, got {text!r}")
     return name, path
+
+
+def port_number(text):
+    """A TCP port, 0 (pick a free one) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {text!r}")
+    return port
 
 
 def main(argv=None):
@@ -78,7 +90,7 @@ def main(argv=None):
     )
     parser.add_argument(
         "--port",
-        type=int,
+        type=port_number,
         default=8000,
         help="the port to serve on (default 8000; 0 picks a free one)",
     )
