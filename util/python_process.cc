@@ -1,14 +1,19 @@
 #include "util/python_process.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 namespace knightgym {
 
@@ -76,6 +81,145 @@ int run_python_module(const std::string& python, const std::string& package_dir,
       throw std::runtime_error("waiting for '" + python + "' (" + module +
                                "): " + std::strerror(errno));
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+PythonChild::PythonChild(const std::string& python, const std::string& package_dir,
+                         const std::string& module, const std::vector<std::string>& args,
+                         std::string name)
+    : name_(std::move(name)) {
+  Invocation invocation(python, package_dir, module, args);
+  std::fflush(nullptr);
+  // O_CLOEXEC: the child keeps only the two ends dup2-ed onto its stdin and stdout.
+  int in[2] = {-1, -1}, out[2] = {-1, -1};
+  int error = pipe2(in, O_CLOEXEC) == 0 && pipe2(out, O_CLOEXEC) == 0 ? 0 : errno;
+  if (!error) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    // A process group of its own: a terminal's Ctrl-C reaches this process, which ends
+    // the child in its turn, not the child in the middle of an exchange. If this process
+    // dies, the child reads the end of its input.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    error = posix_spawnp(&pid_, python.c_str(), &actions, &attributes, invocation.c_argv.data(),
+                         invocation.c_environment.data());
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    if (error) pid_ = -1;
+  }
+  for (const int fd : {in[0], out[1]})
+    if (fd >= 0) close(fd);
+  to_child_ = in[1];
+  from_child_ = out[0];
+  if (error) {
+    for (const int fd : {to_child_, from_child_})
+      if (fd >= 0) close(fd);
+    throw std::runtime_error("cannot start '" + python + "' for " + module + ": " +
+                             std::strerror(error));
+  }
+}
+
+namespace {
+
+// Whether `pid` ended within `seconds` (reaped).
+bool ended_within(pid_t pid, double seconds) {
+  for (int wait = 0; wait < seconds * 100; ++wait) {
+    if (waitpid(pid, nullptr, WNOHANG) != 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+}  // namespace
+
+PythonChild::~PythonChild() {
+  // The end of its input first, which a child reading it takes as the end; then SIGTERM
+  // for one busy with something else, and SIGKILL for one that does not end.
+  if (to_child_ >= 0) close(to_child_);
+  if (pid_ > 0 && !ended_within(pid_, 2)) {
+    kill(pid_, SIGTERM);
+    if (!ended_within(pid_, 10)) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  if (from_child_ >= 0) close(from_child_);
+}
+
+void PythonChild::send(char kind, std::string_view payload) {
+  std::string frame(1, kind);
+  for (int i = 0; i < 8; ++i) frame.push_back(static_cast<char>(payload.size() >> (8 * i)));
+  frame.append(payload);
+  // An ended child must show as EPIPE, not end this process with SIGPIPE: the signal is
+  // blocked in this thread while writing, and the one a failed write raised taken back.
+  sigset_t pipe_signal, saved;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &saved);
+  int error = 0;
+  for (size_t done = 0; done < frame.size() && !error;) {
+    const ssize_t n = write(to_child_, frame.data() + done, frame.size() - done);
+    if (n >= 0)
+      done += static_cast<size_t>(n);
+    else if (errno != EINTR)
+      error = errno;
+  }
+  if (error == EPIPE) {
+    const timespec no_wait{};
+    sigtimedwait(&pipe_signal, nullptr, &no_wait);
+  }
+  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
+  if (error) fail_ended(std::string("could not be sent a frame (") + std::strerror(error) + ")");
+}
+
+std::optional<Frame> PythonChild::receive(const std::atomic<bool>& stop) {
+  std::string bytes;
+  uint64_t wanted = 9;  // the header, then the whole frame
+  while (bytes.size() < wanted) {
+    pollfd readable{from_child_, POLLIN, 0};
+    const int ready = poll(&readable, 1, 200);
+    if (stop) return std::nullopt;
+    if (ready < 0 && errno != EINTR) fail_ended(std::string("poll: ") + std::strerror(errno));
+    if (ready <= 0) continue;
+    char chunk[1 << 16];
+    const size_t room = std::min<uint64_t>(sizeof chunk, wanted - bytes.size());
+    const ssize_t n = read(from_child_, chunk, room);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail_ended("closed its output");
+    bytes.append(chunk, static_cast<size_t>(n));
+    if (wanted == 9 && bytes.size() == 9) {
+      uint64_t length = 0;
+      for (int i = 0; i < 8; ++i)
+        length |= uint64_t{static_cast<unsigned char>(bytes[1 + i])} << (8 * i);
+      if (length > kMostFrameBytes)
+        fail_ended("wrote a frame of " + std::to_string(length) + " bytes, more than " +
+                   std::to_string(kMostFrameBytes));
+      wanted += length;
+    }
+  }
+  return Frame{bytes[0], bytes.substr(9)};
+}
+
+void PythonChild::fail_ended(const std::string& what) {
+  // A child that closed its pipes is ending: up to 10 s to see how.
+  std::string how = "it is still running";
+  int status = 0;
+  for (int wait = 0; pid_ > 0 && wait < 1000; ++wait) {
+    const pid_t reaped = waitpid(pid_, &status, WNOHANG);
+    if (reaped == pid_) {
+      how = WIFSIGNALED(status) ? "it was killed by signal " + std::to_string(WTERMSIG(status))
+                                : "it exited with status " + std::to_string(WEXITSTATUS(status));
+      pid_ = -1;
+    } else if (reaped == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    } else if (errno != EINTR) {
+      break;
+    }
+  }
+  throw std::runtime_error(name_ + " " + what + ": " + how);
 }
 
 }  // namespace knightgym

@@ -2,13 +2,14 @@
 // rates, the first seat's advantage, balance and an optional sequential test. C++ writes
 // the figures, DIR/balance.json; knightgym.balance in Python then writes DIR/balance.md
 // and the plots from that file (`python -m knightgym.balance report DIR`). With --ray
-// ADDRESS the whole run goes to knightgym.balance.run in the project's .venv
-// (`python -m knightgym.balance run OPTIONS_JSON`), which plays it on the Ray cluster.
-// --record N adds DIR/records.jsonl, the first N games of each rule set with their moves.
-// SIGINT or SIGTERM stops a run with its progress saved, for --resume to go on from. The
-// run holds DIR's OutputLock throughout (a --ray run in its Python process): a second run
-// on DIR is refused at once.
+// ADDRESS the run stays here and its chunks are played as a Ray cluster's tasks, through
+// a Python child that only carries them (ray_relay.h). --record N adds
+// DIR/records.jsonl, the first N games of each rule set with their moves. SIGINT or
+// SIGTERM stops a run with its progress saved, for --resume to go on from. The run holds
+// DIR's OutputLock throughout: a second run on DIR is refused at once.
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,12 +19,14 @@
 #include "programs/cli/args.h"
 #include "programs/cli/commands.h"
 #include "programs/cli/python_package.h"
+#include "programs/cli/ray_relay.h"
 #include "programs/cli/stop_signals.h"
 #include "training/arena/game_record_file.h"
 #include "training/balance/balance_chunks.h"
 #include "training/balance/progress_printer.h"
 #include "training/balance/result_json.h"
 #include "util/atomic_file.h"
+#include "util/json_reader.h"
 #include "util/json_writer.h"
 #include "util/output_lock.h"
 #include "util/python_process.h"
@@ -88,18 +91,15 @@ void write_records(const BalanceOptions& options, int64_t count, const std::stri
               static_cast<long long>(count));
 }
 
-// The run handed whole to knightgym.balance.run(..., ray_address=...): the options
-// go as the JSON of its keyword arguments.
-int run_on_ray(const BalanceOptions& options, const std::vector<std::string>& sweeps,
-               const std::string& sprt, const std::string& address, const std::string& out,
-               bool plots) {
-  const std::string python = venv_python();
-  if (python.empty())
-    throw std::invalid_argument("--ray needs the Python module, which this build lacks");
+// The start of a Ray relay for the run's tasks (ray_relay.h): the address and the options
+// of the chunk player that every task makes, as texts.
+std::string relay_start(const BalanceOptions& options, const std::vector<std::string>& sweeps,
+                        const std::string& sprt, const std::string& address) {
   JsonWriter json;
-  json.begin_object().key("game").value(options.game).key("agents").array(options.agents);
-  json.key("games").value(options.games).key("sweep").array(sweeps);
-  json.key("threads").value(options.threads);
+  json.begin_object().key("run").value("balance").key("address").value(address);
+  json.key("options").begin_object().key("game").value(options.game);
+  json.key("sweeps").array(sweeps).key("agents").array(options.agents);
+  json.key("games").value(options.games).key("threads").value(options.threads);
   json.key("seed").value(static_cast<int64_t>(options.seed)).key("sprt");
   if (options.sprt)
     json.value(sprt);
@@ -107,10 +107,7 @@ int run_on_ray(const BalanceOptions& options, const std::vector<std::string>& sw
     json.null();
   json.key("check_every").value(options.check_every).key("batch").value(options.batch);
   json.key("opening_plies").value(options.opening_plies);
-  json.key("ray_address").value(address).key("out").value(out).key("plots").value(plots);
-  json.key("resume").value(options.resume);
-  json.end_object();
-  return run_python_module(python, python_package_dir(), "knightgym.balance", {"run", json.text()});
+  return json.end_object().end_object().text();
 }
 
 }  // namespace
@@ -142,13 +139,16 @@ int balance_command(Args& args) {
   const int64_t record = args.get_int("record", 0, 0);
   args.finish();
   refuse_a_finished_run(out);
-  if (!ray.empty()) {  // the Python run holds --out's lock itself, and then the records here
-    const int status = run_on_ray(options, sweeps, sprt, ray, out, plots);
-    if (status == 0 && record > 0) {
-      const OutputLock lock = OutputLock::folder(out);
-      write_records(options, record, out);
-    }
-    return status;
+  // With --ray, the options checked here (a typo fails before any connection), then the
+  // relay connected before anything is written; the games at once are then the
+  // cluster's CPUs (the first windows of chunks are sized by them).
+  std::optional<RayRelay> cluster;
+  if (!ray.empty()) {
+    const BalanceChunkPlayer checked(options);
+    cluster.emplace(relay_start(options, sweeps, sprt, ray), stop_on_signals());
+    if (!cluster->started().empty())
+      options.threads = std::max<int>(
+          options.threads, static_cast<int>(parse_json(cluster->started()).at("cpus").as_int(1)));
   }
   // Held to the end, the report's Python child writing under it. Taken before any game, it
   // also refuses an --out that cannot be written.
@@ -159,8 +159,8 @@ int balance_command(Args& args) {
   BalanceResult result;
   try {
     result = run_balance(
-        options, [&](const BalanceProgress& progress) { printer(progress); }, {},
-        &stop_on_signals());
+        options, [&](const BalanceProgress& progress) { printer(progress); },
+        cluster ? relay_runner(*cluster) : ChunkRunner{}, &stop_on_signals());
   } catch (const BalanceStopped& stopped) {
     printer.finish();
     std::fprintf(stderr, "%s (signal %d)\n", stopped.what(), stop_signal());

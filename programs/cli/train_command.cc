@@ -1,8 +1,9 @@
 // knightgym train: AlphaZero-style training of a game into DIR, with --resume, and
 // SIGINT/SIGTERM ending the run with a checkpoint. With --ray ADDRESS, self-play runs on
-// a Ray cluster's actors: the run is handed whole to knightgym.training.train. The
-// training session itself (train_session.h) is here, the program's one file that
-// includes the trainer's LibTorch headers; knightgym iterate trains through it too.
+// a Ray cluster's actors, reached through a Python child that only carries chunks and
+// weights (ray_relay_channel.h); the run stays here. The training session itself
+// (train_session.h) is here, the program's one file that includes the trainer's LibTorch
+// headers; knightgym iterate trains through it too.
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -12,12 +13,11 @@
 #include "programs/cli/commands.h"
 #include "programs/cli/markdown_report.h"
 #include "programs/cli/python_package.h"
+#include "programs/cli/ray_relay_channel.h"
 #include "programs/cli/stop_signals.h"
 #include "programs/cli/train_session.h"
 #include "training/trainer/typed_training.h"
 #include "util/atomic_file.h"
-#include "util/json_writer.h"
-#include "util/python_process.h"
 
 namespace knightgym::cli {
 namespace {
@@ -39,40 +39,14 @@ std::string read_settings(const std::string& path) {
   return std::move(*text);
 }
 
-namespace {
-
-// The run handed to knightgym.training.train(..., ray_address=...) in the project's
-// .venv, which holds Ray: the options go as the JSON of its keyword arguments.
-int train_on_ray(const std::string& game, const std::string& out, double minutes, int64_t steps,
-                 bool resume, const std::string& device, const std::string& settings,
-                 const std::string& address, int actors) {
-  const std::string python = venv_python();
-  if (python.empty())
-    throw std::invalid_argument("--ray needs the Python module, which this build lacks");
-  JsonWriter json;
-  json.begin_object().key("game").value(game).key("out").value(out);
-  json.key("minutes").value(minutes).key("steps").value(steps).key("resume").value(resume);
-  json.key("device").value(device).key("settings").value(settings);
-  json.key("ray_address").value(address).key("actors");
-  if (actors > 0)
-    json.value(actors);
-  else
-    json.null();
-  json.end_object();
-  return run_python_module(python, python_package_dir(), "knightgym.training",
-                           {"run", json.text()});
-}
-
-}  // namespace
-
 std::optional<double> train_session(const AnyGame& game, const TrainConfig& config,
                                     const std::string& device, const std::string& dir, bool resume,
                                     double minutes, int64_t steps, const std::atomic<bool>& stop,
-                                    std::FILE* log) {
+                                    std::FILE* log, ChunkChannel* actors) {
   const std::unique_ptr<AnyTrainer> trainer = make_trainer(game, config, device, dir, resume, log);
   std::fprintf(log, "%s: %lld parameters, %s; run in %s\n", game.spec().c_str(),
                static_cast<long long>(trainer->parameters()), device.c_str(), dir.c_str());
-  if (!trainer->run({minutes, steps}, stop, nullptr)) return std::nullopt;
+  if (!trainer->run({minutes, steps}, stop, actors)) return std::nullopt;
   return static_cast<double>(trainer->counters().milliseconds) / 1000;
 }
 
@@ -114,15 +88,20 @@ int train_command(Args& args) {
                                 "another --out");
   const std::string settings =
       resume || config_file.empty() ? std::string() : read_settings(config_file);
-  if (!ray.empty())
-    return train_on_ray(game->spec(), out, minutes, steps, resume, device, settings, ray, actors);
   // Read before the directory is made: bad settings leave nothing behind.
   const TrainConfig config = read_train_config(
       game->training_defaults(), resume ? RunDirectory(out).read_config().second : settings);
+  // Connected, with the actors started, before anything is written.
+  std::optional<RayRelayChannel> cluster;
+  if (!ray.empty()) {
+    cluster.emplace(ray, actors, game->spec(), config.spec, stop_on_signals());
+    std::fprintf(stderr, "%d self-play actors on the Ray cluster at %s\n", cluster->actors(),
+                 ray.c_str());
+  }
 
-  const bool finished =
-      train_session(*game, config, device, out, resume, minutes, steps, stop_on_signals(), stderr)
-          .has_value();
+  const bool finished = train_session(*game, config, device, out, resume, minutes, steps,
+                                      stop_on_signals(), stderr, cluster ? &*cluster : nullptr)
+                            .has_value();
   if (finished) return print_markdown_report("knightgym.training", out + "/summary.json");
   std::fprintf(stderr, "stopped by signal %d: checkpoint written; --resume continues\n",
                stop_signal());

@@ -12,6 +12,10 @@
 #include "env/registry/any_game.h"
 #include "training/trainer/train_config.h"
 
+namespace knightgym {
+class ChunkChannel;
+}
+
 namespace knightgym::cli {
 
 // The text of a training settings file (--config FILE); throws std::invalid_argument
@@ -20,11 +24,12 @@ std::string read_settings(const std::string& path);
 
 // Trains the run in `dir` (a new one with `config`, or with `resume` the one there) on
 // `device` within `minutes` of training time or `steps` optimizer steps in all, printing
-// to `log`. Returns the run's training seconds, or nothing once `stop` ended it (a
-// checkpoint written).
+// to `log`, its self-play from `actors` where given (a Ray cluster's), else its own.
+// Returns the run's training seconds, or nothing once `stop` ended it (a checkpoint
+// written).
 std::optional<double> train_session(const AnyGame& game, const TrainConfig& config,
                                     const std::string& device, const std::string& dir, bool resume,
                                     double minutes, int64_t steps, const std::atomic<bool>& stop,
-                                    std::FILE* log);
+                                    std::FILE* log, ChunkChannel* actors = nullptr);
 
 }  // namespace knightgym::cli

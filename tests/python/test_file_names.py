@@ -29,6 +29,8 @@ SAME_THING = {
     "ladder": {"training/ladder", "bindings/python/knightgym"},
     # The balance statistics in C++ and the same functions as Python sees them.
     "statistics": {"training/balance", "bindings/python/knightgym"},
+    # The two ends of the Ray relay: the program's, and the Python child that speaks Ray.
+    "ray_relay": {"programs/cli", "bindings/python/knightgym"},
     # The vector env in C++ and its Python face.
     "vector_env": {"env/vector", "bindings/python/knightgym"},
     # A game registered at run time, each layer adding its typed code to the layer's below.

@@ -285,35 +285,11 @@ def _report_text(paths):
     return text + "\n" + "".join(f"wrote {path}\n" for path in paths)
 
 
-def _print_report(paths):
-    print(_report_text(paths), end="")
-
-
 def _main(argv):
     """`python -m knightgym.balance report DIR [--no-plots]`: what `knightgym balance`
-    runs after writing DIR/balance.json. `python -m knightgym.balance run OPTIONS_JSON`:
-    what `knightgym balance --ray ADDRESS` runs, the whole run from the JSON of
-    run()'s keyword arguments, which locks DIR itself (the command line, which locks
-    DIR for the report, leaves the Ray run's to it)."""
-    if len(argv) == 2 and argv[0] == "run":
-        options = json.loads(argv[1])
-        out = options["out"]
-        try:
-            run(**options)
-        except (ValueError, OSError) as error:  # OSError: a refused --out, no cluster
-            print(f"knightgym balance: {error}", file=sys.stderr)
-            return 1
-        names = ["balance.md"]
-        if options.get("plots", True):
-            names += ["seat_win_rates.png", "first_seat_advantage.png", "game_lengths.png"]
-        _print_report([os.path.join(out, name) for name in names + ["balance.json"]])
-        return 0
+    runs after writing DIR/balance.json."""
     if len(argv) not in (2, 3) or argv[0] != "report" or argv[2:] not in ([], ["--no-plots"]):
-        print(
-            "usage: python -m knightgym.balance report DIR [--no-plots]\n"
-            "       python -m knightgym.balance run OPTIONS_JSON",
-            file=sys.stderr,
-        )
+        print("usage: python -m knightgym.balance report DIR [--no-plots]", file=sys.stderr)
         return 2
     directory = argv[1]
     return result_files.report(

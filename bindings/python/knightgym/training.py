@@ -8,12 +8,13 @@ reports are the same.
     knightgym.training.train("tailten", "runs/t", minutes=30, resume=True,
                              ray_address="10.0.0.1:6379")
 
-`python -m knightgym.training run OPTIONS_JSON` is what `knightgym train --ray` runs.
+`knightgym train --ray` keeps its run in the program, whose self-play travels through
+knightgym.ray_relay; `python -m knightgym.training report OUT/summary.json` prints a run's
+summary.
 """
 
 import json
 import os
-import signal
 import sys
 import threading
 
@@ -208,48 +209,13 @@ def markdown(summary):
 
 
 def _main(argv):
-    """`python -m knightgym.training run OPTIONS_JSON`: what `knightgym train --ray` runs,
-    the whole run from the JSON of train()'s keyword arguments (and game and out).
-    SIGINT and SIGTERM stop it with a checkpoint, exiting with 128 + the signal.
-    `python -m knightgym.training report OUT/summary.json`: a run's summary as Markdown."""
+    """`python -m knightgym.training report OUT/summary.json`: a run's summary as Markdown."""
     if len(argv) == 2 and argv[0] == "report":
         return result_files.report(
             "python -m knightgym.training report", "a training summary", argv[1:], markdown
         )
-    if len(argv) != 2 or argv[0] != "run":
-        print(
-            "usage: python -m knightgym.training run OPTIONS_JSON\n"
-            "       python -m knightgym.training report OUT/summary.json",
-            file=sys.stderr,
-        )
-        return 2
-    options = json.loads(argv[1])
-    received = []
-
-    def on_signal(signum, frame):
-        received.append(signum)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    try:
-        train(**options)
-    except (ValueError, ConnectionError, RuntimeError) as error:
-        print(f"knightgym train: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        signum = received[0] if received else signal.SIGINT
-        checkpoints = os.path.join(options["out"], "checkpoints")
-        if os.path.isdir(checkpoints) and any(
-            name.endswith(".ckpt") for name in os.listdir(checkpoints)
-        ):
-            said = "checkpoint written; --resume continues"
-        else:
-            said = "before the run's first checkpoint; nothing to resume"
-        print(f"stopped by signal {signum}: {said}", file=sys.stderr)
-        return 128 + signum
-    print(markdown(os.path.join(options["out"], "summary.json")), end="")
-    return 0
+    print("usage: python -m knightgym.training report OUT/summary.json", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":
