@@ -63,6 +63,11 @@ std::string cuda_graphs_state(const std::string& device) {
   return cuda_graphs() ? "on" : "off";
 }
 
+std::string cuda_graphs_heading(const std::string& device) {
+  const std::string state = cuda_graphs_state(device);
+  return state.empty() ? "" : ", CUDA graphs " + state;
+}
+
 std::shared_ptr<Evaluator> read_network(std::string_view bytes, const std::string& what,
                                         const GameInfo& info, const std::string& game_spec,
                                         const std::string& device, int threads,

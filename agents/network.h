@@ -103,9 +103,10 @@ std::shared_ptr<Evaluator> create_network(const GameInfo& info, const std::strin
 std::shared_ptr<Evaluator> load_network(const std::string& path, const GameInfo& info,
                                         const std::string& game_spec, const std::string& device,
                                         int threads, Precision precision = Precision::kFloat32);
-// For a benchmark's heading, on `device`: "on", "off" (set_cuda_graphs), "not in this
-// build", or "" on the CPU.
+// On `device`: "on", "off" (set_cuda_graphs), "not in this build", or "" on the CPU; and
+// the same as a heading's words (", CUDA graphs on"; "" on the CPU).
 std::string cuda_graphs_state(const std::string& device);
+std::string cuda_graphs_heading(const std::string& device);
 
 std::shared_ptr<Evaluator> read_network(std::string_view bytes, const std::string& what,
                                         const GameInfo& info, const std::string& game_spec,

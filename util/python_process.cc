@@ -1,6 +1,5 @@
 #include "util/python_process.h"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -14,6 +13,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <thread>
+
+#include "util/child_pipes.h"
 
 namespace knightgym {
 
@@ -89,37 +90,16 @@ PythonChild::PythonChild(const std::string& python, const std::string& package_d
     : name_(std::move(name)) {
   Invocation invocation(python, package_dir, module, args);
   std::fflush(nullptr);
-  // O_CLOEXEC: the child keeps only the two ends dup2-ed onto its stdin and stdout.
-  int in[2] = {-1, -1}, out[2] = {-1, -1};
-  int error = pipe2(in, O_CLOEXEC) == 0 && pipe2(out, O_CLOEXEC) == 0 ? 0 : errno;
-  if (!error) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    // A process group of its own: a terminal's Ctrl-C reaches this process, which ends
-    // the child in its turn, not the child in the middle of an exchange. If this process
-    // dies, the child reads the end of its input.
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    error = posix_spawnp(&pid_, python.c_str(), &actions, &attributes, invocation.c_argv.data(),
-                         invocation.c_environment.data());
-    posix_spawnattr_destroy(&attributes);
-    posix_spawn_file_actions_destroy(&actions);
-    if (error) pid_ = -1;
-  }
-  for (const int fd : {in[0], out[1]})
-    if (fd >= 0) close(fd);
-  to_child_ = in[1];
-  from_child_ = out[0];
-  if (error) {
-    for (const int fd : {to_child_, from_child_})
-      if (fd >= 0) close(fd);
+  // A process group of its own (spawn_piped): a terminal's Ctrl-C reaches this process,
+  // which ends the child in its turn, not the child in the middle of an exchange.
+  PipedChild child;
+  if (const int error =
+          spawn_piped(invocation.c_argv.data(), invocation.c_environment.data(), child))
     throw std::runtime_error("cannot start '" + python + "' for " + module + ": " +
                              std::strerror(error));
-  }
+  pid_ = child.pid;
+  to_child_ = child.to_child;
+  from_child_ = child.from_child;
 }
 
 namespace {
@@ -153,26 +133,9 @@ void PythonChild::send(char kind, std::string_view payload) {
   std::string frame(1, kind);
   for (int i = 0; i < 8; ++i) frame.push_back(static_cast<char>(payload.size() >> (8 * i)));
   frame.append(payload);
-  // An ended child must show as EPIPE, not end this process with SIGPIPE: the signal is
-  // blocked in this thread while writing, and the one a failed write raised taken back.
-  sigset_t pipe_signal, saved;
-  sigemptyset(&pipe_signal);
-  sigaddset(&pipe_signal, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe_signal, &saved);
-  int error = 0;
-  for (size_t done = 0; done < frame.size() && !error;) {
-    const ssize_t n = write(to_child_, frame.data() + done, frame.size() - done);
-    if (n >= 0)
-      done += static_cast<size_t>(n);
-    else if (errno != EINTR)
-      error = errno;
-  }
-  if (error == EPIPE) {
-    const timespec no_wait{};
-    sigtimedwait(&pipe_signal, nullptr, &no_wait);
-  }
-  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
-  if (error) fail_ended(std::string("could not be sent a frame (") + std::strerror(error) + ")");
+  // An ended child shows as EPIPE, not as SIGPIPE ending this process (write_all).
+  if (const int error = write_all(to_child_, frame))
+    fail_ended(std::string("could not be sent a frame (") + std::strerror(error) + ")");
 }
 
 std::optional<Frame> PythonChild::receive(const std::atomic<bool>& stop) {
@@ -210,8 +173,7 @@ void PythonChild::fail_ended(const std::string& what) {
   for (int wait = 0; pid_ > 0 && wait < 1000; ++wait) {
     const pid_t reaped = waitpid(pid_, &status, WNOHANG);
     if (reaped == pid_) {
-      how = WIFSIGNALED(status) ? "it was killed by signal " + std::to_string(WTERMSIG(status))
-                                : "it exited with status " + std::to_string(WEXITSTATUS(status));
+      how = how_it_ended(status);
       pid_ = -1;
     } else if (reaped == 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));

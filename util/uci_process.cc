@@ -1,9 +1,7 @@
 #include "util/uci_process.h"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,71 +12,36 @@
 #include <thread>
 #include <utility>
 
+#include "util/child_pipes.h"
+
 namespace knightgym {
 
 UciProcess::UciProcess(const std::vector<std::string>& argv, std::string name,
                        std::chrono::milliseconds silence_limit)
     : name_(std::move(name)), program_(argv.at(0)), silence_limit_(silence_limit) {
-  // O_CLOEXEC everywhere: the child keeps only the two ends dup2-ed onto its stdin/stdout,
-  // and no other child of this process inherits ours.
-  int in[2] = {-1, -1}, out[2] = {-1, -1};
-  int error = pipe2(in, O_CLOEXEC) == 0 && pipe2(out, O_CLOEXEC) == 0 ? 0 : errno;
-  if (!error) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    std::vector<std::string> args = argv;
-    std::vector<char*> c_args;
-    for (std::string& arg : args) c_args.push_back(arg.data());
-    c_args.push_back(nullptr);
-    // A process group of its own: a terminal's Ctrl-C (or a timeout's signal to the
-    // group) reaches this process, which stops between moves, and not the engine in the
-    // middle of one. If this process dies, the engine reads the end of its input and quits.
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    error = posix_spawnp(&pid_, program_.c_str(), &actions, &attributes, c_args.data(), environ);
-    posix_spawnattr_destroy(&attributes);
-    posix_spawn_file_actions_destroy(&actions);
-    if (error) pid_ = -1;
-  }
-  for (const int fd : {in[0], out[1]})
-    if (fd >= 0) close(fd);
-  to_child_ = in[1];
-  from_child_ = out[0];
-  if (error) {
-    stop();
+  // A process group of its own (spawn_piped): a terminal's Ctrl-C, or a timeout's signal
+  // to the group, reaches this process, which stops between moves, and not the engine in
+  // the middle of one. If this process dies, the engine reads the end of its input and
+  // quits.
+  std::vector<std::string> args = argv;
+  std::vector<char*> c_args;
+  for (std::string& arg : args) c_args.push_back(arg.data());
+  c_args.push_back(nullptr);
+  PipedChild child;
+  if (const int error = spawn_piped(c_args.data(), environ, child))
     throw std::runtime_error("cannot start " + name_ + " '" + program_ +
                              "': " + std::strerror(error));
-  }
+  pid_ = child.pid;
+  to_child_ = child.to_child;
+  from_child_ = child.from_child;
 }
 
 UciProcess::~UciProcess() { stop(); }
 
 void UciProcess::send(const std::string& line) {
-  const std::string text = line + '\n';
-  // A dead child must show as EPIPE, not kill us with SIGPIPE: block the signal in this
-  // thread while writing, and take back the one a failed write raised.
-  sigset_t pipe_signal, saved;
-  sigemptyset(&pipe_signal);
-  sigaddset(&pipe_signal, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe_signal, &saved);
-  int error = 0;
-  for (size_t done = 0; done < text.size() && !error;) {
-    const ssize_t n = write(to_child_, text.data() + done, text.size() - done);
-    if (n >= 0)
-      done += static_cast<size_t>(n);
-    else if (errno != EINTR)
-      error = errno;
-  }
-  if (error == EPIPE) {
-    const timespec no_wait{};
-    sigtimedwait(&pipe_signal, nullptr, &no_wait);
-  }
-  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
-  if (error) fail_dead("could not be sent '" + line + "' (" + std::strerror(error) + ")");
+  // A dead child shows as EPIPE, not as SIGPIPE ending this process (write_all).
+  if (const int error = write_all(to_child_, line + '\n'))
+    fail_dead("could not be sent '" + line + "' (" + std::strerror(error) + ")");
 }
 
 std::string UciProcess::read_line() {
@@ -123,8 +86,7 @@ void UciProcess::fail_dead(const std::string& what) {
   std::string how = "it is not running";
   int status = 0;
   if (pid_ > 0 && waitpid(pid_, &status, 0) == pid_) {
-    how = WIFSIGNALED(status) ? "it was killed by signal " + std::to_string(WTERMSIG(status))
-                              : "it exited with status " + std::to_string(WEXITSTATUS(status));
+    how = how_it_ended(status);
     pid_ = -1;
   }
   throw std::runtime_error(name_ + " (" + program_ + ") " + what + ": " + how);

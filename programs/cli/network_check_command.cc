@@ -53,12 +53,11 @@ int network_check_command(Args& args) {
     pairs.push_back({model, std::move(game), std::move(reference), std::move(candidate)});
   }
 
-  const std::string graphs = cuda_graphs_state(device);
   std::printf(
-      "knightgym network-check: the shipped networks on %s in %s%s%s against float32 on the "
+      "knightgym network-check: the shipped networks on %s in %s%s against float32 on the "
       "CPU, %d positions of random play (seed %llu), called in batches of 1 to 64\n\n",
-      device.c_str(), precision_name(precision), graphs.empty() ? "" : ", CUDA graphs ",
-      graphs.c_str(), positions, static_cast<unsigned long long>(seed));
+      device.c_str(), precision_name(precision), cuda_graphs_heading(device).c_str(), positions,
+      static_cast<unsigned long long>(seed));
   std::printf(
       "| network | largest prior difference | largest value difference | mean value difference "
       "| same best action | illegal priors | within rounding |\n"

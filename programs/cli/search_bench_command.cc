@@ -285,15 +285,14 @@ int search_bench_command(Args& args) {
     TypedCode<TypedSearchRows>::of(*game, "search-bench").mcts(*game, options);
 
   const PeakFlops peak = measure_peak_flops(options.threads);
-  const std::string graphs = cuda_graphs_state(options.device);
   const double peak_gflops = peak.flops_per_second / 1e9;
   std::printf(
       "\nAlphaZero search, Gumbel, %d simulations: B searches evaluated together; ResNet %d "
-      "blocks x %d channels on %s in %s%s%s, %d LibTorch threads; positions/s. The forward pass's "
+      "blocks x %d channels on %s in %s%s, %d LibTorch threads; positions/s. The forward pass's "
       "GFLOP/s (convolutions and dense layers) against the processor's float32 peak, "
       "measured: %.1f GFLOP/s of %s on %d threads\n\n",
       options.az_sims, options.blocks, options.channels, options.device.c_str(),
-      precision_name(options.precision), graphs.empty() ? "" : ", CUDA graphs ", graphs.c_str(),
+      precision_name(options.precision), cuda_graphs_heading(options.device).c_str(),
       options.threads, peak_gflops, peak.instructions.c_str(), options.threads);
   std::printf("| %-18s | batch | %13s | %8s | %9s | %12s | %14s | %16s |\n", "game", "forward",
               "GFLOP/s", "of peak", "search", "search/forward", "uniform search");

@@ -289,12 +289,11 @@ int selfplay_bench_command(Args& args) {
                                           options.precision));
   }
 
-  const std::string graphs = cuda_graphs_state(options.device);
   std::printf(
-      "knightgym selfplay-bench: network %s on %s in %s%s%s, %d LibTorch thread(s) per self-play "
+      "knightgym selfplay-bench: network %s on %s in %s%s, %d LibTorch thread(s) per self-play "
       "thread; median of %d measurements of at least %g s\n",
       options.model.c_str(), options.device.c_str(), precision_name(options.precision),
-      graphs.empty() ? "" : ", CUDA graphs ", graphs.c_str(), options.torch_threads, options.repeat,
+      cuda_graphs_heading(options.device).c_str(), options.torch_threads, options.repeat,
       options.seconds);
   for (const auto& game : games) std::printf("  %s\n", game->spec().c_str());
   std::printf(

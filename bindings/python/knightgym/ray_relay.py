@@ -35,6 +35,9 @@ import struct
 import sys
 import threading
 
+# As the program bounds what it reads (PythonChild::kMostFrameBytes).
+MOST_FRAME_BYTES = 1 << 30
+
 
 def _read_exactly(stream, size):
     data = stream.read(size)
@@ -48,6 +51,8 @@ def _read_frame(stream):
     if header is None:
         return None
     kind, length = header[:1], struct.unpack("<Q", header[1:])[0]
+    if length > MOST_FRAME_BYTES:
+        raise ValueError(f"a frame of {length} bytes, more than {MOST_FRAME_BYTES}")
     payload = _read_exactly(stream, length) if length else b""
     if payload is None:
         return None
