@@ -19,7 +19,7 @@ namespace knightgym {
 // Bounds on one decision's search, on top of the agent's own parameters; agents that do
 // not search ignore them. A zero or null field leaves that bound off.
 // `sims` is the simulation budget's one name, here as in specs (mcts:sims=400), training
-// settings (sims, eval_sims, fast_sims), the searches and Python (act(state, sims=...)).
+// settings (sims, match_sims, fast_sims), the searches and Python (act(state, sims=...)).
 struct SearchLimits {
   int64_t sims = 0;  // replaces the agent's `sims` for one decision
   std::chrono::steady_clock::time_point deadline{};

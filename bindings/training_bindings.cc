@@ -77,8 +77,8 @@ class Training {
   py::object counters() const {
     return from_json(counters_json(locked([&] { return run_->counters(); })));
   }
-  py::object evaluation() const {
-    return from_json(evaluation_json(locked([&] { return run_->evaluation(); })));
+  py::object last_match_round() const {
+    return from_json(match_round_json(locked([&] { return run_->last_match_round(); })));
   }
   const std::string& game() const { return game_->spec(); }
   const std::string& settings() const { return settings_; }
@@ -164,7 +164,7 @@ void init_training(py::module_& m) {
            "Ends run() at its next iteration, with a checkpoint; thread-safe. A later run() "
            "returns at once: a new Training with resume=True goes on.")
       .def_property_readonly("counters", &Training::counters)
-      .def_property_readonly("evaluation", &Training::evaluation)
+      .def_property_readonly("last_match_round", &Training::last_match_round)
       .def_property_readonly("game", &Training::game)
       .def_property_readonly("settings", &Training::settings,
                              "Every setting of the run, one key=value per line.")

@@ -9,7 +9,7 @@ vectorization_mode="vector_entry_point", opponent=SPEC), which is knightgym's ow
 batch: the learner plays one seat (rotated across envs) and the opponent, a C++ agent,
 all the others. Illegal actions are masked out of the policy; a finished game's mask is
 all ones, so no row of the masked softmax is empty. Every few iterations the greedy
-policy plays `--eval-games` games against `random` and the learner's score (wins +
+policy plays `--score-games` games against `random` and the learner's score (wins +
 draws / 2) is printed.
 """
 
@@ -162,7 +162,7 @@ def measure(model, game, episodes, seed):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    scoring.add_match_arguments(parser, game="tailten", eval_games=200, seat=False)
+    scoring.add_example_arguments(parser, game="tailten", score_games=200, seat=False)
     parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--steps", type=int, default=64, help="steps per env per iteration")
     parser.add_argument("--minutes", type=float, default=3)
@@ -174,7 +174,7 @@ def main(argv=None):
     parser.add_argument("--entropy", type=float, default=0.01)
     parser.add_argument("--gamma", type=float, default=0.99)
     parser.add_argument("--lam", type=float, default=0.95)
-    parser.add_argument("--eval-every", type=int, default=10, help="iterations")
+    parser.add_argument("--score-every", type=int, default=10, help="iterations")
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
     args = parser.parse_args(argv)
 
@@ -188,7 +188,7 @@ def main(argv=None):
     obs, _ = env.reset(seed=args.seed)
     start = time.monotonic()
     history = []
-    score = measure(model, args.game, args.eval_games, args.seed + 1)
+    score = measure(model, args.game, args.score_games, args.seed + 1)
     print(f"iteration 0: score against random {100 * score:.1f}%", flush=True)
     iteration = 0
     while True:
@@ -198,8 +198,8 @@ def main(argv=None):
         loss = update(model, optimizer, batch, adv, returns, args)
         elapsed = time.monotonic() - start
         last = iteration == args.iterations or (not args.iterations and elapsed > 60 * args.minutes)
-        if iteration % args.eval_every == 0 or last:
-            score = measure(model, args.game, args.eval_games, args.seed + 1)
+        if iteration % args.score_every == 0 or last:
+            score = measure(model, args.game, args.score_games, args.seed + 1)
             mean = np.mean(finished) if finished else float("nan")
             print(
                 f"iteration {iteration} ({elapsed:.0f} s): loss {loss:.3f}, mean reward "

@@ -8,7 +8,7 @@ and after training in games against that opponent.
 The env is knightgym.rllib.make_env("tailten", opponent=SPEC, seat=SEAT): knightgym's
 Gymnasium env, the opponent a C++ agent, with its observations in the form of RLlib's
 action-masking PPO module (knightgym.rllib.module_spec), so no illegal action is ever
-sampled. The score: the policy's most likely legal action plays `--eval-games` games,
+sampled. The score: the policy's most likely legal action plays `--score-games` games,
 one in each of that many environments of knightgym's C++ batch, from the same seat;
 wins, draws and the win rate with its 95% Wilson interval are printed.
 """
@@ -48,7 +48,7 @@ def measure(module, game, opponent, seat, games, seed):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    scoring.add_match_arguments(parser, game="tailten", eval_games=400)
+    scoring.add_example_arguments(parser, game="tailten", score_games=400)
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--batch", type=int, default=4000, help="env steps per iteration")
     parser.add_argument("--minibatch", type=int, default=256)
@@ -92,7 +92,7 @@ def main(argv=None):
                 args.game,
                 args.opponent,
                 args.seat,
-                args.eval_games,
+                args.score_games,
                 args.seed + 1,
             ),
         )
@@ -120,7 +120,7 @@ def main(argv=None):
                 args.game,
                 args.opponent,
                 args.seat,
-                args.eval_games,
+                args.score_games,
                 args.seed + 1,
             ),
         )

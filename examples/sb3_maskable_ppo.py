@@ -7,7 +7,7 @@ knightgym.sb3, against a C++ opponent; the learner's score before and after trai
 
 The environments are knightgym.sb3.VecEnv: one C++ batch whose other seats the
 opponent plays (the learner's seat rotated across the batch). The score is the mean of
-(return - min) / (max - min) over `--eval-games` games of the greedy policy against the
+(return - min) / (max - min) over `--score-games` games of the greedy policy against the
 same opponent (1: every game won, 0.5: as many won as lost), with its 95% interval.
 """
 
@@ -38,7 +38,7 @@ def measure(model, spec, opponent, games, seed):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    scoring.add_match_arguments(parser, game="knight_fight", eval_games=200, seat=False)
+    scoring.add_example_arguments(parser, game="knight_fight", score_games=200, seat=False)
     parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--minutes", type=float, default=2.0, help="training time")
     parser.add_argument(
@@ -68,7 +68,7 @@ def main(argv=None):
         seed=args.seed,
         verbose=0,
     )
-    before = measure(model, args.game, args.opponent, args.eval_games, args.seed + 1)
+    before = measure(model, args.game, args.opponent, args.score_games, args.seed + 1)
     start = time.monotonic()
     chunk = args.n_steps * args.envs
     trained = 0
@@ -80,11 +80,11 @@ def main(argv=None):
         model.learn(chunk, reset_num_timesteps=False)
         trained += chunk
     seconds = time.monotonic() - start
-    after = measure(model, args.game, args.opponent, args.eval_games, args.seed + 1)
+    after = measure(model, args.game, args.opponent, args.score_games, args.seed + 1)
     print(
         f"{args.game} against {args.opponent}, {args.policy} policy: {trained} steps in "
         f"{seconds:.0f} s; score {before[0]:.3f} ± {before[1]:.3f} before, "
-        f"{after[0]:.3f} ± {after[1]:.3f} after ({args.eval_games} games each)"
+        f"{after[0]:.3f} ± {after[1]:.3f} after ({args.score_games} games each)"
     )
     return {"steps": trained, "seconds": seconds, "before": before, "after": after}
 

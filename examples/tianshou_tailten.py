@@ -9,7 +9,7 @@ The envs are knightgym.tianshou.make_env("tailten", opponent=SPEC, seat=SEAT):
 knightgym's Gymnasium env, the opponent a C++ agent, with its observations in Tianshou's
 masked form ({"obs", "mask"}), which DQN's policy reads: illegal actions are neither
 chosen nor explored, and the bootstrap takes the best legal next action. The score: the
-greedy policy plays `--eval-games` games, one in each of that many environments of
+greedy policy plays `--score-games` games, one in each of that many environments of
 knightgym's C++ batch, from the same seat; wins, draws and the win rate with its 95%
 Wilson interval are printed.
 """
@@ -69,7 +69,7 @@ def measure(policy, game, opponent, seat, games, seed):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    scoring.add_match_arguments(parser, game="tailten", eval_games=400)
+    scoring.add_example_arguments(parser, game="tailten", score_games=400)
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--epoch-steps", type=int, default=5000, help="env steps per epoch")
     parser.add_argument("--envs", type=int, default=8)
@@ -105,7 +105,7 @@ def main(argv=None):
     )
     before = scoring.report(
         "before training",
-        measure(policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1),
+        measure(policy, args.game, args.opponent, args.seat, args.score_games, args.seed + 1),
     )
     # Without the NaN check, which scans the whole buffer at every update.
     collector = Collector(
@@ -151,7 +151,7 @@ def main(argv=None):
     )
     after = scoring.report(
         "after training",
-        measure(policy, args.game, args.opponent, args.seat, args.eval_games, args.seed + 1),
+        measure(policy, args.game, args.opponent, args.seat, args.score_games, args.seed + 1),
     )
     envs.close()
     return {"before": before, "after": after, "history": history}

@@ -22,7 +22,7 @@ inline constexpr bool kDebugChecks = false;
                                std::source_location where = std::source_location::current());
 
 // KNIGHTGYM_CHECK(condition, what): where the debug checks are on, a false condition fails
-// with `what` (a string); elsewhere neither is evaluated. Usable in constexpr functions.
+// with `what` (a string); elsewhere neither runs. Usable in constexpr functions.
 #ifdef KNIGHTGYM_DEBUG_CHECKS
 #define KNIGHTGYM_CHECK(condition, what) ((condition) ? void(0) : ::knightgym::check_failed(what))
 #else

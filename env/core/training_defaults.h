@@ -16,7 +16,7 @@ struct TrainingDefaults {
   std::string_view policy_head = "dense";        // dense or conv (agents/network.h)
   int games = 64;                                // concurrent self-play games
   int sims = 32;                                 // self-play simulations per decision
-  std::string_view baselines = "mcts:sims=200";  // evaluation opponents, agent specs
+  std::string_view baselines = "mcts:sims=200";  // match rounds' opponents, agent specs
 };
 
 template <class G>

@@ -17,6 +17,7 @@ import knightgym
 import knightgym.balance
 import knightgym.statistics
 import pytest
+from checksums import fnv1a
 
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 
@@ -203,14 +204,6 @@ def test_files_and_json_fields(knight_fight_run):
         assert heading in markdown
 
 
-def fnv1a(data):
-    """FNV-1a, 64 bits, as knightgym hashes a network's bytes."""
-    value = 0xCBF29CE484222325
-    for byte in data:
-        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return f"{value:016x}"
-
-
 RUNS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "balance" / "runs"
 STRENGTH_RUNS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "strength" / "rules"
 
@@ -291,7 +284,7 @@ def test_a_result_records_the_networks_that_played_it(knight_fight_run):
     # The shipped network by its file name and the hash of its bytes, once however many
     # rule sets it plays (rules=any: the closest network's, here the one network's).
     shipped = pathlib.Path(knightgym.__file__).resolve().parents[3] / "models" / "knight_fight.pt"
-    expected = [{"file": "knight_fight.pt", "fnv1a": fnv1a(shipped.read_bytes())}]
+    expected = [{"file": "knight_fight.pt", "fnv1a": f"{fnv1a(shipped.read_bytes()):016x}"}]
     agents = "az:model=pretrained,sims=2,rules=any"
     sweep = {"double_erase": ["optional", "off"]}
     assert knightgym.balance.networks("knight_fight", agents, sweep=sweep) == expected
@@ -302,7 +295,7 @@ def test_a_result_records_the_networks_that_played_it(knight_fight_run):
 @pytest.mark.needs_networks
 def test_a_result_played_by_a_network_names_it():
     shipped = pathlib.Path(knightgym.__file__).resolve().parents[3] / "models" / "knight_fight.pt"
-    expected = [{"file": "knight_fight.pt", "fnv1a": fnv1a(shipped.read_bytes())}]
+    expected = [{"file": "knight_fight.pt", "fnv1a": f"{fnv1a(shipped.read_bytes()):016x}"}]
     result = knightgym.balance.run(
         "knight_fight(max_turns=20)",
         agents="az:model=pretrained,sims=2,rules=any",

@@ -5,13 +5,13 @@ Bounded means within a margin of the same command's peak with a sound file: a li
 own libraries (PyPI's loads CUDA's) set the floor, an inflated member would add its 1 GiB."""
 
 import pathlib
-import struct
 import subprocess
 import sys
 import zipfile
 
 import knightgym
 import pytest
+from checksums import as_checkpoint
 
 pytestmark = pytest.mark.needs_networks
 
@@ -101,14 +101,6 @@ def test_python_agents_refuse_a_zip_bomb_with_value_error(bomb_file):
         knightgym.agents.make(f"az:model={path},sims=2", "tailten")
 
 
-def fnv1a(data):
-    """64-bit FNV-1a, the hash a checkpoint's trailer holds (training/learner/learner.cc)."""
-    value = 0xCBF29CE484222325
-    for byte in data:
-        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return value
-
-
 def test_a_checkpoint_bomb_with_a_valid_hash_is_set_aside_and_the_run_goes_on(tmp_path):
     config = tmp_path / "tiny.cfg"
     config.write_text("blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\n")
@@ -121,7 +113,7 @@ def test_a_checkpoint_bomb_with_a_valid_hash_is_set_aside_and_the_run_goes_on(tm
     # archive's own directory can tell it from a real one.
     payload = bomb(tmp_path / "bomb.zip", "archive/version").read_bytes()
     newest = run / "checkpoints" / "step-000999999.ckpt"
-    newest.write_bytes(payload + b"KGCKSUM1" + struct.pack("<Q", fnv1a(payload)))
+    newest.write_bytes(as_checkpoint(payload))
     done, peak = peak_rss_kb(CLI, "train", "tailten", "--out", run, "--steps", 8, "--resume")
     assert done.returncode == 0, done.stderr
     assert f"member 'archive/version' inflates to {GIB} bytes" in done.stderr

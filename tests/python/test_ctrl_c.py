@@ -10,10 +10,13 @@ import pytest
 
 # Runs CALL (a Python expression) in a process that sends itself SIGINT once CALL's work
 # has run for a moment, and prints how long the stop took once KeyboardInterrupt reaches
-# the caller.
+# the caller. SIGINT raises KeyboardInterrupt as in a terminal even where the test's own
+# process ignores it (a job started in the background by a shell without job control
+# does, and its children inherit that: Python then leaves SIGINT ignored).
 SCRIPT = """
 import os, signal, threading, time
 import knightgym, knightgym.balance, knightgym.ladder
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sent = []
 def interrupt():
     time.sleep({delay})
@@ -35,7 +38,7 @@ CALLS = {
     "training.train": (
         "import knightgym.training; knightgym.training.train('tailten', OUT, minutes=10, "
         "settings='blocks=1\\nchannels=8\\ngames=8\\nsims=4\\nbatch=32\\nmin_replay=64\\n"
-        "eval_seconds=0\\n', verbose=False)",
+        "match_seconds=0\\n', verbose=False)",
         "checkpoints",
     ),
     "teacher.generate": (

@@ -28,9 +28,9 @@ def test_ppo_runs_a_tiny_training():
             "8",
             "--iterations",
             "2",
-            "--eval-every",
+            "--score-every",
             "1",
-            "--eval-games",
+            "--score-games",
             "8",
             "--minibatch",
             "32",
@@ -83,7 +83,7 @@ def test_the_sb3_example_trains_maskable_ppo_and_scores_it():
             "32",
             "--batch-size",
             "64",
-            "--eval-games",
+            "--score-games",
             "8",
         ]
     )

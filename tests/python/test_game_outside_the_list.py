@@ -95,7 +95,7 @@ NIM_TRAINING = {
     "blocks": 1,
     "channels": 8,
     "sims": 8,
-    "eval_seconds": 0,
+    "match_seconds": 0,
     "snapshot_seconds": 0,
     "threads": 1,
 }

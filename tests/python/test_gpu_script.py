@@ -20,7 +20,7 @@ PHASES = [
     "teach-bench",
     "teach",
     "train",
-    "eval",
+    "matches",
     "teach-train",
     "generations",
     "balance",
@@ -206,7 +206,7 @@ def test_teach_train_teaches_trains_each_arm_and_plays_them(tmp_path):
     assert (
         agents[0] == f"az:model={work}/conv-seed1/teacher_best.pt,sims=256,device=cuda,uci:nodes=10"
     )
-    assert running(commands, "tar", "runs") and running(commands, "tar", "eval")
+    assert running(commands, "tar", "runs") and running(commands, "tar", "matches")
 
 
 def test_a_teacher_phase_without_its_recipe_says_so(tmp_path):

@@ -18,7 +18,7 @@ import pytest
 pytestmark = pytest.mark.needs_networks
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 # A generation in seconds: a few teacher games at 8 simulations, a small replay.
-TINY_SETTINGS = "sims=8\ngames=8\nmin_replay=64\nbatch=32\neval_games=0\nthreads=1\nwindow=2000\n"
+TINY_SETTINGS = "sims=8\ngames=8\nmin_replay=64\nbatch=32\nmatch_games=0\nthreads=1\nwindow=2000\n"
 TINY = [
     "--parent", "pretrained", "--steps", "30", "--teacher-sims", "8", "--teacher-steps", "10",
     "--teach-games", "8", "--shard-games", "4", "--batch", "4", "--gate-batch", "8",

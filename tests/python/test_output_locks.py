@@ -17,7 +17,7 @@ from knightgym import _knightgym
 
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 HELD = f"another writer holds it (pid {os.getpid()})"
-TINY = "blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\neval_seconds=0\n"
+TINY = "blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\nmatch_seconds=0\n"
 
 
 def knightgym_cli(*arguments, timeout=120):

@@ -115,7 +115,7 @@ def test_the_example_trains_and_scores(local_ray):
             "0",
             "--envs",
             "2",
-            "--eval-games",
+            "--score-games",
             "8",
         ]
     )

@@ -111,7 +111,7 @@ def test_the_example_trains_and_scores():
             "32",
             "--buffer",
             "1000",
-            "--eval-games",
+            "--score-games",
             "8",
         ]
     )

@@ -39,7 +39,7 @@ TEACHER = "tools/experiments/teacher/run.sh"
 
 # Training settings that make a run of a few seconds: a network of one block, four
 # simulations, four games at once, training from the first sixteen decisions, a metrics
-# row and a checkpoint every second, no evaluations.
+# row and a checkpoint every second, no match rounds.
 TINY = """\
 # A tiny run for the tests.
 blocks=1
@@ -49,7 +49,7 @@ considered=4
 games=4
 batch=16
 min_replay=16
-eval_games=0
+match_games=0
 threads=1
 log_seconds=1
 checkpoint_seconds=1

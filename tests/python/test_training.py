@@ -13,6 +13,7 @@ import knightgym.training_report
 import numpy as np
 import pytest
 import torch
+from checksums import as_checkpoint
 from knightgym import records
 from knightgym.training_report import read_metrics, write_report
 from local_ray import plays_a_whole_game
@@ -22,8 +23,8 @@ pytestmark = pytest.mark.needs_networks
 CLI = pathlib.Path(knightgym.__file__).resolve().parent.parent.parent / "knightgym"
 GAME = "tailten"
 TINY = (
-    "blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\neval_seconds=0\n"
-    "eval_games=4\neval_sims=2\nbaselines=random\nlog_seconds=1\n"
+    "blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\nmatch_seconds=0\n"
+    "match_games=4\nmatch_sims=2\nbaselines=random\nlog_seconds=1\n"
 )
 
 
@@ -51,7 +52,7 @@ def test_the_command_prints_its_summary_as_python_renders_it(run_dir):
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["game"] == knightgym.load_game(GAME).spec and summary["finished"]
     assert summary["counters"]["steps"] == 12
-    assert [e["opponent"] for e in summary["evaluation"]] == ["best", "random"]
+    assert [e["opponent"] for e in summary["last_match_round"]] == ["best", "random"]
     printed = (run_dir.parent / "stdout.txt").read_text()
     assert printed == knightgym.training.markdown(run_dir / "summary.json")
     assert "| opponent | games | wins | draws | losses | score (95%) |" in printed
@@ -175,16 +176,18 @@ def test_report_plots_the_run_and_lists_matches(run_dir, tmp_path):
     assert (tmp_path / "training.png").stat().st_size > 10000
 
 
-def test_resume_refuses_checkpoints_of_an_older_format(run_dir, tmp_path):
+def test_resume_refuses_checkpoints_of_another_format(run_dir, tmp_path):
     run = tmp_path / "run"
     shutil.copytree(run_dir, run)
     checkpoints = sorted((run / "checkpoints").glob("step-*.ckpt"))
     assert checkpoints
-    # A checkpoint is a TorchScript module of named values; "format" is its version.
+    # A checkpoint is a TorchScript module of named values, "format" its version, then
+    # the trailer of its hash.
     for path in checkpoints:
         checkpoint = torch.jit.load(str(path))
-        checkpoint._c.setattr("format", 1)
+        checkpoint._c.setattr("format", 4)
         checkpoint.save(str(path))
+        path.write_bytes(as_checkpoint(path.read_bytes()))
     result = subprocess.run(
         [str(CLI), "train", GAME, "--out", str(run), "--steps", "20", "--resume"],
         capture_output=True,
@@ -193,38 +196,26 @@ def test_resume_refuses_checkpoints_of_an_older_format(run_dir, tmp_path):
     assert result.returncode == 1
     assert (
         f"no checkpoint loads; the newest: checkpoint '{checkpoints[-1]}': has format "
-        "version 1, this build reads versions 2 to 4"
+        "version 4, this build reads version 5"
     ) in result.stderr
 
 
-NEW_COLUMNS = ["learner_steps_per_s", "staleness", "staleness_max", "actor_pos_per_s"]
-
-
-def test_a_run_of_the_previous_format_resumes(run_dir, tmp_path):
-    """Format 2 checkpoints (no chunk counter) and a metrics.csv without the columns
-    added since read on: the old rows get those columns empty."""
+def test_resume_refuses_a_metrics_log_of_other_columns(run_dir, tmp_path):
+    """A metrics.csv whose header is not the one this run writes (here: its last column
+    cut off) is refused by name, and left as it was."""
     run = tmp_path / "run"
     shutil.copytree(run_dir, run)
-    for path in (run / "checkpoints").glob("step-*.ckpt"):
-        checkpoint = torch.jit.load(str(path))
-        checkpoint._c.setattr("format", 2)
-        checkpoint.save(str(path))
     lines = (run / "metrics.csv").read_text().splitlines()
-    old = [",".join(line.split(",")[: -len(NEW_COLUMNS)]) for line in lines]
-    (run / "metrics.csv").write_text("\n".join(old) + "\n")
+    cut = "\n".join(line.rsplit(",", 1)[0] for line in lines) + "\n"
+    (run / "metrics.csv").write_text(cut)
     result = subprocess.run(
         [str(CLI), "train", GAME, "--out", str(run), "--steps", "20", "--resume"],
         capture_output=True,
         text=True,
     )
-    assert result.returncode == 0, result.stderr
-    assert "(step 12)" in result.stderr
-    metrics = read_metrics(run / "metrics.csv")
-    assert metrics["step"][-1] == 20
-    header = (run / "metrics.csv").read_text().splitlines()[0].split(",")
-    assert header[-len(NEW_COLUMNS) :] == NEW_COLUMNS
-    kept = (run / "metrics.csv").read_text().splitlines()[1 : len(old)]
-    assert all(line.endswith(",,,") and line.count(",") == len(header) - 1 for line in kept)
+    assert result.returncode == 1
+    assert f"'{run / 'metrics.csv'}' has other columns than this run writes" in result.stderr
+    assert (run / "metrics.csv").read_text() == cut
 
 
 def test_training_from_python_is_the_command_line_run(run_dir, tmp_path):
@@ -242,7 +233,7 @@ def test_training_from_python_is_the_command_line_run(run_dir, tmp_path):
     ours = torch.jit.load(str(tmp_path / "run" / "model.pt")).state_dict()
     theirs = torch.jit.load(str(run_dir / "model.pt")).state_dict()
     assert all(torch.equal(ours[name], theirs[name]) for name in theirs)
-    assert [e["opponent"] for e in result["evaluation"]] == ["best", "random"]
+    assert [e["opponent"] for e in result["last_match_round"]] == ["best", "random"]
     with pytest.raises(ValueError, match="already holds a run"):
         knightgym.training.train(GAME, tmp_path / "run", steps=12)
     with pytest.raises(ValueError, match="no_such_setting"):

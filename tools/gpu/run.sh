@@ -7,7 +7,7 @@
 #   tools/gpu/run.sh --help
 #
 # CARRIED holds what the machine lacks: eigen/ (Debian's Eigen as a prefix), bin/fairy-
-# stockfish (for the teacher and eval phases) and wheels/ (the pure-Python packages, for the
+# stockfish (for the teacher and matches phases) and wheels/ (the pure-Python packages, for the
 # check phase). OUT is what comes back: summary.txt (each phase's log and results), the
 # phases' archives (*.tar.gz) and details.tar.gz (every other file: logs, tables, the GPU's
 # load). --dry-run prints the commands that the phases would run and runs none; it needs no
@@ -24,8 +24,8 @@
 #                   self-play by its network (a fresh one before the train phase)
 #   teach           the teacher of GAME's recipe makes its data on every core
 #   train           trains one network per arm of ARMS on that data at once, supervised only
-#   eval            plays each arm's best network against each agent of OPPONENTS
-#   teach-train     teach-bench, teach, train and eval, in that order
+#   matches         plays each arm's best network against each agent of OPPONENTS
+#   teach-train     teach-bench, teach, train and matches, in that order
 #   generations     one generation of `knightgym iterate` per line of GENERATIONS_PLAN, all
 #                   at once, each gate left to a later run elsewhere
 #   balance         the balance report's runs of BALANCE_PLAN, played by networks on the GPU,
@@ -37,7 +37,7 @@
 #   check           GAME
 #   selfplay-bench  GAMES= (every game, and no forward pass) SECONDS_PER_CELL=3
 #                   THREADS=1,4,8,16 (on the CPU 1,2) BATCH=256 (on the CPU each game's)
-#   teach-bench, teach, train, eval
+#   teach-bench, teach, train, matches
 #                   GAME RECIPE=<GAME's name> (env/games/<game>/recipes/RECIPE.txt, .teach)
 #                   ARMS=conv:1 ("HEAD:SEED[:BLOCKSxCHANNELS] ...": policy head, seed, and
 #                   the network's size, else the recipe's)
@@ -46,8 +46,8 @@
 #                   else stopped then, with whole shards written) FRESH_TEACH= (1: afresh,
 #                   else an earlier call's data is resumed)
 #   train           TRAIN_MINUTES=2, or STEPS (that many steps instead)
-#   eval            SIMS=256 OPPONENTS="uci:nodes=10 uci:nodes=100" EVAL_GAMES=200
-#                   EVAL_SECONDS=150 (each match stopped then)
+#   matches         SIMS=256 OPPONENTS="uci:nodes=10 uci:nodes=100" MATCH_GAMES=200
+#                   MATCH_SECONDS=150 (each match stopped then)
 #   generations     GENERATIONS_PLAN (lines: GAME RECIPE THREADS TEACH_GAMES SHARD_GAMES
 #                   TEACHER_SIMS TEACHER_STEPS) GENERATIONS_MINUTES (each line's in all)
 #                   TEACHER_DEVICE=DEVICE TRAIN_DEVICE=cpu
@@ -68,7 +68,7 @@ shopt -s inherit_errexit
 # shellcheck source=tools/gpu/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-phase_names=(build check selfplay-bench teach-bench teach train eval teach-train generations
+phase_names=(build check selfplay-bench teach-bench teach train matches teach-train generations
   balance)
 
 # The settings of each phase (the help above lists them); checked in check_settings.
@@ -88,8 +88,8 @@ train_minutes=${TRAIN_MINUTES:-2}
 steps=${STEPS:-0}
 sims=${SIMS:-256}
 opponents=${OPPONENTS:-uci:nodes=10 uci:nodes=100}
-eval_games=${EVAL_GAMES:-200}
-eval_seconds=${EVAL_SECONDS:-150}
+match_games=${MATCH_GAMES:-200}
+match_seconds=${MATCH_SECONDS:-150}
 generations_plan=${GENERATIONS_PLAN:-}
 generations_minutes=${GENERATIONS_MINUTES:-}
 train_device=${TRAIN_DEVICE:-cpu}
@@ -171,7 +171,7 @@ phase_selfplay_bench() {
   log_files "$out/device.txt" "$out"/check-*.md "$out"/forward-*.md "$out/selfplay.md"
 }
 
-# --- teach-bench, teach, train, eval: a game taught by its recipe's teacher ---
+# --- teach-bench, teach, train, matches: a game taught by its recipe's teacher ---
 
 # An arm's run folder's name, and its settings beyond the recipe's, one a line.
 arm_name() {
@@ -225,7 +225,7 @@ phase_teach_bench() {
   run rm -rf "$work/selfplay"
   settings_over <(grep -v "^teacher" <<< "$settings") "games=$selfplay_games
 log_seconds=5
-eval_games=0$init" | write "$work/selfplay.txt"
+match_games=0$init" | write "$work/selfplay.txt"
   sample_gpu teach-bench 5000
   run -o "$out/selfplay.log" -e "$out/selfplay.log" env OMP_NUM_THREADS=2 "$build/knightgym" \
     train "$game" --device "$device" --out "$work/selfplay" \
@@ -298,33 +298,33 @@ teacher_steps=1000000000" | write "$work/$name.txt"
 }
 
 # Each arm's network searching SIMS simulations on DEVICE against each opponent, all at
-# once, each match stopped after EVAL_SECONDS; the matches' JSON in OUT/eval.tar.gz.
-phase_eval() {
+# once, each match stopped after MATCH_SECONDS; the matches' JSON in OUT/matches.tar.gz.
+phase_matches() {
   local start=$SECONDS pids=() arm opponent match result i
   build_targets knightgym_cli
-  run mkdir -p "$out/eval"
+  run mkdir -p "$out/matches"
   for arm in $arms; do
     for opponent in $opponents; do
       match=$(arm_name "$arm")-vs-${opponent//[:=,]/-}
-      run -b -o "$out/eval/$match.log" -e "$out/eval/$match.log" timeout -s TERM \
-        "$eval_seconds" "$build/knightgym" play "$game" \
+      run -b -o "$out/matches/$match.log" -e "$out/matches/$match.log" timeout -s TERM \
+        "$match_seconds" "$build/knightgym" play "$game" \
         --agents "az:model=$(arm_network "$arm"),sims=$sims,device=$device,$opponent" \
-        --games "$eval_games" --batch "$eval_games" --seed 1 --json "$out/eval/$match.json"
+        --games "$match_games" --batch "$match_games" --seed 1 --json "$out/matches/$match.json"
       pids+=("$pid")
     done
   done
-  sample_gpu eval 5000
-  for i in "${!pids[@]}"; do wait_for "${pids[i]}" || fail "eval: a match failed or stopped"; done
+  sample_gpu matches 5000
+  for i in "${!pids[@]}"; do wait_for "${pids[i]}" || fail "matches: a match failed or stopped"; done
   stop_sampling
-  log "eval: $((SECONDS - start)) s"
-  for result in "$out"/eval/*.json; do
+  log "matches: $((SECONDS - start)) s"
+  for result in "$out"/matches/*.json; do
     [[ -f $result ]] || continue
     log "$(basename "$result" .json): $("$python" -c "import json, sys
 r = json.load(open(sys.argv[1]))['agents'][0]
 print(f\"{100 * r['score']:.1f}% +- {100 * r['half_width']:.1f}% of {r['games']} \"
       f\"({r['wins']}-{r['draws']}-{r['losses']})\")" "$result")"
   done
-  run tar -C "$out" -czf "$out/eval.tar.gz" eval && run rm -rf "$out/eval"
+  run tar -C "$out" -czf "$out/matches.tar.gz" matches && run rm -rf "$out/matches"
 }
 
 # --- generations ---
@@ -427,7 +427,7 @@ check_settings() {
       check)
         [[ -n $game ]] || usage_error "the check phase needs GAME"
         ;;
-      teach-bench | teach | train | eval)
+      teach-bench | teach | train | matches)
         [[ -n $game ]] || usage_error "the $phase phase needs GAME"
         [[ -f $recipe.txt && -f $recipe.teach ]] ||
           usage_error "the $phase phase finds no recipe $recipe.txt and .teach"
@@ -479,7 +479,7 @@ for phase in "${@:3}"; do
   for name in "${phase_names[@]}"; do [[ $phase == "$name" ]] && known=1; done
   ((known)) || usage_error "no phase '$phase'; the phases are: ${phase_names[*]}"
   if [[ $phase == teach-train ]]; then
-    phases+=(teach-bench teach train eval)
+    phases+=(teach-bench teach train matches)
   else
     phases+=("$phase")
   fi

@@ -25,17 +25,13 @@
 namespace knightgym {
 namespace {
 
-// The oldest checkpoint format read: format 2 had every counter but chunks.
-constexpr int64_t kOldestCheckpointFormat = 2;
-// What ends a format-4 checkpoint, before the hash of the bytes before it.
+// What ends a checkpoint, before the hash of the bytes before it.
 constexpr char kChecksumMagic[] = "KGCKSUM1";
 
-// Each counter's name in a checkpoint ("counter.NAME"), the one place that names it, and
-// the format that brought it (a checkpoint of an older one reads it as 0).
+// Each counter's name in a checkpoint ("counter.NAME"), the one place that names it.
 struct CounterField {
   const char* name;
   int64_t TrainingCounters::*field;
-  int64_t since = kOldestCheckpointFormat;
 };
 constexpr CounterField kCounterFields[] = {
     {"steps", &TrainingCounters::steps},
@@ -44,9 +40,9 @@ constexpr CounterField kCounterFields[] = {
     {"decisions", &TrainingCounters::decisions},
     {"evaluations", &TrainingCounters::evaluations},
     {"milliseconds", &TrainingCounters::milliseconds},
-    {"eval_rounds", &TrainingCounters::eval_rounds},
+    {"match_rounds", &TrainingCounters::match_rounds},
     {"generation", &TrainingCounters::generation},
-    {"chunks", &TrainingCounters::chunks, 3},
+    {"chunks", &TrainingCounters::chunks},
 };
 // A field added to TrainingCounters and not here would be lost on resume.
 static_assert(sizeof(TrainingCounters) == std::size(kCounterFields) * sizeof(int64_t));
@@ -239,28 +235,21 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
   if (!std::filesystem::is_regular_file(path)) throw fail("no such file");
   const std::optional<std::string> file = read_file(path);
   if (!file) throw fail("unreadable");
-  // Format 4's trailer: the magic, then the hash of every byte before it.
+  // The trailer: the magic, then the hash of every byte before it.
   std::string_view bytes = *file;
   constexpr size_t kTrailer = std::size(kChecksumMagic) - 1 + sizeof(uint64_t);
-  const bool checked =
-      bytes.size() >= kTrailer &&
-      bytes.substr(bytes.size() - kTrailer, kTrailer - sizeof(uint64_t)) == kChecksumMagic;
-  if (checked) {
-    uint64_t hash;
-    std::memcpy(&hash, bytes.data() + bytes.size() - sizeof hash, sizeof hash);
-    bytes.remove_suffix(kTrailer);
-    if (fnv1a(bytes) != hash) throw fail("damaged (its checksum does not match its bytes)");
-  }
+  if (bytes.size() < kTrailer ||
+      bytes.substr(bytes.size() - kTrailer, kTrailer - sizeof(uint64_t)) != kChecksumMagic)
+    throw fail("has no checksum (cut short, damaged or of a format before 5)");
+  uint64_t hash;
+  std::memcpy(&hash, bytes.data() + bytes.size() - sizeof hash, sizeof hash);
+  bytes.remove_suffix(kTrailer);
+  if (fnv1a(bytes) != hash) throw fail("damaged (its checksum does not match its bytes)");
   if (const auto problem = zip_archive_problem(bytes))  // before anything inflates
     throw fail("unreadable (" + *problem + ")");
   torch::serialize::InputArchive archive;
   try {
-    // Checked bytes are read from memory; others from the file, whose reader also
-    // cleans up after a damaged archive (the stream's leaks 152 bytes in LibTorch 1.13).
-    if (checked)
-      archive.load_from(bytes.data(), bytes.size(), m.device);
-    else
-      archive.load_from(path, m.device);
+    archive.load_from(bytes.data(), bytes.size(), m.device);
   } catch (const c10::Error& error) {
     throw fail(std::string("unreadable (") + error.what_without_backtrace() + ")");
   }
@@ -271,11 +260,9 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
   };
   c10::IValue format;
   const int64_t version = archive.try_read("format", format) ? format.toInt() : 1;
-  if (version < kOldestCheckpointFormat || version > kCheckpointFormat)
-    throw fail("has format version " + std::to_string(version) + ", this build reads versions " +
-               std::to_string(kOldestCheckpointFormat) + " to " +
+  if (version != kCheckpointFormat)
+    throw fail("has format version " + std::to_string(version) + ", this build reads version " +
                std::to_string(kCheckpointFormat));
-  if (version >= 4 && !checked) throw fail("has no checksum (cut short or damaged)");
   const std::string spec = read("game_spec").toStringRef();
   if (spec != m.game_spec) throw fail("is for " + spec + ", not " + m.game_spec);
   const int64_t blocks = read("blocks").toInt(), channels = read("channels").toInt();
@@ -296,7 +283,7 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
   }
   TrainingCounters counters;
   for (const CounterField& c : kCounterFields)
-    if (version >= c.since) counters.*c.field = read(std::string("counter.") + c.name).toInt();
+    counters.*c.field = read(std::string("counter.") + c.name).toInt();
   torch::serialize::InputArchive optimizer_archive;
   if (!archive.try_read("optimizer", optimizer_archive)) throw fail("has no optimizer state");
   auto optimizer = m.make_optimizer();

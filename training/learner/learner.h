@@ -46,17 +46,18 @@ struct TrainingCounters {
   int64_t decisions = 0;     // self-play decisions
   int64_t evaluations = 0;   // network evaluations in self-play's searches
   int64_t milliseconds = 0;  // training time over every session of the run
-  int64_t eval_rounds = 0;   // evaluations against the best network and the baselines
+  int64_t match_rounds = 0;  // match rounds against the best network and the baselines
   int64_t generation = 0;    // times a trained network became the best
   int64_t chunks = 0;  // self-play chunks taken from actors (training/distributed/actor_games.h)
   bool operator==(const TrainingCounters&) const = default;
 };
 
-// The checkpoint format written. 1 (no "format" key) held any counters by name, and is
-// refused; 2 held exactly TrainingCounters' fields but chunks, and is read with none;
-// 3 holds them all; 4 is 3 followed by "KGCKSUM1" and the FNV-1a hash of the archive's
-// bytes, checked before anything is read (3 and 2, which have none, are read unchecked).
-inline constexpr int64_t kCheckpointFormat = 4;
+// The checkpoint format, the one written and read: a LibTorch archive of the network, the
+// optimizer and every one of TrainingCounters' fields, followed by "KGCKSUM1" and the
+// FNV-1a hash of the archive's bytes, checked before anything is read. Format 4 named
+// match_rounds eval_rounds, and 3 and 2 had no hash; the kept runs' checkpoints were
+// converted to 5 once.
+inline constexpr int64_t kCheckpointFormat = 5;
 
 // How a checkpoint holds its floating-point tensors: as trained (float32), or compact, the
 // weights in float16 and the optimizer's moments in bfloat16 (their range is float32's:

@@ -1,6 +1,6 @@
-// A training run's periodic matches: the network being trained, searching `eval_sims`
+// A training run's periodic matches: the network being trained, searching `match_sims`
 // simulations without noise, against the best network so far (opponent 0) and against
-// each fixed baseline (opponent 1 + b), `eval_games` games each. Over many rule sets the
+// each fixed baseline (opponent 1 + b), `match_games` games each. Over many rule sets the
 // games are shared among them in turn, each rule set's agents seeded apart. Every seed
 // derives from the run's seed and the round's number, so a resumed run plays the rounds
 // an unbroken one plays.
@@ -32,33 +32,33 @@ inline int64_t rule_set_share(int64_t games, int r, int sets) {
 // Round `round` of the matches of `network` (the one being trained) against `best` and
 // config.baselines: the trained agent's score against each, in that order.
 template <Game G>
-std::vector<Evaluation> play_match_round(const RuleSets<G>& rules, const TrainConfig& config,
-                                         const GameInfo& info,
-                                         const std::shared_ptr<Evaluator>& network,
-                                         const std::shared_ptr<Evaluator>& best, uint64_t round) {
+std::vector<MatchResult> play_match_round(const RuleSets<G>& rules, const TrainConfig& config,
+                                          const GameInfo& info,
+                                          const std::shared_ptr<Evaluator>& network,
+                                          const std::shared_ptr<Evaluator>& best, uint64_t round) {
   AzConfig search = config.search;
-  search.sims = config.eval_sims;
+  search.sims = config.match_sims;
   search.dirichlet_fraction = 0;
   const auto seed = [&](Stream stream, uint64_t index, int rule_set) {
     const uint64_t base = stream_seed(config.seed, stream, index);
     return rule_set == 0 ? base : derive_seed(base, static_cast<uint64_t>(rule_set));
   };
-  std::vector<Evaluation> evaluation;
+  std::vector<MatchResult> round_results;
   // make_opponent(rule set, its seed) -> a std::unique_ptr to an Agent<G> of that rule set.
   const auto play = [&](const std::string& name, int opponent, const auto& make_opponent) {
-    const uint64_t index = evaluation_index(round, opponent);
+    const uint64_t index = match_index(round, opponent);
     std::vector<GameRecord> records;
     for (int r = 0; r < rules.size(); ++r) {
-      const int64_t games = rule_set_share(config.eval_games, r, rules.size());
+      const int64_t games = rule_set_share(config.match_games, r, rules.size());
       if (games == 0) continue;
-      AzAgent<G> candidate(rules[r], search, network, seed(Stream::kEvaluationCandidate, round, r));
-      const auto other = make_opponent(r, seed(Stream::kEvaluationOpponent, index, r));
+      AzAgent<G> candidate(rules[r], search, network, seed(Stream::kMatchCandidate, round, r));
+      const auto other = make_opponent(r, seed(Stream::kMatchOpponent, index, r));
       Agent<G>* agents[2] = {&candidate, other.get()};
       for (GameRecord& record : play_batched(rules[r], std::span<Agent<G>* const>(agents, 2), games,
-                                             seed(Stream::kEvaluationGames, index, r)))
+                                             seed(Stream::kMatchGames, index, r)))
         records.push_back(std::move(record));
     }
-    evaluation.push_back({name, score_agents(records, 2)[0]});
+    round_results.push_back({name, score_agents(records, 2)[0]});
   };
   play("best", 0, [&](int r, uint64_t agent_seed) {
     return std::make_unique<AzAgent<G>>(rules[r], search, best, agent_seed);
@@ -69,7 +69,7 @@ std::vector<Evaluation> play_match_round(const RuleSets<G>& rules, const TrainCo
       return make_agent(rules[r], agent, share_for_game(agent, info, rules.spec(r)), agent_seed);
     });
   }
-  return evaluation;
+  return round_results;
 }
 
 }  // namespace knightgym

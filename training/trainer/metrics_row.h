@@ -62,7 +62,6 @@ inline std::vector<std::string> metrics_columns(const std::vector<std::string>& 
                                   "holdout_top1",
                                   "score_vs_best"};
   for (const std::string& baseline : baselines) out.push_back("score_vs_" + baseline);
-  // Later columns, after the baselines': a resumed run of before them reads on (MetricsLog).
   for (const char* column :
        {"learner_steps_per_s", "staleness", "staleness_max", "actor_pos_per_s"})
     out.push_back(column);
@@ -78,7 +77,7 @@ template <Game G>
 std::vector<std::string> metrics_row(const TrainingCounters& counters, int64_t replay,
                                      const TrainingPeriod<G>& period, double now, int64_t decisions,
                                      int64_t evaluations, const std::optional<Agreement>& holdout,
-                                     const std::vector<Evaluation>* round, size_t baselines,
+                                     const std::vector<MatchResult>* round, size_t baselines,
                                      const std::vector<double>& actor_rates) {
   const auto number = [](double value, const char* format = "%.4f") {
     char text[32];

@@ -135,20 +135,15 @@ MetricsLog::MetricsLog(const std::string& path, const std::vector<std::string>& 
     std::istringstream lines(read_file(path).value_or(""));
     std::string line;
     std::getline(lines, line);
-    // A run of an older build may lack the columns added since at the end: its rows
-    // read on with those left empty.
-    const size_t written = std::min(split(line, ',').size(), columns_);
-    const std::vector<std::string> older(columns.begin(), columns.begin() + written);
-    if (line + "\n" != join_csv(older))
+    if (line + "\n" != header)
       throw std::invalid_argument("'" + path + "' has other columns than this run writes");
-    const std::string padding(columns_ - written, ',');
     // A line without its newline is the row a kill cut short: dropped. A row past a
     // bound is work lost with the kill: dropped with every row after it. Any other line
     // must be a whole row (every column, the bounded ones integers), or resuming is
     // refused with its number, nothing changed.
     for (size_t number = 2; std::getline(lines, line) && !lines.eof(); ++number) {
       const std::vector<std::string_view> cells = split(line, ',');
-      bool whole = cells.size() == written, beyond = false;
+      bool whole = cells.size() == columns_, beyond = false;
       for (const auto& [column, bound] : bounds) {
         if (column >= cells.size()) continue;
         const std::string_view cell = cells[column];
@@ -163,7 +158,7 @@ MetricsLog::MetricsLog(const std::string& path, const std::vector<std::string>& 
       if (!whole)
         throw std::invalid_argument("'" + path + "' line " + std::to_string(number) +
                                     " is not a row of this run: mend or delete it, then resume");
-      kept += line + padding + "\n";
+      kept += line + "\n";
     }
   }
   write_file_atomically(path, kept);

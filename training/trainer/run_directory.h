@@ -5,11 +5,11 @@
 //                                  decisions, a teacher shard: teacher_shard.h)
 //   checkpoints/*.damaged          checkpoints that did not load, set aside on resume
 //   model.pt                       the latest network as TorchScript
-//   best.pt                        the best network so far, by evaluation against the last
+//   best.pt                        the best network so far, by match rounds against the last
 //   teacher_best.pt                while learning from a teacher with games held out: the
 //                                  network of the lowest held-out policy loss measured
 //   metrics.csv                    one row per period: losses, speeds, scores
-//   summary.json                   when a session ends: totals, last evaluation (run_summary.h)
+//   summary.json                   when a session ends: totals, last match round (run_summary.h)
 //   snapshots/seconds-NNNNNNN.pt   with snapshot_seconds: the network after N seconds
 // Every file but metrics.csv is written atomically; metrics.csv takes a whole row or none
 // (a row the disk cannot take is cut off again) and is cut back to the rows of the

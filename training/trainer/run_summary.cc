@@ -11,13 +11,13 @@ void write_counters(JsonWriter& json, const TrainingCounters& c) {
   json.key("games").value(c.games).key("decisions").value(c.decisions);
   json.key("evaluations").value(c.evaluations);
   json.key("seconds").value(static_cast<double>(c.milliseconds) / 1000.0);
-  json.key("eval_rounds").value(c.eval_rounds).key("generation").value(c.generation);
+  json.key("match_rounds").value(c.match_rounds).key("generation").value(c.generation);
   json.key("chunks").value(c.chunks).end_object();
 }
 
-void write_evaluation(JsonWriter& json, const std::vector<Evaluation>& evaluation) {
+void write_match_round(JsonWriter& json, const std::vector<MatchResult>& round) {
   json.begin_array();
-  for (const Evaluation& e : evaluation) {
+  for (const MatchResult& e : round) {
     json.begin_object().key("opponent").value(e.opponent).key("games").value(e.score.games);
     json.key("wins").value(e.score.wins).key("draws").value(e.score.draws);
     json.key("losses").value(e.score.losses).key("score").value(e.score.score);
@@ -34,20 +34,20 @@ std::string counters_json(const TrainingCounters& counters) {
   return json.text();
 }
 
-std::string evaluation_json(const std::vector<Evaluation>& evaluation) {
+std::string match_round_json(const std::vector<MatchResult>& round) {
   JsonWriter json;
-  write_evaluation(json, evaluation);
+  write_match_round(json, round);
   return json.text();
 }
 
 std::string run_summary_json(const std::string& game_spec, const TrainingCounters& counters,
-                             const std::vector<Evaluation>& evaluation, bool finished) {
+                             const std::vector<MatchResult>& round, bool finished) {
   JsonWriter json;
   json.begin_object().key("game").value(game_spec).key("finished").value(finished);
   json.key("counters");
   write_counters(json, counters);
-  json.key("evaluation");
-  write_evaluation(json, evaluation);
+  json.key("last_match_round");
+  write_match_round(json, round);
   return json.end_object().text() + "\n";
 }
 

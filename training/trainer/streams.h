@@ -13,13 +13,13 @@
 namespace knightgym {
 
 enum class Stream : uint8_t {
-  kLearnerInit,          // the network's first weights; index 0
-  kSelfPlay,             // self-play; index: the run's decisions when a session starts
-  kReplaySampling,       // batches and their symmetries; index: the run's steps then
-  kEvaluationCandidate,  // the trained agent of an evaluation; index: the evaluation's round
-  kEvaluationOpponent,   // an evaluation's opponent; index: evaluation_index(round, opponent)
-  kEvaluationGames,      // its games against that opponent; index: the same
-  kSelfPlayChunk,        // a distributed run's self-play chunk; index: its number
+  kLearnerInit,     // the network's first weights; index 0
+  kSelfPlay,        // self-play; index: the run's decisions when a session starts
+  kReplaySampling,  // batches and their symmetries; index: the run's steps then
+  kMatchCandidate,  // the trained agent of a match round; index: the round's number
+  kMatchOpponent,   // a match round's opponent; index: match_index(round, opponent)
+  kMatchGames,      // its games against that opponent; index: the same
+  kSelfPlayChunk,   // a distributed run's self-play chunk; index: its number
 };
 inline constexpr int kNumStreams = static_cast<int>(Stream::kSelfPlayChunk) + 1;
 
@@ -31,13 +31,13 @@ constexpr uint64_t stream_seed(uint64_t run_seed, Stream stream, uint64_t index)
   return derive_seed(run_seed, static_cast<uint64_t>(stream) << kStreamIndexBits | index);
 }
 
-// An evaluation plays the best network (opponent 0) and at most kMaxBaselines baselines
+// A match round plays the best network (opponent 0) and at most kMaxBaselines baselines
 // (opponents 1...): a bound, so that rounds number their opponents without overlapping.
 inline constexpr int kMaxBaselines = 63;
 
-constexpr uint64_t evaluation_index(uint64_t round, int opponent) {
+constexpr uint64_t match_index(uint64_t round, int opponent) {
   KNIGHTGYM_CHECK(0 <= opponent && opponent <= kMaxBaselines,
-                  "evaluation_index: opponent out of 0..kMaxBaselines");
+                  "match_index: opponent out of 0..kMaxBaselines");
   return round * (kMaxBaselines + 1) + static_cast<uint64_t>(opponent);
 }
 

@@ -199,15 +199,15 @@ void read(ParamReader& r, TrainConfig& c) {
                          "self-play on a thread of its own beside the learner, a round behind "
                          "it (false: between the learner's steps, on one thread)");
   c.augment = r.get_bool("augment", c.augment, "augment batches with the board's symmetries");
-  c.eval_seconds = r.get_int("eval_seconds", c.eval_seconds, 0, 100000000,
-                             "seconds between evaluations (0: only at the end)");
-  c.eval_games = r.get_int("eval_games", c.eval_games, 0, 100000,
-                           "games against each opponent per evaluation");
-  c.eval_sims = r.get_int("eval_sims", c.eval_sims, 1, 100000,
-                          "simulations of the trained agent in evaluations");
+  c.match_seconds = r.get_int("match_seconds", c.match_seconds, 0, 100000000,
+                              "seconds between match rounds (0: only at the end)");
+  c.match_games = r.get_int("match_games", c.match_games, 0, 100000,
+                            "games against each opponent per match round");
+  c.match_sims = r.get_int("match_sims", c.match_sims, 1, 100000,
+                           "simulations of the trained agent in match rounds");
   std::string baselines =
       r.get_string("baselines", join(c.baselines, ","),
-                   "fixed opponents in evaluations, agent specs: mcts:sims=200,random");
+                   "fixed opponents in match rounds, agent specs: mcts:sims=200,random");
   if (baselines.size() >= 2 && baselines.front() == '[' && baselines.back() == ']')
     baselines = baselines.substr(1, baselines.size() - 2);
   c.baselines = baselines.empty() ? std::vector<std::string>{} : split_agent_specs(baselines);

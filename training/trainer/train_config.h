@@ -52,16 +52,16 @@ struct TrainConfig {
   // Share of the search's root value in the value targets: 0.5 won the comparison of
   // docs/training.md against the returns alone.
   double q_weight = 0.5;
-  int batch = 256;         // training batch
-  LearnerConfig learner;   // learning rate, weight decay, value weight
-  int window = 40000;      // replay buffer: most recent decisions
-  int kept_replay = 5000;  // its newest decisions written with each checkpoint
-  int min_replay = 2000;   // decisions in the buffer before training starts
-  double ratio = 4;        // training samples per self-play decision
-  bool augment = true;     // symmetry augmentation where the game has symmetries
-  int eval_seconds = 120;  // evaluation every so many seconds; 0: only at the end
-  int eval_games = 32;     // games per opponent in an evaluation
-  int eval_sims = 64;      // simulations of the trained agent in evaluations
+  int batch = 256;          // training batch
+  LearnerConfig learner;    // learning rate, weight decay, value weight
+  int window = 40000;       // replay buffer: most recent decisions
+  int kept_replay = 5000;   // its newest decisions written with each checkpoint
+  int min_replay = 2000;    // decisions in the buffer before training starts
+  double ratio = 4;         // training samples per self-play decision
+  bool augment = true;      // symmetry augmentation where the game has symmetries
+  int match_seconds = 120;  // a match round every so many seconds; 0: only at the end
+  int match_games = 32;     // games per opponent in a match round
+  int match_sims = 64;      // simulations of the trained agent in match rounds
   std::vector<std::string> baselines{"mcts:sims=200"};  // fixed opponents
   double gate = 0.55;           // score against the best that makes a new best
   int checkpoint_seconds = 60;  // checkpoint period

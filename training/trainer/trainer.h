@@ -10,9 +10,9 @@
 // fixed baselines (match_round.h); a row of metrics.csv sums up each period
 // (metrics_row.h); checkpoints are atomic, kept `keep` deep, each with a sample of the
 // replay window (replay_sample.h), and a run resumes from the newest checkpoint that
-// loads (run_directory.h). This file is the loop that ties them together. Over many rule sets (the
-// `rules` setting, rule_sets.h) each self-play game draws its rules, evaluations share their games
-// among the rule sets, and the network records them all.
+// loads (run_directory.h). This file is the loop that ties them together. Over many rule
+// sets (the `rules` setting, rule_sets.h) each self-play game draws its rules, match rounds
+// share their games among the rule sets, and the network records them all.
 #pragma once
 
 #include <algorithm>
@@ -96,7 +96,7 @@ class Trainer {
     }
     dir_.create();  // only now: bad settings or a bad teacher leave nothing behind
     if (!resume) dir_.write_config(game_spec_, config_.spec);  // once the weights are there
-    // The first "best" is the network the run starts from, for the first evaluation to beat.
+    // The first "best" is the network the run starts from, for the first match round to beat.
     if (!std::filesystem::exists(dir_.file("best.pt"))) learner_.export_model(dir_.file("best.pt"));
     // metrics.csv holds exactly the rows written up to the checkpoint restored: a run that
     // starts over starts a fresh file. A row is written before the checkpoint of its
@@ -121,12 +121,12 @@ class Trainer {
 
   const TrainingCounters& counters() const { return counters_; }
   int64_t replay_decisions() const { return buffer_.size(); }
-  const std::vector<Evaluation>& last_evaluation() const { return evaluation_; }
+  const std::vector<MatchResult>& last_match_round() const { return last_match_round_; }
   Learner& learner() { return learner_; }
   const Learner& learner() const { return learner_; }
 
   // Trains until a limit or `stop`; then writes a checkpoint and model.pt, and (unless
-  // stopped) evaluates once more. Returns false if it was stopped. Self-play games come
+  // stopped) plays a last match round. Returns false if it was stopped. Self-play games come
   // from `source`, or without one from self-play here (LocalSelfPlay).
   bool run(const TrainLimits& limits, const std::atomic<bool>& stop,
            GameSource<G>* source = nullptr) {
@@ -204,8 +204,8 @@ class Trainer {
       }
       const double now = elapsed();
       counters_.milliseconds = static_cast<int64_t>(now * 1000);
-      if (config_.eval_seconds > 0 && config_.eval_games > 0 &&
-          now - last_eval >= config_.eval_seconds && !done()) {
+      if (config_.match_seconds > 0 && config_.match_games > 0 &&
+          now - last_eval >= config_.match_seconds && !done()) {
         play_matches();
         last_eval = elapsed();
       }
@@ -228,12 +228,12 @@ class Trainer {
     }
     counters_.milliseconds = static_cast<int64_t>(elapsed() * 1000);
     const bool stopped = stop;
-    if (!stopped && config_.eval_games > 0) play_matches();
+    if (!stopped && config_.match_games > 0) play_matches();
     // Training time: the last match round's not.
     log_row(period, counters_.milliseconds / 1000.0, *source);
     checkpoint();
     write_file_atomically(dir_.file("summary.json"),
-                          run_summary_json(game_spec_, counters_, evaluation_, !stopped));
+                          run_summary_json(game_spec_, counters_, last_match_round_, !stopped));
     progress_.update(stopped ? fraction() : 1.0, elapsed(), status());
     progress_.finish_line();
     return !stopped;
@@ -332,14 +332,14 @@ class Trainer {
     {
       const std::shared_ptr<Evaluator> best =
           load_network(dir_.file("best.pt"), info_, game_spec_, device_, 0);
-      evaluation_ = play_match_round(rules_, config_, info_, learner_.evaluator(), best,
-                                     static_cast<uint64_t>(counters_.eval_rounds++));
+      last_match_round_ = play_match_round(rules_, config_, info_, learner_.evaluator(), best,
+                                           static_cast<uint64_t>(counters_.match_rounds++));
     }
-    if (evaluation_.front().score.score >= config_.gate) {
+    if (last_match_round_.front().score.score >= config_.gate) {
       learner_.export_model(dir_.file("best.pt"));
       ++counters_.generation;
     }
-    fresh_evaluation_ = true;
+    fresh_match_round_ = true;
   }
 
   void checkpoint() {
@@ -370,9 +370,9 @@ class Trainer {
     }
     const double seconds = std::max(1e-9, now - p.start);
     metrics_->append(metrics_row(counters_, buffer_.size(), p, now, decisions, evaluations, holdout,
-                                 fresh_evaluation_ ? &evaluation_ : nullptr,
+                                 fresh_match_round_ ? &last_match_round_ : nullptr,
                                  config_.baselines.size(), source.actor_rates(seconds)));
-    fresh_evaluation_ = false;
+    fresh_match_round_ = false;
     if (p.steps) last_policy_loss_ = p.mean_policy_loss();
     last_speed_ = decisions / seconds;
   }
@@ -381,7 +381,7 @@ class Trainer {
     char text[160];
     int n = std::snprintf(text, sizeof text, "step %lld | loss %.3f | %.0f pos/s",
                           static_cast<long long>(counters_.steps), last_policy_loss_, last_speed_);
-    for (const Evaluation& e : evaluation_)
+    for (const MatchResult& e : last_match_round_)
       if (n < static_cast<int>(sizeof text))
         n += std::snprintf(text + n, sizeof text - n, " | %s %.0f%%", e.opponent.c_str(),
                            100 * e.score.score);
@@ -402,8 +402,8 @@ class Trainer {
   std::unique_ptr<TeacherSet<G>> teacher_;  // while learning from a teacher
   TrainingCounters counters_;
   std::unique_ptr<MetricsLog> metrics_;
-  std::vector<Evaluation> evaluation_;
-  bool fresh_evaluation_ = false;
+  std::vector<MatchResult> last_match_round_;
+  bool fresh_match_round_ = false;
   int64_t last_decisions_ = 0, last_evaluations_ = 0;
   double last_policy_loss_ = 0, last_speed_ = 0;
   double best_holdout_loss_ = std::numeric_limits<double>::infinity();  // teacher_best.pt's

@@ -30,7 +30,7 @@ class AnyTrainer {
   virtual bool run(const TrainLimits& limits, const std::atomic<bool>& stop,
                    ChunkChannel* actors) = 0;
   virtual TrainingCounters counters() const = 0;
-  virtual std::vector<Evaluation> evaluation() const = 0;
+  virtual std::vector<MatchResult> last_match_round() const = 0;
   virtual int64_t parameters() const = 0;
 };
 
@@ -59,7 +59,7 @@ class TypedTrainer final : public AnyTrainer {
     return trainer_.run(limits, stop, &games);
   }
   TrainingCounters counters() const override { return trainer_.counters(); }
-  std::vector<Evaluation> evaluation() const override { return trainer_.last_evaluation(); }
+  std::vector<MatchResult> last_match_round() const override { return trainer_.last_match_round(); }
   int64_t parameters() const override { return trainer_.learner().num_parameters(); }
 
  private:

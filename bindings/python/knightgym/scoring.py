@@ -12,15 +12,15 @@ import numpy as np
 from knightgym.statistics import wilson_interval
 
 
-def add_match_arguments(parser, game, eval_games, seat=True):
+def add_example_arguments(parser, game, score_games, seat=True):
     """The flags that every example shares, on an argparse parser: --game (a spec),
-    --opponent (an agent spec), --seat (the learner's, where `seat`), --eval-games (the
-    games of each evaluation) and --seed."""
+    --opponent (an agent spec), --seat (the learner's, where `seat`), --score-games (the
+    games each score is measured over) and --seed."""
     parser.add_argument("--game", default=game, help="a game spec")
     parser.add_argument("--opponent", default="random", help="an agent spec")
     if seat:
         parser.add_argument("--seat", type=int, default=0, help="the learner's seat")
-    parser.add_argument("--eval-games", type=int, default=eval_games, help="games per evaluation")
+    parser.add_argument("--score-games", type=int, default=score_games, help="games per score")
     parser.add_argument("--seed", type=int, default=0)
 
 

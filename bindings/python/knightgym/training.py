@@ -1,5 +1,5 @@
 """Training from Python: `knightgym.training.train(...)` runs what `knightgym train` runs
-(AlphaZero-style self-play, the learner, evaluations, checkpoints; docs/training.md) in
+(AlphaZero-style self-play, the learner, match rounds, checkpoints; docs/training.md) in
 this process, with self-play here or, given `ray_address`, on a Ray cluster's actors
 (knightgym.training_ray). Either way the run directory, its settings, `resume` and its
 reports are the same.
@@ -87,10 +87,11 @@ def train(
     "auto", "ray://HOST:PORT") to play it on `actors` actors there (None: one per CPU of
     the cluster).
 
-    Returns {"finished": bool, "counters": {...}, "evaluation": [...]}. Ctrl-C stops the
-    run with a checkpoint (resume=True goes on) and is raised again. Raises ValueError for
-    bad settings or a directory that holds another run, and ConnectionError for an
-    address where no cluster answers, before anything is written."""
+    Returns {"finished": bool, "counters": {...}, "last_match_round": [...]}. Ctrl-C
+    stops the run with a checkpoint (resume=True goes on) and is raised again. Raises
+    ValueError for bad settings or a directory that holds another run, and
+    ConnectionError for an address where no cluster answers, before anything is
+    written."""
     from knightgym import _knightgym_torch
 
     if minutes <= 0 and steps <= 0:
@@ -135,7 +136,11 @@ def train(
     finally:
         if channel is not None:
             channel.close()
-    return {"finished": finished, "counters": training.counters, "evaluation": training.evaluation}
+    return {
+        "finished": finished,
+        "counters": training.counters,
+        "last_match_round": training.last_match_round,
+    }
 
 
 def _run(training, stop, minutes, steps, channel):
@@ -180,7 +185,7 @@ def _run(training, stop, minutes, steps, channel):
 
 def markdown(summary):
     """A run's summary (OUT/summary.json, which a run writes when it returns; a dict or the
-    file's path) as Markdown: its totals, its last evaluation, and where its files are."""
+    file's path) as Markdown: its totals, its last match round, and where its files are."""
     if not isinstance(summary, dict):
         out = os.path.dirname(os.fspath(summary)) or "."
         summary = dict(result_files.load(summary), out=out)
@@ -189,7 +194,7 @@ def markdown(summary):
         f"{summary['game']}: {c['steps']} steps, {c['games']} self-play games, "
         f"{c['decisions']} decisions, {c['chunks']} chunks, {c['seconds'] / 60:.1f} min"
     ]
-    if summary["evaluation"]:
+    if summary["last_match_round"]:
         names = ["opponent", "games", "wins", "draws", "losses", "score (95%)"]
         rows = [
             [
@@ -200,7 +205,7 @@ def markdown(summary):
                 e["losses"],
                 f"{100 * e['score']:.1f}% +- {100 * e['half_width']:.1f}%",
             ]
-            for e in summary["evaluation"]
+            for e in summary["last_match_round"]
         ]
         lines += ["", table(names, rows)]
     out = summary.get("out", ".")

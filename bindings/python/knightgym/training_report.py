@@ -52,7 +52,7 @@ def read_metrics(path):
 
 
 def plot_training(metrics, png_path, title, matches=()):
-    """Losses, policy entropy and evaluation scores against training minutes; ``matches``
+    """Losses, policy entropy and match scores against training minutes; ``matches``
     ((minutes, label, score, half-width), as _match_points gives them) are drawn on the
     scores with their 95% intervals: the network the run started from at minute 0, the
     trained one at its last minute."""

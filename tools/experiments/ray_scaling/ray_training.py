@@ -41,7 +41,7 @@ from ray.cluster_utils import Cluster  # noqa: E402
 
 # The game's defaults, with the learner on one thread of the two cores, and no
 # evaluation in the middle of a measurement.
-SETTINGS = {"threads": 1, "eval_seconds": 0, "eval_games": 0}
+SETTINGS = {"threads": 1, "match_seconds": 0, "match_games": 0}
 
 
 def start_cluster():
@@ -145,7 +145,7 @@ def learner(args):
                 "threads": threads,
                 "teacher": teach,
                 "teacher_steps": args.learner_steps,
-                "eval_games": 0,
+                "match_games": 0,
                 "log_seconds": 1000,
             },
         )["counters"]

@@ -53,16 +53,16 @@ void check_refusals(const G& game, const std::function<void(typename G::State&)>
   CHECK_THROWS_WITH(game.apply(s, 0), Contains("apply on a finished state"));
 }
 
-TEST_CASE("KNIGHTGYM_CHECK evaluates and fails only where the debug checks are on",
+TEST_CASE("KNIGHTGYM_CHECK runs its condition and fails only where the debug checks are on",
           "[debug_checks]") {
-  int evaluated = 0;
-  KNIGHTGYM_CHECK(++evaluated == 1, "counted");
-  CHECK(evaluated == (kDebugChecks ? 1 : 0));
+  int runs = 0;
+  KNIGHTGYM_CHECK(++runs == 1, "counted");
+  CHECK(runs == (kDebugChecks ? 1 : 0));
   if (kDebugChecks)
-    CHECK_THROWS_WITH(KNIGHTGYM_CHECK(evaluated == 2, "the count is " + std::to_string(evaluated)),
+    CHECK_THROWS_WITH(KNIGHTGYM_CHECK(runs == 2, "the count is " + std::to_string(runs)),
                       Contains("debug check failed") && Contains("the count is 1"));
   else
-    CHECK_NOTHROW(KNIGHTGYM_CHECK(evaluated == 2, "never built"));
+    CHECK_NOTHROW(KNIGHTGYM_CHECK(runs == 2, "never built"));
 }
 
 // Only where the checks are compiled; elsewhere tests/CMakeLists.txt lists it as not run.

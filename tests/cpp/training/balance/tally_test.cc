@@ -32,8 +32,8 @@ std::vector<GameRecord> random_blocks(int blocks, uint64_t seed) {
   for (int b = 0; b < blocks; ++b)
     for (int g = 0; g < 2; ++g) {
       const float r = static_cast<float>(static_cast<int>(rng() % 7) - 3) / 3;
-      // Drawn one after the other, in the order the tokens below were written with (a
-      // call's arguments are evaluated in an order of the compiler's choosing).
+      // Drawn one at a time, in a fixed order (a call's arguments are computed in an
+      // order of the compiler's choosing).
       const bool truncated = rng() % 10 == 0;
       const int length = static_cast<int>(rng() % 90) + 5;
       records.push_back(record({r, -r}, {g, 1 - g}, length, truncated));

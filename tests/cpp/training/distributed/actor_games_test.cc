@@ -30,7 +30,7 @@ TrainConfig tiny_config() {
   return read_train_config(
       training_defaults<Tailten>(),
       "blocks=1\nchannels=8\ngames=4\nsims=4\nbatch=32\nmin_replay=64\nratio=1\n"
-      "eval_seconds=0\neval_games=0\nlog_seconds=1\ncheckpoint_seconds=1000\n"
+      "match_seconds=0\nmatch_games=0\nlog_seconds=1\ncheckpoint_seconds=1000\n"
       "chunk_games=6\nchunks_ahead=3\npublish_steps=4\n");
 }
 

@@ -1,6 +1,6 @@
 // The learner and its checkpoints: training lowers the loss on a fixed batch, a
 // checkpoint round trip restores weights, optimizer moments and counters exactly, bad
-// checkpoints (also those of an older format) are refused by name and change nothing,
+// checkpoints (also those of another format) are refused by name and change nothing,
 // exported models load as agents' networks, and atomic writes leave either the old file
 // or the new one.
 #include <catch2/catch.hpp>
@@ -16,6 +16,7 @@
 #include "tests/cpp/test_files.h"
 #include "training/learner/learner.h"
 #include "util/atomic_file.h"
+#include "util/binary_io.h"
 
 namespace knightgym {
 namespace {
@@ -102,7 +103,7 @@ TEST_CASE("learner: a checkpoint restores weights, optimizer moments and counter
                                   .decisions = 640,
                                   .evaluations = 5120,
                                   .milliseconds = 123456789012,
-                                  .eval_rounds = 2,
+                                  .match_rounds = 2,
                                   .generation = 1};
   a.save_checkpoint(dir + "/a.ckpt", counters);
 
@@ -180,9 +181,14 @@ TEST_CASE("learner: bad checkpoints are refused by name and change nothing", "[l
   };
   refused(dir + "/none.ckpt", "no such file");
   const std::string bytes = read_bytes(dir + "/good.ckpt");
+  // The bytes followed by the trailer that a checkpoint ends with: the magic and their hash.
+  const auto with_trailer = [](std::string body) {
+    const uint64_t hash = fnv1a(body);
+    return body.append("KGCKSUM1").append(reinterpret_cast<const char*>(&hash), sizeof hash);
+  };
   std::ofstream(dir + "/truncated.ckpt", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
-  refused(dir + "/truncated.ckpt", "unreadable");
-  std::ofstream(dir + "/text.ckpt") << "not a checkpoint";
+  refused(dir + "/truncated.ckpt", "has no checksum");
+  std::ofstream(dir + "/text.ckpt", std::ios::binary) << with_trailer("not a checkpoint");
   refused(dir + "/text.ckpt", "unreadable");
   // One flipped bit anywhere, even in a tensor's bytes, which the archive does not check.
   for (const size_t at : {bytes.size() / 2, size_t{100}, bytes.size() - 20}) {
@@ -191,9 +197,9 @@ TEST_CASE("learner: bad checkpoints are refused by name and change nothing", "[l
     std::ofstream(dir + "/flipped.ckpt", std::ios::binary) << flipped;
     refused(dir + "/flipped.ckpt", "damaged (its checksum does not match its bytes)");
   }
-  // Without its checksum (cut there), a format-4 checkpoint is not trusted.
+  // Without its checksum (cut there), a checkpoint is not trusted.
   std::ofstream(dir + "/unchecked.ckpt", std::ios::binary) << bytes.substr(0, bytes.size() - 16);
-  refused(dir + "/unchecked.ckpt", "has no checksum");
+  refused(dir + "/unchecked.ckpt", "has no checksum (cut short, damaged or of a format before 5)");
 
   Learner wider(info, kSpec, NetConfig{1, 16}, 1, {}, "cpu");
   wider.save_checkpoint(dir + "/wider.ckpt", {});
@@ -201,11 +207,13 @@ TEST_CASE("learner: bad checkpoints are refused by name and change nothing", "[l
   Learner other(info, "tailten(first_player=1,ringforts=30,max_turns=200)", kNet, 1, {}, "cpu");
   other.save_checkpoint(dir + "/other.ckpt", {});
   refused(dir + "/other.ckpt", "is for tailten(first_player=1");
-  // Checkpoints before format 2 have no "format" key, like an exported model.
+  // An archive of another format, checksummed as a checkpoint is: an exported model, which
+  // has no "format" key (read as 1).
   good.export_model(dir + "/model.pt");
-  refused(dir + "/model.pt", "checkpoint '" + dir +
-                                 "/model.pt': has format version 1, this build reads versions 2 "
-                                 "to 4");
+  std::ofstream(dir + "/model.ckpt", std::ios::binary)
+      << with_trailer(read_bytes(dir + "/model.pt"));
+  refused(dir + "/model.ckpt",
+          "checkpoint '" + dir + "/model.ckpt': has format version 1, this build reads version 5");
 }
 
 TEST_CASE("learner: an exported model is the network, loadable as an evaluator", "[learner]") {

@@ -30,12 +30,12 @@ TEST_CASE("streams: the run seed changes every stream's seeds", "[streams]") {
   REQUIRE(both.size() == 2 * kNumStreams * kIndices);
 }
 
-TEST_CASE("streams: an evaluation's opponents and rounds number apart", "[streams]") {
+TEST_CASE("streams: a match round's opponents and rounds number apart", "[streams]") {
   std::set<uint64_t> indices;
   constexpr uint64_t kRounds = 100;
   for (uint64_t round = 0; round < kRounds; ++round)
     for (int opponent = 0; opponent <= kMaxBaselines; ++opponent)
-      indices.insert(evaluation_index(round, opponent));
+      indices.insert(match_index(round, opponent));
   REQUIRE(indices.size() == kRounds * (kMaxBaselines + 1));
 }
 
@@ -45,7 +45,7 @@ TEST_CASE("streams: an index past the bounds fails the debug checks", "[streams]
   const uint64_t too_far = uint64_t{1} << kStreamIndexBits;
   CHECK_NOTHROW(stream_seed(1, Stream::kSelfPlay, too_far - 1));
   CHECK_THROWS_WITH(stream_seed(1, Stream::kSelfPlay, too_far), Catch::Contains("over 56 bits"));
-  CHECK_THROWS_WITH(evaluation_index(0, kMaxBaselines + 1), Catch::Contains("opponent out of"));
+  CHECK_THROWS_WITH(match_index(0, kMaxBaselines + 1), Catch::Contains("opponent out of"));
 }
 #endif
 

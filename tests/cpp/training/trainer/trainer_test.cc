@@ -117,7 +117,7 @@ TEST_CASE("train settings: per-game defaults, overrides, and errors that name th
                       Contains("unknown agent"));
   REQUIRE_THROWS_WITH(read_train_config(training_defaults<Tailten>(), "baselines=az:model=resnet"),
                       Contains("untrained network"));
-  // Evaluations number their opponents in a fixed range (streams.h).
+  // Match rounds number their opponents in a fixed range (streams.h).
   std::string many = "baselines=random";
   for (int b = 1; b < kMaxBaselines; ++b) many += ",random";
   CHECK(static_cast<int>(read_train_config(training_defaults<Tailten>(), many).baselines.size()) ==
@@ -288,7 +288,7 @@ TrainConfig tiny_config(int checkpoint_seconds = 1, const std::string& more = ""
   return read_train_config(
       training_defaults<Tailten>(),
       "blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\nwindow=2000\n"
-      "eval_seconds=0\neval_games=4\neval_sims=2\nbaselines=random\nkeep=2\nlog_seconds=1\n"
+      "match_seconds=0\nmatch_games=4\nmatch_sims=2\nbaselines=random\nkeep=2\nlog_seconds=1\n"
       "checkpoint_seconds=" +
           std::to_string(checkpoint_seconds) + "\n" + more);
 }
@@ -325,9 +325,9 @@ TEST_CASE("trainer: a run writes its files, and resumes from its newest checkpoi
     REQUIRE(trainer.run({0, 20}, stop));
     CHECK(trainer.counters().steps == 20);
     CHECK(trainer.counters().samples == 20 * 32);
-    REQUIRE(trainer.last_evaluation().size() == 2);  // the best, then random
-    CHECK(trainer.last_evaluation()[1].opponent == "random");
-    CHECK(trainer.last_evaluation()[1].score.games == 4);
+    REQUIRE(trainer.last_match_round().size() == 2);  // the best, then random
+    CHECK(trainer.last_match_round()[1].opponent == "random");
+    CHECK(trainer.last_match_round()[1].score.games == 4);
   }
   for (const char* file : {"config.json", "model.pt", "best.pt", "metrics.csv"})
     REQUIRE(fs::is_regular_file(dir + "/" + file));
@@ -550,7 +550,7 @@ TEST_CASE("trainer: init starts from a network's weights; snapshots follow the t
     return read_train_config(training_defaults<Tailten>(),
                              net +
                                  "games=8\nsims=4\nbatch=32\nmin_replay=64\n"
-                                 "eval_seconds=0\neval_games=0\ncheckpoint_seconds=1000\n" +
+                                 "match_seconds=0\nmatch_games=0\ncheckpoint_seconds=1000\n" +
                                  settings);
   };
   {
@@ -610,7 +610,7 @@ TEST_CASE("trainer: learning from a teacher's shards lowers the loss, then self-
   const auto config = [&](const std::string& more, int teacher_steps = 400) {
     return read_train_config(training_defaults<Tailten>(),
                              "blocks=1\nchannels=16\ngames=8\nsims=4\nbatch=32\nmin_replay=64\n"
-                             "eval_seconds=0\neval_games=0\nlog_seconds=1\nteacher_holdout=0.25\n"
+                             "match_seconds=0\nmatch_games=0\nlog_seconds=1\nteacher_holdout=0.25\n"
                              "lr=0.003\nteacher_steps=" +
                                  std::to_string(teacher_steps) + "\n" + more);
   };
@@ -689,7 +689,7 @@ TEST_CASE(
   const auto config = [&](const std::string& more) {
     return read_train_config(training_defaults<Tailten>(),
                              "blocks=1\nchannels=16\ngames=8\nsims=4\nbatch=32\nmin_replay=64\n"
-                             "eval_seconds=0\neval_games=0\nlog_seconds=1\nlr=0.003\n" +
+                             "match_seconds=0\nmatch_games=0\nlog_seconds=1\nlr=0.003\n" +
                                  more);
   };
   std::atomic<bool> stop{false};
@@ -781,8 +781,8 @@ TEST_CASE(
   const std::string dir = temporary_dir("trainer_engine_taught");
   const TrainConfig config =
       read_train_config(training_defaults<Knightmate>(),
-                        "blocks=1\nchannels=16\npolicy_head=conv\nbatch=32\neval_seconds=0\n"
-                        "eval_games=0\nteacher_holdout=0\nteacher_steps=300\nlr=0.003\nteacher=" +
+                        "blocks=1\nchannels=16\npolicy_head=conv\nbatch=32\nmatch_seconds=0\n"
+                        "match_games=0\nteacher_holdout=0\nteacher_steps=300\nlr=0.003\nteacher=" +
                             shards);
   CHECK(config.net.policy_head == PolicyHead::kConv);
   TeacherSet<Knightmate> set(game, shards, spec, 0);
@@ -809,15 +809,15 @@ TEST_CASE("trainer: one network over a grid of rule sets plays each and records 
   const TrainConfig config = read_train_config(
       training_defaults<DoubleDuel>(),
       "blocks=1\nchannels=8\ngames=8\nsims=4\nbatch=32\nmin_replay=64\nwindow=2000\n"
-      "eval_seconds=0\neval_games=4\neval_sims=2\nbaselines=random\nkeep=2\nlog_seconds=1\n"
+      "match_seconds=0\nmatch_games=4\nmatch_sims=2\nbaselines=random\nkeep=2\nlog_seconds=1\n"
       "checkpoint_seconds=1\nrules=neighbor_attack=false,true\n");
   CHECK(sweeps_text(config.rules) == "neighbor_attack=false,true");
   std::atomic<bool> stop{false};
   {
     Trainer<DoubleDuel> trainer(game, base->spec(), config, "cpu", dir, false, stderr);
     REQUIRE(trainer.run({0, 30}, stop));
-    REQUIRE(trainer.last_evaluation().size() == 2);
-    CHECK(trainer.last_evaluation()[1].score.games == 4);  // two of each rule set
+    REQUIRE(trainer.last_match_round().size() == 2);
+    CHECK(trainer.last_match_round()[1].score.games == 4);  // two of each rule set
   }
   const std::string attack = load_game("double_duel(max_turns=6,neighbor_attack=true)")->spec();
   const std::string other = load_game("double_duel(max_turns=6,switch_move=true)")->spec();
@@ -1063,7 +1063,7 @@ TEST_CASE("trainer: a short run on a tiny setting learns to beat random play",
   const TrainConfig config =
       read_train_config(training_defaults<Tailten>(),
                         "blocks=2\nchannels=16\ngames=32\nsims=16\nbatch=128\nmin_replay=500\n"
-                        "eval_seconds=0\neval_games=0\ncheckpoint_seconds=1000\n");
+                        "match_seconds=0\nmatch_games=0\ncheckpoint_seconds=1000\n");
   std::atomic<bool> stop{false};
   Trainer<Tailten> trainer(game, spec, config, "cpu", dir, false, stderr);
   REQUIRE(trainer.run({0, 1000}, stop));
