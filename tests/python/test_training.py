@@ -1,6 +1,6 @@
 """Training from the command line, seen from Python: the exported TorchScript model loads
 with torch.jit.load and maps observations to (policy logits, values); az agents play it;
-the report module plots a run and writes its Markdown; a checkpoint of an older format is
+the report module plots a run and writes its Markdown; a checkpoint of another format is
 refused on resume, by name."""
 
 import json
@@ -198,6 +198,33 @@ def test_resume_refuses_checkpoints_of_another_format(run_dir, tmp_path):
         f"no checkpoint loads; the newest: checkpoint '{checkpoints[-1]}': has format "
         "version 4, this build reads version 5"
     ) in result.stderr
+
+
+class _MistypedCheckpoint(torch.nn.Module):
+    """A checkpoint's first values, its network's blocks written as a string."""
+
+    def __init__(self, game_spec):
+        super().__init__()
+        self.format = 5
+        self.game_spec = game_spec
+        self.blocks = "one"
+
+
+def test_resume_refuses_a_checkpoint_value_of_another_type(run_dir, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(run_dir, run)
+    spec = json.loads((run / "config.json").read_text())["game"]
+    checkpoints = sorted((run / "checkpoints").glob("step-*.ckpt"))
+    for path in checkpoints:
+        torch.jit.script(_MistypedCheckpoint(spec)).save(str(path))
+        path.write_bytes(as_checkpoint(path.read_bytes()))
+    result = subprocess.run(
+        [str(CLI), "train", GAME, "--out", str(run), "--steps", "20", "--resume"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1
+    assert f"checkpoint '{checkpoints[-1]}': 'blocks' is not an integer" in result.stderr
 
 
 def test_resume_refuses_a_metrics_log_of_other_columns(run_dir, tmp_path):

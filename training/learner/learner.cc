@@ -253,19 +253,25 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
   } catch (const c10::Error& error) {
     throw fail(std::string("unreadable (") + error.what_without_backtrace() + ")");
   }
-  const auto read = [&](const std::string& key) {
+  // A value by its key, refused by name where it is missing or of another type.
+  const auto read = [&](const std::string& key, bool (c10::IValue::*is_type)() const,
+                        const char* type) {
     c10::IValue value;
     if (!archive.try_read(key, value)) throw fail("has no '" + key + "'");
+    if (!(value.*is_type)()) throw fail("'" + key + "' is not " + type);
     return value;
   };
+  const auto read_int = [&](const std::string& key) {
+    return read(key, &c10::IValue::isInt, "an integer").toInt();
+  };
   c10::IValue format;
-  const int64_t version = archive.try_read("format", format) ? format.toInt() : 1;
+  const int64_t version = archive.try_read("format", format) ? read_int("format") : 1;
   if (version != kCheckpointFormat)
     throw fail("has format version " + std::to_string(version) + ", this build reads version " +
                std::to_string(kCheckpointFormat));
-  const std::string spec = read("game_spec").toStringRef();
+  const std::string spec = read("game_spec", &c10::IValue::isString, "a string").toStringRef();
   if (spec != m.game_spec) throw fail("is for " + spec + ", not " + m.game_spec);
-  const int64_t blocks = read("blocks").toInt(), channels = read("channels").toInt();
+  const int64_t blocks = read_int("blocks"), channels = read_int("channels");
   if (blocks != m.net.blocks || channels != m.net.channels)
     throw fail("holds a network of " + std::to_string(blocks) + " blocks x " +
                std::to_string(channels) + " channels, not " + std::to_string(m.net.blocks) + " x " +
@@ -283,7 +289,7 @@ TrainingCounters Learner::load_checkpoint(const std::string& path) {
   }
   TrainingCounters counters;
   for (const CounterField& c : kCounterFields)
-    counters.*c.field = read(std::string("counter.") + c.name).toInt();
+    counters.*c.field = read_int(std::string("counter.") + c.name);
   torch::serialize::InputArchive optimizer_archive;
   if (!archive.try_read("optimizer", optimizer_archive)) throw fail("has no optimizer state");
   auto optimizer = m.make_optimizer();
