@@ -40,7 +40,7 @@ from knightgym import markdown  # noqa: E402
 from ray.cluster_utils import Cluster  # noqa: E402
 
 # The game's defaults, with the learner on one thread of the two cores, and no
-# evaluation in the middle of a measurement.
+# match round in the middle of a measurement.
 SETTINGS = {"threads": 1, "match_seconds": 0, "match_games": 0}
 
 
