@@ -82,11 +82,12 @@ SANITIZED = $(call CONFIGURE,$(BUILD)-sanitized,RelWithDebInfo) -DCMAKE_CXX_COMP
 # The C++ tests under the address and undefined-behaviour sanitizers: all but the
 # 100-game tournaments ([arena]) and the training run that must learn ([learning]), the
 # conformance suite with 30 games a spec (the fuzz targets play far more under the same
-# sanitizers: make fuzz).
+# sanitizers: make fuzz). On every core, in shards (tools/ci/run_test_shards.sh).
 sanitize: deps
 	@$(SANITIZED) > /dev/null
 	cmake --build $(BUILD)-sanitized -j $(JOBS) --target knightgym_tests
-	KNIGHTGYM_CONFORMANCE_GAMES=30 $(BUILD)-sanitized/tests/knightgym_tests "~[arena]~[learning]"
+	KNIGHTGYM_CONFORMANCE_GAMES=30 tools/ci/run_test_shards.sh \
+	  $(BUILD)-sanitized/tests/knightgym_tests $(JOBS) "~[arena]~[learning]"
 
 # The threaded parts under the thread sanitizer: the vector env, the pool, balance runs,
 # batched arenas, self-play on several threads and the UCI engine's search thread; none
@@ -96,15 +97,15 @@ tsan: deps
 	@$(call CONFIGURE,$(BUILD)-tsan,RelWithDebInfo) $(SANITIZER_FLAGS) -DKNIGHTGYM_TSAN=ON \
 	  -DKNIGHTGYM_PYTHON=OFF -DKNIGHTGYM_TORCH=OFF > /dev/null
 	cmake --build $(BUILD)-tsan -j $(JOBS) --target knightgym_tsan_tests
-	KNIGHTGYM_CONFORMANCE_GAMES=100 $(BUILD)-tsan/tests/knightgym_tsan_tests \
-	  "[vector_env],[thread_pool],[balance],[util],[uci],[arena_batches],[parallel_self_play],[notorch]"
+	KNIGHTGYM_CONFORMANCE_GAMES=100 tools/ci/run_test_shards.sh $(BUILD)-tsan/tests/knightgym_tsan_tests \
+	  $(JOBS) "[vector_env],[thread_pool],[balance],[util],[uci],[arena_batches],[parallel_self_play],[notorch]"
 
 # The fuzz targets of tests/fuzz (libFuzzer, in the sanitized build above), each run FUZZ_SECONDS after its regression inputs
-# (tools/ci/run_fuzzers.sh), with libFuzzer's seed FUZZ_SEED (0: a new one every run).
+# (tools/ci/run_fuzzers.sh), with libFuzzer's seed FUZZ_SEED (0: a new one every run), JOBS at a time.
 fuzz: deps
 	@$(SANITIZED) > /dev/null
 	cmake --build $(BUILD)-sanitized -j $(JOBS) --target fuzz_targets
-	tools/ci/run_fuzzers.sh $(BUILD)-sanitized $(FUZZ_SECONDS) $(FUZZ_SEED)
+	tools/ci/run_fuzzers.sh $(BUILD)-sanitized $(FUZZ_SECONDS) $(FUZZ_SEED) $(JOBS)
 
 # The Python package built without LibTorch (KNIGHTGYM_TORCH=OFF, like KataGo's dummy
 # backend): the module, the command and the test games' module, and the Python tests,
@@ -142,7 +143,8 @@ torch2-tests:
 	@$(call CONFIGURE,$(TORCH2_BUILD),Release,$(abspath $(TORCH2_VENV))/bin/python) > /dev/null
 	cmake --build $(TORCH2_BUILD) -j $(JOBS) --target _knightgym _knightgym_torch knightgym_cli \
 	  knightgym_torch_tests
-	OMP_NUM_THREADS=1 $(TORCH2_BUILD)/tests/knightgym_torch_tests "~[learning]"
+	OMP_NUM_THREADS=1 tools/ci/run_test_shards.sh $(TORCH2_BUILD)/tests/knightgym_torch_tests \
+	  $(JOBS) "~[learning]"
 	$(TORCH2_PYTEST) tests/python -m needs_networks
 	$(TORCH2_PYTEST) $(TORCH2_TESTS)
 

@@ -7,20 +7,24 @@
 # (BUILD/fuzz/crashes/), which then goes into tests/fuzz/regressions/NAME. Coverage is
 # libFuzzer's count of code edges reached. SEED fixes libFuzzer's random choices, so that
 # a run from the same corpus tries the same inputs first (CI's runs differ only in how
-# far they get); 0, the default, lets libFuzzer pick a new seed every run.
+# far they get); 0, the default, lets libFuzzer pick a new seed every run. JOBS targets
+# (default 1) run at a time, each on a core of its own.
 #
-#   tools/ci/run_fuzzers.sh BUILD SECONDS [SEED]
+#   tools/ci/run_fuzzers.sh BUILD SECONDS [SEED] [JOBS]
 set -euo pipefail
 
 build=$1
 seconds=$2
 seed=${3:-0}
+jobs=${4:-1}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$build/fuzz"
 mkdir -p "$work/crashes"
-failed=()
-rows=()
-for binary in "$build"/tests/fuzz/*_fuzzer; do
+
+# One target: its regression inputs, then SECONDS of fuzzing; its table row in
+# $work/NAME.row and, if it failed, its name in $work/NAME.failed.
+fuzz_target() {
+  local binary=$1 name corpus log regressions status runs added edges result
   name=$(basename "$binary" _fuzzer)
   corpus="$work/corpus/$name"
   log="$work/$name.log"
@@ -39,12 +43,28 @@ for binary in "$build"/tests/fuzz/*_fuzzer; do
   added=$(grep -o 'stat::new_units_added: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
   edges=$(grep -o 'DONE *cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
   result=ok
+  rm -f "$work/$name.failed"
   if [[ $status -ne 0 ]]; then
     result="FAILED (status $status; $log)"
-    failed+=("$name")
+    echo "$name" > "$work/$name.failed"
   fi
-  rows+=("$(printf '| %-16s | %11s | %9s | %8s | %s |' "$name" "${runs:--}" "${added:--}" \
-    "${edges:--}" "$result")")
+  printf '| %-16s | %11s | %9s | %8s | %s |\n' "$name" "${runs:--}" "${added:--}" \
+    "${edges:--}" "$result" > "$work/$name.row"
+}
+
+binaries=("$build"/tests/fuzz/*_fuzzer)
+for binary in "${binaries[@]}"; do
+  while (($(jobs -rp | wc -l) >= jobs)); do wait -n; done
+  fuzz_target "$binary" &
+done
+wait
+
+failed=()
+rows=()
+for binary in "${binaries[@]}"; do
+  name=$(basename "$binary" _fuzzer)
+  rows+=("$(cat "$work/$name.row")")
+  if [[ -f "$work/$name.failed" ]]; then failed+=("$name"); fi
 done
 printf '\n%s seconds per target, seed %s\n\n| %-16s | %11s | %9s | %8s | %s |\n|---|--:|--:|--:|---|\n' \
   "$seconds" "$seed" target executions "new units" coverage result

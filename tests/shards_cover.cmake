@@ -1,0 +1,27 @@
+# ctest's check of catch_main.cc's --shard (cmake -DBINARY=... -DSHARDS=N -P this file):
+# the shards' cases, together, are every case of the binary, each exactly once. (Catch2's
+# listing exits with the number of cases it listed, so only its output is read.)
+execute_process(COMMAND ${BINARY} --list-test-names-only OUTPUT_VARIABLE all)
+string(REPLACE ";" "<semicolon>" all "${all}")  # a name's ';' is no list separator
+string(REGEX REPLACE "\n+" ";" all "${all}")
+list(REMOVE_ITEM all "")
+if(NOT all)
+  message(FATAL_ERROR "${BINARY} lists no test case")
+endif()
+set(sharded)
+foreach(shard RANGE 1 ${SHARDS})
+  execute_process(COMMAND ${BINARY} --shard ${shard}/${SHARDS} --list-test-names-only
+                  OUTPUT_VARIABLE names)
+  string(REPLACE ";" "<semicolon>" names "${names}")
+  string(REGEX REPLACE "\n+" ";" names "${names}")
+  list(REMOVE_ITEM names "")
+  list(APPEND sharded ${names})
+endforeach()
+list(LENGTH all count)
+list(LENGTH sharded sharded_count)
+list(SORT all)
+list(SORT sharded)
+if(NOT all STREQUAL sharded)
+  message(FATAL_ERROR "the ${SHARDS} shards hold ${sharded_count} cases, not the ${count} cases once each")
+endif()
+message(STATUS "${SHARDS} shards hold the ${count} cases once each")
