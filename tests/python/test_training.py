@@ -176,6 +176,15 @@ def test_report_plots_the_run_and_lists_matches(run_dir, tmp_path):
     assert (tmp_path / "training.png").stat().st_size > 10000
 
 
+def resume(run, steps):
+    """`knightgym train GAME --out RUN --steps STEPS --resume`, its output captured."""
+    return subprocess.run(
+        [str(CLI), "train", GAME, "--out", str(run), "--steps", str(steps), "--resume"],
+        capture_output=True,
+        text=True,
+    )
+
+
 def test_resume_refuses_checkpoints_of_another_format(run_dir, tmp_path):
     run = tmp_path / "run"
     shutil.copytree(run_dir, run)
@@ -188,11 +197,7 @@ def test_resume_refuses_checkpoints_of_another_format(run_dir, tmp_path):
         checkpoint._c.setattr("format", 4)
         checkpoint.save(str(path))
         path.write_bytes(as_checkpoint(path.read_bytes()))
-    result = subprocess.run(
-        [str(CLI), "train", GAME, "--out", str(run), "--steps", "20", "--resume"],
-        capture_output=True,
-        text=True,
-    )
+    result = resume(run, steps=20)
     assert result.returncode == 1
     assert (
         f"no checkpoint loads; the newest: checkpoint '{checkpoints[-1]}': has format "
@@ -218,11 +223,7 @@ def test_resume_refuses_a_checkpoint_value_of_another_type(run_dir, tmp_path):
     for path in checkpoints:
         torch.jit.script(_MistypedCheckpoint(spec)).save(str(path))
         path.write_bytes(as_checkpoint(path.read_bytes()))
-    result = subprocess.run(
-        [str(CLI), "train", GAME, "--out", str(run), "--steps", "20", "--resume"],
-        capture_output=True,
-        text=True,
-    )
+    result = resume(run, steps=20)
     assert result.returncode == 1
     assert f"checkpoint '{checkpoints[-1]}': 'blocks' is not an integer" in result.stderr
 
@@ -235,11 +236,7 @@ def test_resume_refuses_a_metrics_log_of_other_columns(run_dir, tmp_path):
     lines = (run / "metrics.csv").read_text().splitlines()
     cut = "\n".join(line.rsplit(",", 1)[0] for line in lines) + "\n"
     (run / "metrics.csv").write_text(cut)
-    result = subprocess.run(
-        [str(CLI), "train", GAME, "--out", str(run), "--steps", "20", "--resume"],
-        capture_output=True,
-        text=True,
-    )
+    result = resume(run, steps=20)
     assert result.returncode == 1
     assert f"'{run / 'metrics.csv'}' has other columns than this run writes" in result.stderr
     assert (run / "metrics.csv").read_text() == cut
@@ -298,11 +295,7 @@ def test_a_kept_run_goes_on_elsewhere_from_its_step(run_dir, tmp_path):
         "model.pt",
     ]
     assert sum(p.stat().st_size for p in kept.rglob("*") if p.is_file()) < 5_000_000
-    again = subprocess.run(
-        [str(CLI), "train", GAME, "--out", str(kept), "--steps", "14", "--resume"],
-        capture_output=True,
-        text=True,
-    )
+    again = resume(kept, steps=14)
     assert again.returncode == 0, again.stderr
     assert "(step 12)" in again.stderr and "replay window refilled" in again.stderr
     assert "14 steps" in again.stdout
@@ -321,11 +314,7 @@ def test_a_kept_run_goes_on_elsewhere_from_its_step(run_dir, tmp_path):
     assert not (compact / "model.pt").exists()  # the checkpoint's weights; written again
     decisions = replay_decisions(done.stdout)
     assert 0 < decisions <= cut
-    again = subprocess.run(
-        [str(CLI), "train", GAME, "--out", str(compact), "--steps", "14", "--resume"],
-        capture_output=True,
-        text=True,
-    )
+    again = resume(compact, steps=14)
     assert again.returncode == 0, again.stderr
     assert "(step 12)" in again.stderr
     assert f"refilled with {decisions} decisions" in again.stderr
