@@ -2,6 +2,7 @@
 """Ships a training run's network: models/NAME.pt and its entry in models/manifest.json.
 
     tools/release/ship_model.py NAME RUN_DIR [--machine TEXT] [--teacher TEXT]  # the run's network
+    tools/release/ship_model.py NAME RUN_DIR --best [--counted-to STEP]  # the gate's network
     tools/release/ship_model.py NAME --strength TEXT              # the measured strength alone
 
 The entry records the game the run trained (its canonical spec), the settings that differ
@@ -11,11 +12,15 @@ place of DIR, which is not shipped. The processor time behind the network, its t
 included, and the GPU minutes, where given (--cpu-minutes, --gpu-minutes), and the
 generations of expert iteration behind it (--generations) are recorded too. A run
 started from the shipped network (init=pretrained) continues its entry: the totals add
-up. Shipping a new network drops
+up; a run shipped before and shipped again from a later step says so (--counted-to STEP,
+the step it was shipped at), so that the entry counts no step twice. The run's newest
+network (model.pt) ships, or with --best the network its gate promoted last (best.pt),
+with the run's totals at the step where it was promoted. Shipping a new network drops
 the old strength, which no longer holds; measure it again and give it with --strength. A
 run over many rule sets (rules=) ships with its rules, every rule set of which the
 network then plays as az:model=pretrained.
-Every file is written whole or not at all.
+Every file is written whole or not at all; --models DIR writes into DIR in place of
+the checkout's models/.
 """
 
 import argparse
@@ -38,15 +43,15 @@ ABOUT = (
 MAX_BYTES = 8_000_000
 
 
-def read_manifest(build):
+def read_manifest(build, models_dir):
     """{name: {key: value}} in the file's order, read by knightgym's own reader
     (agents/pretrained.h), which refuses a malformed manifest naming its line."""
     sys.path.insert(0, str(build / "python"))
     from knightgym import agents
 
-    if not any((ROOT / "models" / name).exists() for name in ("manifest.json", "manifest.txt")):
+    if not (models_dir / "manifest.json").exists():
         return {}
-    agents.set_models_directory(str(ROOT / "models"))
+    agents.set_models_directory(str(models_dir))
     try:
         entries = agents.pretrained()
     except ValueError as error:
@@ -89,12 +94,43 @@ def read_settings(lines):
     return dict(line.split("=", 1) for line in lines if "=" in line)
 
 
-def last_metrics(run):
+TOTALS = {"minutes": float, "steps": int, "games": int, "decisions": int}
+
+
+def metrics_rows(run):
     with open(run / "metrics.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     if not rows:
         sys.exit(f"{run}/metrics.csv has no rows")
-    return rows[-1]
+    return rows
+
+
+def totals_at(row):
+    return {
+        "minutes": float(row["seconds"]) / 60,
+        "steps": int(row["step"]),
+        "games": int(row["games"]),
+        "decisions": int(row["decisions"]),
+    }
+
+
+def shipped_network(run, rows, best):
+    """The network to ship and the metrics row of the step it stands for: the newest
+    (model.pt, the last row), or the one the gate promoted last (best.pt, the first row of
+    the last generation)."""
+    if not best:
+        return run / "model.pt", rows[-1]
+    generation = rows[-1]["generation"]
+    if int(generation) == 0:
+        sys.exit(f"{run}: its gate never promoted a network; best.pt is the one it started from")
+    return run / "best.pt", next(row for row in rows if row["generation"] == generation)
+
+
+def row_at_step(run, rows, step):
+    for row in rows:
+        if int(row["step"]) == step:
+            return row
+    sys.exit(f"{run}/metrics.csv has no row at step {step} (--counted-to names a logged step)")
 
 
 def same_setting(a, b):
@@ -128,39 +164,43 @@ def ship(args, models):
     ]
     if settings.get("teacher") and not args.teacher:
         sys.exit(f"{run} learned from a teacher: say which and what its data took, --teacher TEXT")
-    model = (run / "model.pt").read_bytes()
+    rows = metrics_rows(run)
+    network, row = shipped_network(run, rows, args.best)
+    model = network.read_bytes()
     if len(model) > MAX_BYTES:
-        sys.exit(
-            f"{run}/model.pt has {len(model)} bytes; a shipped network has at most {MAX_BYTES}"
-        )
+        sys.exit(f"{network} has {len(model)} bytes; a shipped network has at most {MAX_BYTES}")
 
-    row = last_metrics(run)
-    totals = {
-        "minutes": float(row["seconds"]) / 60,
-        "steps": int(row["step"]),
-        "games": int(row["games"]),
-        "decisions": int(row["decisions"]),
-    }
+    totals = totals_at(row)
     earlier = models.get(args.name, {})
     continued = settings.get("init") == "pretrained" and earlier.get("game") == game
+    if args.counted_to is not None:
+        if not continued:
+            sys.exit(
+                f"--counted-to: {run} does not continue the entry [{args.name}] "
+                "(it must start from the shipped network, init=pretrained, of the same game)"
+            )
+        counted = totals_at(row_at_step(run, rows, args.counted_to))
+        if counted["steps"] > totals["steps"]:
+            sys.exit(f"--counted-to {args.counted_to} is after the step shipped, {totals['steps']}")
+        totals = {key: totals[key] - counted[key] for key in totals}
     sessions = 1
     if continued:
-        for key in totals:
-            totals[key] += type(totals[key])(earlier[key])
-        sessions += int(earlier.get("sessions", 1))
-    compute = {
-        key: value
-        for key, value in [
-            ("cpu_minutes", args.cpu_minutes),
-            ("gpu_minutes", args.gpu_minutes),
-            ("generations", args.generations),
-        ]
-        if value is not None
+        for key, kind in TOTALS.items():
+            totals[key] += kind(earlier[key])
+        # The same run shipped again is the same session's chain, not one more link.
+        sessions = int(earlier.get("sessions", 1)) + (args.counted_to is None)
+    given = {
+        "cpu_minutes": args.cpu_minutes,
+        "gpu_minutes": args.gpu_minutes,
+        "generations": args.generations,
     }
-    if continued:
-        for key in compute:
-            compute[key] += type(compute[key])(earlier.get(key, 0))
-    write_atomically(ROOT / "models" / f"{args.name}.pt", model)
+    # A continued entry keeps what it recorded and adds what is given.
+    compute = {
+        key: (value or 0) + (float(earlier.get(key, 0)) if continued else 0)
+        for key, value in given.items()
+        if value is not None or (continued and key in earlier)
+    }
+    write_atomically(args.models / f"{args.name}.pt", model)
     models[args.name] = {
         "file": f"{args.name}.pt",
         "game": game,
@@ -195,6 +235,18 @@ def main():
         "--cpu-minutes", type=float, help="processor minutes behind it, the teacher's included"
     )
     parser.add_argument("--gpu-minutes", type=float, help="GPU minutes behind it")
+    parser.add_argument(
+        "--best", action="store_true", help="ship the network the run's gate promoted last"
+    )
+    parser.add_argument(
+        "--counted-to",
+        type=int,
+        metavar="STEP",
+        help="the entry already counts this run to STEP, where it was shipped before",
+    )
+    parser.add_argument(
+        "--models", type=Path, default=ROOT / "models", help="the folder written (models/)"
+    )
     parser.add_argument("--generations", type=int, help="generations of expert iteration")
     parser.add_argument(
         "--build",
@@ -204,9 +256,11 @@ def main():
     args = parser.parse_args()
     if (args.run is None) == (args.strength is None):
         parser.error("give RUN_DIR or --strength")
+    if args.run is None and (args.best or args.counted_to is not None):
+        parser.error("--best and --counted-to ship a run: give RUN_DIR")
     args.cli = str(Path(args.build) / "knightgym")
-    path = ROOT / "models" / "manifest.json"
-    models = read_manifest(Path(args.build))
+    path = args.models / "manifest.json"
+    models = read_manifest(Path(args.build), args.models)
     if args.run:
         ship(args, models)
     elif args.name not in models:
