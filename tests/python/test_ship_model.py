@@ -63,7 +63,8 @@ def run(tmp_path_factory):
     out = base / "run"
     train(out, 6, "--config", str(base / "settings.txt"))
     train(out, 12, "--resume")
-    steps = [int(row["step"]) for row in csv.DictReader(open(out / "metrics.csv"))]
+    with open(out / "metrics.csv", newline="") as f:
+        steps = [int(row["step"]) for row in csv.DictReader(f)]
     assert steps[0] == 6 and steps[-1] == 12
     return out
 
@@ -96,7 +97,8 @@ def test_best_ships_the_promoted_network_with_the_totals_of_its_step(models, run
     promoted = tmp_path / "run"
     shutil.copytree(run, promoted)
     # As a gate that promoted at step 6 writes it: generation 1 from that row on.
-    rows = list(csv.DictReader(open(promoted / "metrics.csv")))
+    with open(promoted / "metrics.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
     with open(promoted / "metrics.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()

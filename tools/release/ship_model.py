@@ -94,9 +94,6 @@ def read_settings(lines):
     return dict(line.split("=", 1) for line in lines if "=" in line)
 
 
-TOTALS = {"minutes": float, "steps": int, "games": int, "decisions": int}
-
-
 def metrics_rows(run):
     with open(run / "metrics.csv", newline="") as f:
         rows = list(csv.DictReader(f))
@@ -185,8 +182,8 @@ def ship(args, models):
         totals = {key: totals[key] - counted[key] for key in totals}
     sessions = 1
     if continued:
-        for key, kind in TOTALS.items():
-            totals[key] += kind(earlier[key])
+        for key in totals:
+            totals[key] += type(totals[key])(earlier[key])
         # The same run shipped again is the same session's chain, not one more link.
         sessions = int(earlier.get("sessions", 1)) + (args.counted_to is None)
     given = {
