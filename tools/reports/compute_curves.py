@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws each game's shipped networks' scores against the processor time behind them, one
-panel per game, from a table such as docs/strength/compute.csv (its header says what each
-column holds): so anyone can see whether more computation still pays.
+panel per game and reference, from a table such as docs/strength/compute.csv (its header
+says what each column holds): so anyone can see whether more computation still pays.
 
     tools/reports/compute_curves.py docs/strength/compute.csv docs/strength/compute.png
 """
@@ -81,12 +81,13 @@ def draw(rows, png):
     import matplotlib.pyplot as plt
     import matplotlib.ticker
 
-    games = list(dict.fromkeys(row["game"] for row in rows))
-    columns = min(3, len(games))
-    lines = math.ceil(len(games) / columns)
+    # a panel per game and reference (a rule network's mean over its rule sets apart)
+    panels = list(dict.fromkeys((row["game"], row["reference"]) for row in rows))
+    columns = min(3, len(panels))
+    lines = math.ceil(len(panels) / columns)
     figure, axes = plt.subplots(lines, columns, figsize=(5 * columns, 3.8 * lines), squeeze=False)
-    for panel, game in zip(axes.flat, games):
-        mine = [row for row in rows if row["game"] == game]
+    for panel, (game, reference) in zip(axes.flat, panels):
+        mine = [row for row in rows if (row["game"], row["reference"]) == (game, reference)]
         x = [row["minutes"] for row in mine]
         named = {row["network"]: row for row in mine}
         for row in mine:  # a run and the run that continues it, joined
@@ -99,7 +100,8 @@ def draw(rows, png):
                     linewidth=1,
                     zorder=1,
                 )
-        for row in mine:
+        # by processor time, labels below and above in turn: close points' labels do not meet
+        for turn, row in enumerate(sorted(mine, key=lambda row: row["minutes"])):
             filled = row["time"] == "cpu"
             panel.errorbar(
                 row["minutes"],
@@ -118,7 +120,7 @@ def draw(rows, png):
                 label,
                 (row["minutes"], row["score"]),
                 textcoords="offset points",
-                xytext=(5, -12),
+                xytext=(5, -12 if turn % 2 == 0 else 6),
                 fontsize=7,
             )
         panel.axhline(mine[0]["target"], color="C3", linestyle="--", linewidth=1)
@@ -127,10 +129,10 @@ def draw(rows, png):
         panel.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         panel.set_xlim(min(x) / 1.6, max(x) * 2.5)
         panel.set_ylim(-0.04, 1)
-        panel.set_title(f"{game}\nagainst {mine[0]['reference']}", fontsize=9)
+        panel.set_title(f"{game}\nagainst {reference}", fontsize=9)
         panel.set_xlabel("minutes of processor (hollow: wall minutes, shared cores)", fontsize=8)
         panel.set_ylabel("score", fontsize=8)
-    for panel in list(axes.flat)[len(games) :]:
+    for panel in list(axes.flat)[len(panels) :]:
         panel.axis("off")
     figure.tight_layout()
     folder = os.path.dirname(os.path.abspath(png))
@@ -156,7 +158,7 @@ def main(argv=None):
         print(f"compute_curves: {error}", file=sys.stderr)
         return 1
     draw(rows, args.png)
-    print(f"{args.png}: {len(rows)} networks of {len({row['game'] for row in rows})} games")
+    print(f"{args.png}: {len(rows)} points of {len({row['game'] for row in rows})} games")
     return 0
 
 
