@@ -12,6 +12,7 @@ from pathlib import Path
 
 import knightgym.balance
 from balance_runs import run_queue
+from knightgym._outputs import write_text
 from knightgym.balance_summary import load
 
 # The folder of DATA holding the results set aside, in DATA's layout (NAME/, ladders/).
@@ -61,7 +62,7 @@ def supersede(args, names, reason):
         source.replace(target)
         if not is_ladder:
             note = {"reason": reason, "replaced_on": datetime.date.today().isoformat()}
-            (target / "replaced.json").write_text(json.dumps(note, indent=1) + "\n")
+            write_text(target / "replaced.json", json.dumps(note, indent=1) + "\n")
             (target / "balance.progress").unlink(missing_ok=True)
         # The finished result in OUT too, with the progress a finished run keeps (a run
         # under way keeps its progress: one played by the old network is refused on
