@@ -65,8 +65,11 @@ def read_table(path):
             raise TableError(f"{where}: 0 <= low <= score <= high <= 1 expected")
         rows.append(row)
     for row in rows:
+        # the network continued is drawn in the same panel: of the same game and reference
         if row["continues"] and not any(
-            other["game"] == row["game"] and other["network"] == row["continues"] for other in rows
+            (other["game"], other["reference"], other["network"])
+            == (row["game"], row["reference"], row["continues"])
+            for other in rows
         ):
             raise TableError(f"{path}: {row['network']} continues {row['continues']!r}, no row")
     if not rows:
