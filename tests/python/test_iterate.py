@@ -65,7 +65,9 @@ def test_a_generation_trained_here_is_gated_by_a_resumed_run(tmp_path, settings)
     assert config["init"] == "pretrained" and config["teacher_steps"] == 10
     assert config["teacher"] == f"{out}/gen-1/teach" and config["seed"] == 1
 
-    # The devices and the gate's games may change between sessions, the rest may not.
+    # The devices, the gate's games and the recipe's comments and spacing may change
+    # between sessions, the rest may not.
+    settings.write_text("# the same recipe, annotated\n\n" + TINY_SETTINGS.replace("=", " = "))
     second = iterate("--out", str(out), "--config", str(settings), *TINY, "--gate-games", "16",
                      "--resume")  # fmt: skip
     assert second.returncode == 0, second.stderr

@@ -259,7 +259,8 @@ std::string iteration_run_json(const AnyGame& game, const IterationOptions& opti
   const GateOptions& gate = options.gate;
   JsonWriter json;
   json.begin_object().key("game").value(game.spec()).key("parent").value(options.parent);
-  json.key("parent_fnv1a").value(parent_fnv1a).key("settings").value(options.settings);
+  json.key("parent_fnv1a").value(parent_fnv1a);
+  json.key("settings").value(settings_lines(options.settings));
   json.key("teacher_sims").value(options.teacher_sims);
   json.key("teacher_steps").value(options.teacher_steps);
   json.key("teach_games").value(options.teach.games);

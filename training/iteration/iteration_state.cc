@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "training/trainer/train_config.h"
 #include "util/atomic_file.h"
 #include "util/binary_io.h"
 #include "util/json_reader.h"
@@ -68,13 +69,30 @@ std::string state_json(const IterationState& state) {
   return json.text();
 }
 
+// The saved options with their recipe as the settings it gives (settings_lines): a run
+// recorded before the loop wrote it so holds the recipe's text whole, comments and all,
+// and comments or spacing edited between sessions change nothing the run does.
+JsonValue with_settings_lines(const JsonValue& run) {
+  if (run.kind() != JsonValue::Kind::kObject) return run;
+  JsonWriter json;
+  json.begin_object();
+  for (const auto& [key, value] : run.as_object()) {
+    json.key(key);
+    if (key == "settings" && value.kind() == JsonValue::Kind::kString)
+      json.value(settings_lines(value.as_string()));
+    else
+      json.raw(value.text());
+  }
+  return parse_json(json.end_object().text());
+}
+
 IterationState read_state(const JsonValue& root, const std::string& run) {
   if (root.at("format").as_string() != kFormat)
     root.at("format").fail("not an iteration run's state");
   if (root.at("version").as_int() != kVersion)
     root.at("version").fail("a version this build does not read");
   const JsonValue expected = parse_json(run);
-  const std::string differing = differing_members(root.at("run"), expected);
+  const std::string differing = differing_members(with_settings_lines(root.at("run")), expected);
   if (!differing.empty())
     throw std::invalid_argument("a run of other options (" + differing +
                                 "): resume it with its own, or choose another --out");

@@ -46,7 +46,8 @@ void save_iteration_state(const std::string& path, const IterationState& state);
 
 // The state in `path`, which must be an iteration run's with the options `run` (JSON);
 // throws std::invalid_argument naming the path and the problem: not there, too large,
-// damaged (its hash), malformed, or of other options (naming them).
+// damaged (its hash), malformed, or of other options (naming them). The options' recipe,
+// "settings", is compared as the settings it gives: its comments and spacing may change.
 IterationState load_iteration_state(const std::string& path, const std::string& run);
 
 // One row per generation: generation, parent, parent_fnv1a, phase, teach_seconds,

@@ -240,6 +240,12 @@ std::vector<std::pair<std::string, std::string>> settings_given(std::string_view
       .params;
 }
 
+std::string settings_lines(std::string_view settings) {
+  std::string lines;
+  for (const auto& [key, value] : settings_given(settings)) lines += key + "=" + value + "\n";
+  return lines;
+}
+
 TrainConfig read_train_config(const TrainingDefaults& defaults, std::string_view settings) {
   TrainConfig config = defaults_of(defaults);
   ParamReader reader(Spec{"train", settings_given(settings)});

@@ -80,6 +80,10 @@ struct TrainConfig {
 // of the format: knightgym.training reads settings through it too.
 std::vector<std::pair<std::string, std::string>> settings_given(std::string_view settings);
 
+// The settings as settings_given reads them, one "key=value" a line in their order: a
+// recipe without its comments, blank lines and spacing, which change nothing it does.
+std::string settings_lines(std::string_view settings);
+
 // A game's defaults overridden by `settings` (as settings_given reads them). Throws
 // std::invalid_argument naming the problem.
 TrainConfig read_train_config(const TrainingDefaults& defaults, std::string_view settings);

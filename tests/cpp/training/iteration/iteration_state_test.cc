@@ -1,6 +1,7 @@
 // An iteration run's progress on disk: it reads back as written, to the last bit of its
 // sums; a damaged, reframed, oversized or foreign file is refused by name, as is a run of
-// other options (naming them); the table quotes what needs quoting.
+// other options (naming them), though not one whose recipe differs only in comments and
+// spacing; the table quotes what needs quoting.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -81,6 +82,20 @@ TEST_CASE("iteration state: damaged, reframed, oversized or foreign files are re
   std::filesystem::resize_file(path, 17u << 20);
   CHECK_THROWS_WITH(load_iteration_state(path, kRun),
                     Catch::Contains("more than an iteration run's state"));
+}
+
+TEST_CASE("iteration state: a recipe's comments and spacing are not options") {
+  const std::string path = testing::temporary_dir("iteration_state_recipe") + "/iterate.json";
+  IterationState state = sample_state();
+  // As runs before settings_lines recorded it: the recipe's text whole.
+  state.run = R"({"game":"tailten","settings":"# a recipe\nsims = 8\n\ngames=4  # few\n"})";
+  save_iteration_state(path, state);
+  const IterationState resumed =
+      load_iteration_state(path, R"({"game":"tailten","settings":"sims=8\ngames=4\n"})");
+  CHECK(resumed.generations == state.generations);
+  CHECK_THROWS_WITH(
+      load_iteration_state(path, R"({"game":"tailten","settings":"sims=8\ngames=5\n"})"),
+      Catch::Contains("a run of other options (settings)"));
 }
 
 TEST_CASE("iteration state: a hashed file whose figures disagree is refused by name") {
