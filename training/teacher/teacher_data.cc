@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "agents/agent_kinds.h"
 #include "agents/network.h"
 #include "env/core/rng.h"
 #include "training/teacher/typed_teacher.h"
@@ -22,6 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int64_t kMaxShardGames = 1 << 20;
+constexpr const char* kNetworksKey = "networks=";
 
 std::string shard_path(const std::string& dir, int64_t shard) {
   char name[32];
@@ -29,14 +31,44 @@ std::string shard_path(const std::string& dir, int64_t shard) {
   return dir + "/" + name;
 }
 
-// teach.txt: what makes the games what they are (the number of games aside).
+// teach.txt: what makes the games what they are (the number of games aside), and the hash
+// of every network file the teacher loads: a file shipped anew under the same name is
+// another teacher.
 std::string settings_text(const AnyGame& game, const std::string& teacher,
                           const TeacherOptions& options) {
+  std::string networks;
+  for (const NetworkUsed& network : networks_used({teacher}, {game.spec()}))
+    networks += (networks.empty() ? "" : ",") + network.file + ":" + network.fnv1a;
   // batch=B only where B > 1, so that the runs from before batches read as they were.
   return "game=" + game.spec() + "\nteacher=" + teacher + "\nseed=" + std::to_string(options.seed) +
          "\nopening_plies=" + std::to_string(options.opening_plies) +
          "\nshard_games=" + std::to_string(options.shard_games) + "\n" +
-         (options.batch > 1 ? "batch=" + std::to_string(options.batch) + "\n" : "");
+         (options.batch > 1 ? "batch=" + std::to_string(options.batch) + "\n" : "") +
+         (networks.empty() ? "" : kNetworksKey + networks + "\n");
+}
+
+// Why a run's kept settings differ from this run's, the networks named apart.
+std::string other_settings(const std::string& dir, const std::string& kept,
+                           const std::string& settings) {
+  const auto networks = [](const std::string& text) {  // the line, its newline included
+    const size_t at = text.find("\n" + std::string(kNetworksKey));
+    return at == std::string::npos ? std::string() : text.substr(at + 1);
+  };
+  const auto line = [&](const std::string& text) {
+    const std::string found = networks(text);
+    return found.substr(0, found.size() - 1);
+  };
+  const auto without_networks = [&](const std::string& text) {
+    return text.substr(0, text.size() - networks(text).size());
+  };
+  if (without_networks(kept) != without_networks(settings))
+    return "'" + dir + "' holds a teacher run of other settings:\n" + kept + "not\n" + settings;
+  if (networks(kept).empty())
+    return "'" + dir + "/teach.txt' records no hash of the teacher's networks (written before " +
+           "knightgym recorded them), so a network shipped anew since cannot be told apart; if " +
+           "it is unchanged since the run began, append the line " + line(settings);
+  return "'" + dir + "' was taught by other network files than the teacher's now: " + line(kept) +
+         ", not " + line(settings);
 }
 
 void check(const TeacherOptions& options) {
@@ -131,9 +163,7 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
   check_teacher_dir(dir, resume);
   if (resume) {
     const std::string kept = read_file(settings_file).value_or("");
-    if (kept != settings)
-      throw std::invalid_argument("'" + dir + "' holds a teacher run of other settings:\n" + kept +
-                                  "not\n" + settings);
+    if (kept != settings) throw std::invalid_argument(other_settings(dir, kept, settings));
   } else {
     write_file_atomically(settings_file, settings);
   }

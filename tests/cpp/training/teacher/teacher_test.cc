@@ -192,6 +192,40 @@ TEST_CASE("teacher runs refuse other settings and a second run in one directory"
                     Contains("holds no teacher shards"));
 }
 
+#if KNIGHTGYM_TORCH
+TEST_CASE("a teacher run records its networks' hashes and is resumed only by the same bytes",
+          "[teacher]") {
+  const auto game = load_game("tailten(max_turns=6)");
+  const std::string dir = temporary_dir("teacher_networks");
+  const std::string network = dir + "/teacher.pt";
+  write_bytes(network, read_bytes(std::string(KNIGHTGYM_MODELS_DIR) + "/tailten.pt"));
+  TeacherOptions options = small_options();
+  options.teacher = "az:model=" + network + ",sims=2,rules=any";
+  options.games = 1;
+  const std::string run = dir + "/run";
+  generate(*game, options, run);
+  const std::string settings = read_bytes(run + "/teach.txt");
+  const size_t line = settings.find("\nnetworks=" + network + ":");
+  REQUIRE(line != std::string::npos);
+  CHECK(settings.size() == line + 1 + std::string("networks=").size() + network.size() + 18);
+  CHECK(generate(*game, options, run, true).games == 0);  // the same bytes: resumed
+
+  // The file named in the teacher's spec shipped anew since: another teacher, refused.
+  std::string other = settings;
+  other.replace(settings.size() - 17, 16, "0123456789abcdef");
+  write_bytes(run + "/teach.txt", other);
+  CHECK_THROWS_WITH(generate(*game, options, run, true),
+                    Contains("was taught by other network files than the teacher's now: networks=" +
+                             network + ":0123456789abcdef, not networks=" + network + ":"));
+  // A run recorded before the hashes: refused, with the line to add if the file is unchanged.
+  write_bytes(run + "/teach.txt", settings.substr(0, line + 1));
+  CHECK_THROWS_WITH(generate(*game, options, run, true),
+                    Contains("records no hash of the teacher's networks") &&
+                        Contains("append the line networks=" + network + ":"));
+  CHECK(read_bytes(run + "/teach.txt") == settings.substr(0, line + 1));  // unchanged
+}
+#endif
+
 TEST_CASE("a truncated, damaged or foreign shard is refused naming the file", "[teacher]") {
   const auto game = load_game("tailten(max_turns=10)");
   TeacherOptions options = small_options();
