@@ -55,13 +55,17 @@ class AgentAdapter final : public AnyAgent {
   std::vector<typename G::State> states_;
 };
 
-// The typed agents behind agents made for a game G (by AgentFactory), in order: for code
-// that plays them on G's typed rules, such as the batched games of the arena.
+// The typed agent behind an agent made for a game G (by AgentFactory): for code that plays
+// it on G's typed rules, such as the batched games of the arena and the teacher.
+template <Game G>
+Agent<G>& typed_agent(AnyAgent& agent) {
+  return dynamic_cast<AgentAdapter<G>&>(agent).typed_agent();
+}
+
 template <Game G>
 std::vector<Agent<G>*> typed_agents(const std::vector<std::unique_ptr<AnyAgent>>& agents) {
   std::vector<Agent<G>*> typed;
-  for (const auto& agent : agents)
-    typed.push_back(&dynamic_cast<AgentAdapter<G>&>(*agent).typed_agent());
+  for (const auto& agent : agents) typed.push_back(&typed_agent<G>(*agent));
   return typed;
 }
 

@@ -40,8 +40,9 @@ void init_teacher(py::module_& m) {
       py::arg("shard_games") = 64, py::arg("batch") = 1, py::arg("resume") = false,
       py::arg("verbose") = false,
       "Plays `games` games of `game` (a spec) with `teacher` (any agent spec) in every seat "
-      "on `threads` threads, `batch` games at once on each (a search deciding for all of "
-      "them together; it must divide shard_games), and writes OUT/shard-*.kgt (resume=True "
+      "on `threads` threads, `batch` games in play at once on each (a search deciding for all "
+      "of them together, a finished game replaced by the next; at most shard_games), and writes "
+      "OUT/shard-*.kgt (resume=True "
       "goes on with the run there). Returns {games, positions, seconds, positions_per_s, shards}; "
       "releases the GIL. Ctrl-C stops it within a second with whole shards written "
       "(resume=True goes on) and raises KeyboardInterrupt. Raises ValueError naming a bad "

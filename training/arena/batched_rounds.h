@@ -1,9 +1,9 @@
-// The round loop of games played all at once on one thread, shared by the arena's batched
-// matches (batched_match.h) and the teachers' batched games (training/teacher/): each
-// round, for each group 0..groups-1 in turn, the games whose mover belongs to that group
-// are decided together by one call and then advanced, until every game is over. A group is
-// whoever decides together: an agent in a match (game g seats agent (seat + g) mod k), a
-// seat's agent for a teacher.
+// The round loop of games played all at once on one thread, for the arena's batched
+// matches (batched_match.h): each round, for each group 0..groups-1 in turn, the games
+// whose mover belongs to that group are decided together by one call and then advanced,
+// until every game is over. A group is whoever decides together: an agent in a match (game
+// g seats agent (seat + g) mod k). The teacher, one agent in every seat, has its own loop
+// (training/teacher/typed_teacher.h).
 #pragma once
 
 #include <atomic>

@@ -24,6 +24,7 @@ namespace fs = std::filesystem;
 
 constexpr int64_t kMaxShardGames = 1 << 20;
 constexpr const char* kNetworksKey = "networks=";
+constexpr const char* kBatchRefill = "batch_refill=true";
 
 std::string shard_path(const std::string& dir, int64_t shard) {
   char name[32];
@@ -39,36 +40,50 @@ std::string settings_text(const AnyGame& game, const std::string& teacher,
   std::string networks;
   for (const NetworkUsed& network : networks_used({teacher}, {game.spec()}))
     networks += (networks.empty() ? "" : ",") + network.file + ":" + network.fnv1a;
-  // batch=B only where B > 1, so that the runs from before batches read as they were.
+  // batch=B only where B > 1, so that the runs from before batches read as they were;
+  // kBatchRefill marks the batches of play_teacher_games_together, whose games differ from
+  // those of the batches before it (each seat's agent apart, a batch's games begun together).
   return "game=" + game.spec() + "\nteacher=" + teacher + "\nseed=" + std::to_string(options.seed) +
          "\nopening_plies=" + std::to_string(options.opening_plies) +
          "\nshard_games=" + std::to_string(options.shard_games) + "\n" +
-         (options.batch > 1 ? "batch=" + std::to_string(options.batch) + "\n" : "") +
+         (options.batch > 1 ? "batch=" + std::to_string(options.batch) + "\n" + kBatchRefill + "\n"
+                            : "") +
          (networks.empty() ? "" : kNetworksKey + networks + "\n");
 }
 
-// Why a run's kept settings differ from this run's, the networks named apart.
+// teach.txt's line that starts with `key`, without its newline; empty if none.
+std::string line_of(const std::string& text, std::string_view key) {
+  for (const std::string_view line : split(text, '\n'))
+    if (line.starts_with(key)) return std::string(line);
+  return "";
+}
+
+// teach.txt's settings that make its games what they are, whatever the batches' kind and
+// the teacher's files: its lines but the networks' hashes and the mark of the batches.
+std::string games_settings(const std::string& text) {
+  std::string out;
+  for (const std::string_view line : split(text, '\n'))
+    if (!line.starts_with(kNetworksKey) && !line.starts_with(kBatchRefill))
+      out.append(line).push_back('\n');
+  return out;
+}
+
+// Why a run's kept settings differ from this run's.
 std::string other_settings(const std::string& dir, const std::string& kept,
                            const std::string& settings) {
-  const auto networks = [](const std::string& text) {  // the line, its newline included
-    const size_t at = text.find("\n" + std::string(kNetworksKey));
-    return at == std::string::npos ? std::string() : text.substr(at + 1);
-  };
-  const auto line = [&](const std::string& text) {
-    const std::string found = networks(text);
-    return found.substr(0, found.size() - 1);
-  };
-  const auto without_networks = [&](const std::string& text) {
-    return text.substr(0, text.size() - networks(text).size());
-  };
-  if (without_networks(kept) != without_networks(settings))
+  if (games_settings(kept) != games_settings(settings))
     return "'" + dir + "' holds a teacher run of other settings:\n" + kept + "not\n" + settings;
-  if (networks(kept).empty())
+  if (!line_of(kept, "batch=").empty() && line_of(kept, kBatchRefill).empty())
+    return "'" + dir + "' was taught in batches of an earlier kind (each seat's agent apart, a " +
+           "batch's games begun together), which this knightgym no longer plays: finish it with " +
+           "the knightgym that began it (commit f8bd5b3 or before), or start anew";
+  if (line_of(kept, kNetworksKey).empty())
     return "'" + dir + "/teach.txt' records no hash of the teacher's networks (written before " +
            "knightgym recorded them), so a network shipped anew since cannot be told apart; if " +
-           "it is unchanged since the run began, append the line " + line(settings);
-  return "'" + dir + "' was taught by other network files than the teacher's now: " + line(kept) +
-         ", not " + line(settings);
+           "it is unchanged since the run began, append the line " +
+           line_of(settings, kNetworksKey);
+  return "'" + dir + "' was taught by other network files than the teacher's now: " +
+         line_of(kept, kNetworksKey) + ", not " + line_of(settings, kNetworksKey);
 }
 
 void check(const TeacherOptions& options) {
@@ -82,10 +97,10 @@ void check(const TeacherOptions& options) {
         std::to_string(options.shard_games));
   if (options.opening_plies < 0)
     bad("opening_plies must be at least 0, got " + std::to_string(options.opening_plies));
-  // A resumed run starts on a shard's first game, which must start a batch too.
-  if (options.batch < 1 || options.shard_games % options.batch != 0)
-    bad("batch must be at least 1 and divide shard_games (" + std::to_string(options.shard_games) +
-        "), got " + std::to_string(options.batch));
+  // Batches are played within a shard.
+  if (options.batch < 1 || options.batch > options.shard_games)
+    bad("batch must be in 1..shard_games (" + std::to_string(options.shard_games) + "), got " +
+        std::to_string(options.batch));
 }
 
 // The first game not yet written whole: shards are whole from the first on, and a
@@ -139,16 +154,13 @@ TeacherGame play_teacher_game(const AnyGame& game, const AgentFactory& teacher, 
 
 std::vector<TeacherGame> play_teacher_games_together(const AnyGame& game,
                                                      const AgentFactory& teacher, int64_t first,
-                                                     int64_t count, uint64_t seed,
+                                                     int64_t count, int64_t slots, uint64_t seed,
                                                      int opening_plies,
                                                      const std::atomic<bool>* stop) {
-  const int players = game.info().num_players;
-  std::vector<std::unique_ptr<AnyAgent>> seated;
-  for (int seat = 0; seat < players; ++seat)
-    seated.push_back(teacher.make(
-        derive_seed(seed ^ 0xba7c4ull, static_cast<uint64_t>(first) * players + seat)));
+  const std::unique_ptr<AnyAgent> agent =
+      teacher.make(derive_seed(seed ^ 0x5107ull, static_cast<uint64_t>(first)));
   return TypedCode<TypedTeacher>::of(game, "batched teaching")
-      .play_together(game, seated, first, count, seed, opening_plies, stop);
+      .play_together(game, *agent, first, count, slots, seed, opening_plies, stop);
 }
 
 TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& options,
@@ -163,7 +175,10 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
   check_teacher_dir(dir, resume);
   if (resume) {
     const std::string kept = read_file(settings_file).value_or("");
-    if (kept != settings) throw std::invalid_argument(other_settings(dir, kept, settings));
+    // A whole run has no game left to play, whatever kind of batches or files played it.
+    if (kept != settings && !(games_settings(kept) == games_settings(settings) &&
+                              first_missing_game(dir, game, options) == options.games))
+      throw std::invalid_argument(other_settings(dir, kept, settings));
   } else {
     write_file_atomically(settings_file, settings);
   }
@@ -211,14 +226,14 @@ TeacherRun generate_teacher_data(const AnyGame& game, const TeacherOptions& opti
   const NetworkThreadShare share(options.threads);  // threads that teach beside each other
   try {
     if (options.batch > 1) {
-      // `first` starts a shard, hence a batch (check()).
-      const int64_t left = options.games - first;
-      ordered_parallel((left + options.batch - 1) / options.batch, options.threads, window,
+      // A shard's games on one thread, `batch` of them in play; `first` starts a shard.
+      const int64_t left = options.games - first, per = options.shard_games;
+      ordered_parallel((left + per - 1) / per, options.threads, window,
                        [&](int64_t i, const std::atomic<bool>& quit) {
-                         const int64_t chunk = first + i * options.batch;
+                         const int64_t shard_first = first + i * per;
                          return play_teacher_games_together(
-                             game, teacher, chunk, std::min(options.batch, options.games - chunk),
-                             options.seed, options.opening_plies, &quit);
+                             game, teacher, shard_first, std::min(per, options.games - shard_first),
+                             options.batch, options.seed, options.opening_plies, &quit);
                        },
                        [&](std::vector<TeacherGame>&& games) {
                          for (TeacherGame& played : games) take(std::move(played));

@@ -7,10 +7,10 @@
 // and shard-NNNNNN.kgt, shard i holding games [i * shard_games, (i + 1) * shard_games),
 // each written whole. Game i is seeded from the seed and i alone, so a run cut short and
 // resumed, or played on more threads, writes the same shards as one unbroken run. With
-// batch B > 1, games are played B at a time on each thread, the teacher deciding for all
-// of them together (a network's search sends one batch per round of simulations): game i
-// is then seeded from the seed, i and its chunk's first game, [i / B * B, ...), so the
-// shards depend on B (teach.txt records it) but still not on the threads or a resume.
+// batch B > 1, a thread plays a shard's games with B of them in play, one agent deciding
+// for all of them together (a network's search sends one batch per round of simulations)
+// and a finished game's place going to the shard's next: game i's decisions then depend on
+// the seed, its shard and B (teach.txt records them), still not on the threads or a resume.
 #pragma once
 
 #include <algorithm>
@@ -34,7 +34,7 @@ struct TeacherOptions {
   uint64_t seed = 0;
   int opening_plies = 0;     // uniformly random legal moves before the teacher plays
   int64_t shard_games = 64;  // games per shard
-  int64_t batch = 1;         // games played together on a thread; divides shard_games
+  int64_t batch = 1;         // games in play together on a thread; at most shard_games
 };
 
 struct TeacherRun {
@@ -59,13 +59,13 @@ struct TeacherRun {
 TeacherGame play_teacher_game(const AnyGame& game, const AgentFactory& teacher, int64_t index,
                               uint64_t seed, int opening_plies, const std::atomic<bool>* stop);
 
-// Games [first, first + count) of a series played together: each seat's agent, seeded
-// from the seed, `first` and the seat, decides for every game where its seat is to move
-// with one act_batch. Games start and open as play_teacher_game's; returns nothing once
-// `stop` is set.
+// Games [first, first + count) of a series, `slots` of them in play at once: one agent,
+// seeded from the seed and `first`, decides every game in play (every seat's move) with one
+// act_batch a round, and a game that ends gives its place to the next. Games start and open
+// as play_teacher_game's; returns nothing once `stop` is set.
 std::vector<TeacherGame> play_teacher_games_together(const AnyGame& game,
                                                      const AgentFactory& teacher, int64_t first,
-                                                     int64_t count, uint64_t seed,
+                                                     int64_t count, int64_t slots, uint64_t seed,
                                                      int opening_plies,
                                                      const std::atomic<bool>* stop);
 

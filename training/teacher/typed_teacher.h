@@ -1,6 +1,6 @@
-// The teacher's typed code for a game (env/registry/typed_code.h): a chunk of teacher
-// games played together, each seat's agent deciding for every game where that seat is to
-// move at once; and the seeds and decisions that a game played alone shares with it.
+// The teacher's typed code for a game (env/registry/typed_code.h): a series of teacher
+// games played a batch at a time, one agent deciding for every game in play at once; and
+// the seeds and decisions that a game played alone shares with it.
 #pragma once
 
 #include <atomic>
@@ -15,7 +15,6 @@
 #include "agents/agent_adapter.h"
 #include "env/core/rng.h"
 #include "env/registry/typed_code.h"
-#include "training/arena/batched_rounds.h"
 #include "training/teacher/teacher_shard.h"
 
 namespace knightgym {
@@ -41,19 +40,21 @@ inline TeacherDecision teacher_decision(std::string state, Action action,
   return decision;
 }
 
-// Games first .. first + count - 1, each seat's agent deciding for every game where that
-// seat is to move at once (batched_rounds.h); none if `stop` was set.
+// Games first .. first + count - 1 with at most `slots` of them in play: each round the
+// teacher decides every game in play with one act_batch (whichever seat is to move), and a
+// game that ends gives its place to the next one not yet begun, so the batches stay full
+// whatever the games' lengths. The rounds depend on nothing but the arguments: a game's
+// decisions on `slots` and the games beside it, never on a thread. None if `stop` was set.
 template <Game G>
-std::vector<TeacherGame> play_teacher_games_typed(const G& rules, std::span<Agent<G>* const> seats,
-                                                  int64_t first, int64_t count, uint64_t seed,
+std::vector<TeacherGame> play_teacher_games_typed(const G& rules, Agent<G>& teacher, int64_t first,
+                                                  int64_t count, int64_t slots, uint64_t seed,
                                                   int opening_plies,
                                                   const std::atomic<bool>* stop) {
   using State = typename G::State;
-  const int players = rules.info().num_players;
   std::vector<TeacherGame> games(count);
   std::vector<State> states(count);
   Action legal[G::kMaxActions];
-  for (int64_t g = 0; g < count; ++g) {
+  const auto begin = [&](int64_t g) {
     games[g].index = first + g;
     games[g].start_seed = teacher_start_seed(seed, first + g);
     Rng rng(games[g].start_seed);
@@ -63,22 +64,34 @@ std::vector<TeacherGame> play_teacher_games_typed(const G& rules, std::span<Agen
       const int legal_count = rules.legal_actions(states[g], legal);
       rules.apply(states[g], legal[opening.below(static_cast<uint32_t>(legal_count))]);
     }
-  }
+  };
   SearchLimits limits;
   limits.stop = stop;
+  std::vector<int64_t> in_play;  // in the order their slots were filled
+  std::vector<State> batch;
+  std::vector<Action> actions;
   std::vector<SearchReport> reports;
-  const bool finished = play_rounds(
-      rules, states, players, [](int64_t, int mover) { return mover; },
-      [&](int seat, std::span<const State> batch, Action* actions) {
-        reports.resize(batch.size());
-        seats[seat]->act_batch(batch, actions, limits, reports.data());
-      },
-      [&](int64_t g, size_t i, Action action) {
-        games[g].decisions.push_back(
-            teacher_decision(rules.serialize(states[g]), action, reports[i]));
-      },
-      stop);
-  if (!finished) return {};
+  for (int64_t next = 0;;) {
+    for (; static_cast<int64_t>(in_play.size()) < slots && next < count; ++next) {
+      begin(next);
+      if (!rules.terminal(states[next])) in_play.push_back(next);
+    }
+    if (in_play.empty()) break;
+    if (stop && *stop) return {};
+    batch.clear();
+    for (const int64_t g : in_play) batch.push_back(states[g]);
+    actions.resize(batch.size());
+    reports.resize(batch.size());
+    teacher.act_batch(std::span<const State>(batch), actions.data(), limits, reports.data());
+    for (size_t i = 0; i < in_play.size(); ++i) {
+      const int64_t g = in_play[i];
+      games[g].decisions.push_back(
+          teacher_decision(rules.serialize(states[g]), actions[i], reports[i]));
+      rules.apply(states[g], actions[i]);
+    }
+    std::erase_if(in_play, [&](int64_t g) { return rules.terminal(states[g]); });
+  }
+  const int players = rules.info().num_players;
   for (int64_t g = 0; g < count; ++g) {
     games[g].returns.resize(players);
     rules.returns(states[g], games[g].returns.data());
@@ -88,20 +101,17 @@ std::vector<TeacherGame> play_teacher_games_typed(const G& rules, std::span<Agen
 }
 
 struct TypedTeacher {
-  // play_teacher_games_typed on the game's typed rules, with agents made for the game.
-  std::vector<TeacherGame> (*play_together)(const AnyGame& game,
-                                            const std::vector<std::unique_ptr<AnyAgent>>& seats,
-                                            int64_t first, int64_t count, uint64_t seed,
+  // play_teacher_games_typed on the game's typed rules, with an agent made for the game.
+  std::vector<TeacherGame> (*play_together)(const AnyGame& game, AnyAgent& teacher, int64_t first,
+                                            int64_t count, int64_t slots, uint64_t seed,
                                             int opening_plies, const std::atomic<bool>* stop);
 
   template <Game G>
   static TypedTeacher of() {
-    return {[](const AnyGame& game, const std::vector<std::unique_ptr<AnyAgent>>& seats,
-               int64_t first, int64_t count, uint64_t seed, int opening_plies,
-               const std::atomic<bool>* stop) {
-      const std::vector<Agent<G>*> typed = typed_agents<G>(seats);
-      return play_teacher_games_typed(typed_rules<G>(game), std::span<Agent<G>* const>(typed),
-                                      first, count, seed, opening_plies, stop);
+    return {[](const AnyGame& game, AnyAgent& teacher, int64_t first, int64_t count, int64_t slots,
+               uint64_t seed, int opening_plies, const std::atomic<bool>* stop) {
+      return play_teacher_games_typed(typed_rules<G>(game), typed_agent<G>(teacher), first, count,
+                                      slots, seed, opening_plies, stop);
     }};
   }
 };

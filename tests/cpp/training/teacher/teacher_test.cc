@@ -11,9 +11,13 @@
 #include <limits>
 #include <numeric>
 
+#include "agents/random_agent.h"
+#include "env/games/knight_fight/knight_fight.h"
 #include "env/registry/registry.h"
+#include "env/registry/typed_code.h"
 #include "tests/cpp/test_files.h"
 #include "training/teacher/teacher_data.h"
+#include "training/teacher/typed_teacher.h"
 
 namespace knightgym {
 namespace {
@@ -149,12 +153,77 @@ TEST_CASE(
         CHECK((decision.value >= -1 && decision.value <= 1));
       }
 
-  // Resumed with another batch, the run is refused; a batch must divide the shards.
+  // Resumed with another batch, a run with games left is refused; a batch fits in a shard.
   options.batch = 4;
+  options.games = 12;
   CHECK_THROWS_WITH(generate(*game, options, whole, true), Contains("other settings"));
-  options.batch = 3;
+  options.batch = 5;
   CHECK_THROWS_WITH(generate(*game, options, temporary_dir("teacher_batched_bad")),
-                    Contains("batch must be at least 1 and divide shard_games (4), got 3"));
+                    Contains("batch must be in 1..shard_games (4), got 5"));
+
+  // A run of the batches before (each seat's agent apart) is refused while games are left,
+  // and resumed once whole, as there is nothing left to play.
+  options.batch = 2;
+  const std::string settings = read_bytes(whole + "/teach.txt");
+  std::string earlier = settings;
+  earlier.erase(earlier.find("batch_refill=true\n"), std::string("batch_refill=true\n").size());
+  write_bytes(whole + "/teach.txt", earlier);
+  CHECK_THROWS_WITH(generate(*game, options, whole, true),
+                    Contains("was taught in batches of an earlier kind"));
+  options.games = 8;
+  CHECK(generate(*game, options, whole, true).games == 0);
+}
+
+// A teacher in every seat that plays at random and keeps, for each act_batch, how many
+// games it decided and whether their movers differed.
+class BatchSpy final : public Agent<KnightFight> {
+ public:
+  explicit BatchSpy(const KnightFight& game) : game_(game), random_(game, 3) {}
+  Action act(const State& state, const SearchLimits& limits) override {
+    return random_.act(state, limits);
+  }
+  void act_batch(std::span<const State> states, Action* out, const SearchLimits& limits,
+                 SearchReport* reports) override {
+    sizes.push_back(static_cast<int>(states.size()));
+    mixed_movers |= std::any_of(states.begin(), states.end(), [&](const State& state) {
+      return game_.current_player(state) != game_.current_player(states[0]);
+    });
+    Agent<KnightFight>::act_batch(states, out, limits, reports);
+  }
+  std::vector<int> sizes;
+  bool mixed_movers = false;
+
+ private:
+  const KnightFight& game_;
+  RandomAgent<KnightFight> random_;
+};
+
+TEST_CASE("batched teacher games keep every slot in play until no game is left to begin",
+          "[teacher]") {
+  const auto game = load_game("knight_fight(max_turns=20)");
+  const KnightFight& rules = typed_rules<KnightFight>(*game);
+  BatchSpy spy(rules);
+  const std::vector<TeacherGame> games =
+      play_teacher_games_typed(rules, spy, 10, 7, 3, 5, 2, nullptr);
+  REQUIRE(games.size() == 7);
+  int64_t decisions = 0;
+  size_t longest = 0;
+  for (size_t g = 0; g < games.size(); ++g) {
+    CHECK(games[g].index == 10 + static_cast<int64_t>(g));
+    CHECK_FALSE(games[g].decisions.empty());
+    CHECK(games[g].returns.size() == 2);
+    decisions += static_cast<int64_t>(games[g].decisions.size());
+    longest = std::max(longest, games[g].decisions.size());
+  }
+  // One call a round decides every game in play, whoever is to move in each: 3 of them
+  // until the last game has begun, fewer only in the last game's span.
+  CHECK(std::accumulate(spy.sizes.begin(), spy.sizes.end(), int64_t{0}) == decisions);
+  CHECK(*std::max_element(spy.sizes.begin(), spy.sizes.end()) == 3);
+  const auto short_calls =
+      std::count_if(spy.sizes.begin(), spy.sizes.end(), [](int n) { return n < 3; });
+  CHECK(static_cast<size_t>(short_calls) < longest);
+  CHECK(spy.sizes.size() < static_cast<size_t>(decisions) / 2);
+  CHECK(spy.mixed_movers);
 }
 
 TEST_CASE("teacher runs refuse other settings and a second run in one directory", "[teacher]") {
@@ -202,18 +271,21 @@ TEST_CASE("a teacher run records its networks' hashes and is resumed only by the
   TeacherOptions options = small_options();
   options.teacher = "az:model=" + network + ",sims=2,rules=any";
   options.games = 1;
+  options.shard_games = 1;
   const std::string run = dir + "/run";
   generate(*game, options, run);
   const std::string settings = read_bytes(run + "/teach.txt");
   const size_t line = settings.find("\nnetworks=" + network + ":");
   REQUIRE(line != std::string::npos);
   CHECK(settings.size() == line + 1 + std::string("networks=").size() + network.size() + 18);
-  CHECK(generate(*game, options, run, true).games == 0);  // the same bytes: resumed
 
-  // The file named in the teacher's spec shipped anew since: another teacher, refused.
+  // The file named in the teacher's spec shipped anew since: another teacher, refused while
+  // games are left to play, and a whole run resumed, as there is nothing left to play.
   std::string other = settings;
   other.replace(settings.size() - 17, 16, "0123456789abcdef");
   write_bytes(run + "/teach.txt", other);
+  CHECK(generate(*game, options, run, true).games == 0);
+  options.games = 2;
   CHECK_THROWS_WITH(generate(*game, options, run, true),
                     Contains("was taught by other network files than the teacher's now: networks=" +
                              network + ":0123456789abcdef, not networks=" + network + ":"));
@@ -223,6 +295,8 @@ TEST_CASE("a teacher run records its networks' hashes and is resumed only by the
                     Contains("records no hash of the teacher's networks") &&
                         Contains("append the line networks=" + network + ":"));
   CHECK(read_bytes(run + "/teach.txt") == settings.substr(0, line + 1));  // unchanged
+  write_bytes(run + "/teach.txt", settings);                              // the same bytes: resumed
+  CHECK(generate(*game, options, run, true).games == 1);
 }
 #endif
 
