@@ -1,6 +1,7 @@
 """tools/release/ship_model.py on a real run of a few steps from Tailten's shipped network
-(init=pretrained), into a copy of models/: the entry continues the shipped one's totals,
-the same run shipped again from a later step counts no step twice (--counted-to), the
+(init=pretrained, or its file), into a copy of models/: the entry continues the shipped
+one's totals, the same run shipped again from a later step counts no step twice
+(--counted-to), the
 processor minutes and generations recorded stay and what is given adds, --best
 ships the network the gate promoted with the totals of its step, and what cannot be
 shipped is refused by name with models/ left as it was."""
@@ -91,6 +92,20 @@ def test_a_run_shipped_twice_counts_each_step_once(models, run):
     again = entry(models)
     assert int(again["steps"]) == int(shipped["steps"]) + 12
     assert int(again["sessions"]) == int(shipped["sessions"])
+
+
+def test_a_run_from_the_shipped_networks_file_continues_its_entry(models, run, tmp_path):
+    # A generation of knightgym iterate starts from its parent's file: the shipped network's
+    # bytes continue the entry, and another network's start an entry of their own.
+    for init, continues in ((models / f"{GAME}.pt", True), (run / "model.pt", False)):
+        settings = tmp_path / "settings.txt"
+        settings.write_text(SETTINGS.replace("init=pretrained", f"init={init}"))
+        out = tmp_path / f"from-{continues}"
+        train(out, 6, "--config", str(settings))
+        shipped = entry(models)
+        done = ship(models, str(out))
+        assert done.returncode == 0, done.stderr
+        assert int(entry(models)["steps"]) == int(shipped["steps"]) * continues + 6
 
 
 def test_best_ships_the_promoted_network_with_the_totals_of_its_step(models, run, tmp_path):

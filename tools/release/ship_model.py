@@ -11,7 +11,8 @@ run taught first (teacher=DIR) names its teacher and what its data took (--teach
 place of DIR, which is not shipped. The processor time behind the network, its teacher's
 included, and the GPU minutes, where given (--cpu-minutes, --gpu-minutes), and the
 generations of expert iteration behind it (--generations) are recorded too. A run
-started from the shipped network (init=pretrained) continues its entry: the totals add
+started from the shipped network (init=pretrained, or a file of its bytes, as the
+generations of knightgym iterate name their parent) continues its entry: the totals add
 up; a run shipped before and shipped again from a later step says so (--counted-to STEP,
 the step it was shipped at), so that the entry counts no step twice. The run's newest
 network (model.pt) ships, or with --best the network its gate promoted last (best.pt),
@@ -130,6 +131,20 @@ def row_at_step(run, rows, step):
     sys.exit(f"{run}/metrics.csv has no row at step {step} (--counted-to names a logged step)")
 
 
+def starts_from_shipped(init, shipped):
+    """Whether a run's `init` is the network shipped as `shipped` (models/NAME.pt):
+    `pretrained`, or a file of the same bytes (knightgym iterate's generations name their
+    parent's file)."""
+    if init == "pretrained":
+        return True
+    if not init or not shipped.is_file():
+        return False
+    path = Path(init)
+    if not path.is_absolute() and not path.exists():
+        path = ROOT / init
+    return path.is_file() and path.read_bytes() == shipped.read_bytes()
+
+
 def same_setting(a, b):
     """Equal as written, or as numbers (1e-04 and 0.0001: builds print them apart)."""
     if a == b:
@@ -169,12 +184,16 @@ def ship(args, models):
 
     totals = totals_at(row)
     earlier = models.get(args.name, {})
-    continued = settings.get("init") == "pretrained" and earlier.get("game") == game
+    continued = (
+        starts_from_shipped(settings.get("init"), args.models / f"{args.name}.pt")
+        and earlier.get("game") == game
+    )
     if args.counted_to is not None:
         if not continued:
             sys.exit(
                 f"--counted-to: {run} does not continue the entry [{args.name}] "
-                "(it must start from the shipped network, init=pretrained, of the same game)"
+                "(it must start from the shipped network of the same game: init=pretrained "
+                "or its file)"
             )
         counted = totals_at(row_at_step(run, rows, args.counted_to))
         if counted["steps"] > totals["steps"]:
