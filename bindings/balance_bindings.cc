@@ -32,7 +32,7 @@ using AgentSpecs = std::variant<std::string, std::vector<std::string>>;
 BalanceOptions balance_options(const std::string& game, const std::vector<std::string>& sweeps,
                                const AgentSpecs& agents, int64_t games, int threads, uint64_t seed,
                                const std::optional<std::string>& sprt, int64_t check_every,
-                               int64_t batch, int opening_plies) {
+                               int64_t batch, int64_t chunk, int opening_plies) {
   BalanceOptions options;
   options.game = game;
   for (const std::string& sweep : sweeps) options.sweeps.push_back(parse_sweep(sweep));
@@ -46,6 +46,7 @@ BalanceOptions balance_options(const std::string& game, const std::vector<std::s
   if (sprt) options.sprt = parse_sprt(*sprt);
   options.check_every = check_every;
   options.batch = batch;
+  options.chunk = chunk;
   options.opening_plies = opening_plies;
   return options;
 }
@@ -88,11 +89,11 @@ void init_balance(py::module_& m) {
       "run_balance",
       [](const std::string& game, const std::vector<std::string>& sweeps, const AgentSpecs& agents,
          int64_t games, int threads, uint64_t seed, const std::optional<std::string>& sprt,
-         int64_t check_every, int64_t batch, int opening_plies,
+         int64_t check_every, int64_t batch, int64_t chunk, int opening_plies,
          const std::optional<std::string>& out, bool resume, bool progress,
          const std::optional<py::function>& runner) {
         BalanceOptions options = balance_options(game, sweeps, agents, games, threads, seed, sprt,
-                                                 check_every, batch, opening_plies);
+                                                 check_every, batch, chunk, opening_plies);
         if (out) {
           refuse_a_finished_run(*out);
           options.progress_file = progress_path(*out);
@@ -126,7 +127,7 @@ void init_balance(py::module_& m) {
         return balance_json(*result);
       },
       py::arg("game"), py::arg("sweeps"), py::arg("agents"), py::arg("games"), py::arg("threads"),
-      py::arg("seed"), py::arg("sprt"), py::arg("check_every"), py::arg("batch"),
+      py::arg("seed"), py::arg("sprt"), py::arg("check_every"), py::arg("batch"), py::arg("chunk"),
       py::arg("opening_plies"), py::arg("out"), py::arg("resume"), py::arg("progress"),
       py::arg("runner") = py::none(),
       "Runs a balance study; returns the text of balance.json and writes it into `out` "
@@ -141,7 +142,7 @@ void init_balance(py::module_& m) {
       [](const std::string& game, const std::vector<std::string>& sweeps,
          const AgentSpecs& agents) {
         const BalanceOptions options =
-            balance_options(game, sweeps, agents, 0, 1, 0, std::nullopt, 100, 0, 0);
+            balance_options(game, sweeps, agents, 0, 1, 0, std::nullopt, 100, 0, 0, 0);
         std::vector<std::string> specs;
         for (const RuleSet& rules : expand_grid(options.game, options.sweeps))
           specs.push_back(rules.spec);
@@ -157,13 +158,14 @@ void init_balance(py::module_& m) {
       .def(py::init([](const std::string& game, const std::vector<std::string>& sweeps,
                        const AgentSpecs& agents, int64_t games, int threads, uint64_t seed,
                        const std::optional<std::string>& sprt, int64_t check_every, int64_t batch,
-                       int opening_plies) {
+                       int64_t chunk, int opening_plies) {
              return BalanceChunkPlayer(balance_options(game, sweeps, agents, games, threads, seed,
-                                                       sprt, check_every, batch, opening_plies));
+                                                       sprt, check_every, batch, chunk,
+                                                       opening_plies));
            }),
            py::arg("game"), py::arg("sweeps"), py::arg("agents"), py::arg("games"),
            py::arg("threads"), py::arg("seed"), py::arg("sprt"), py::arg("check_every"),
-           py::arg("batch"), py::arg("opening_plies"))
+           py::arg("batch"), py::arg("chunk"), py::arg("opening_plies"))
       .def_property_readonly("chunks",
                              [](const BalanceChunkPlayer& p) { return p.layout().chunks; })
       .def_property_readonly(

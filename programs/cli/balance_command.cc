@@ -106,7 +106,7 @@ std::string relay_start(const BalanceOptions& options, const std::vector<std::st
   else
     json.null();
   json.key("check_every").value(options.check_every).key("batch").value(options.batch);
-  json.key("opening_plies").value(options.opening_plies);
+  json.key("chunk").value(options.chunk).key("opening_plies").value(options.opening_plies);
   return json.end_object().end_object().text();
 }
 
@@ -124,6 +124,7 @@ int balance_command(Args& args) {
   options.games = args.get_int("games", 1000, 1);
   options.threads = args.get_threads("threads", 1);
   options.batch = args.get_int("batch", 0, 0);
+  options.chunk = args.get_int("chunk", 0, 0);
   options.opening_plies = static_cast<int>(args.get_int("opening-plies", 0, 0));
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   const std::string sprt = args.get_string("sprt", "");

@@ -113,7 +113,7 @@ const Command kCommands[] = {
      kKeep},
     {"balance",
      "GAME [--sweep KEY=V1,V2,...]... --agents SPEC[,SPEC] [--games N]\n"
-     "[--threads T] [--batch B] [--opening-plies P] [--seed S]\n"
+     "[--threads T] [--batch B [--chunk C]] [--opening-plies P] [--seed S]\n"
      "[--sprt a0=A,a1=B,alpha=X,beta=Y] [--check-every N] [--ray ADDRESS]\n"
      "--out DIR [--resume] [--no-plots] [--record N]",
      "seat balance of rule sets; see docs/balance.md; --record: the first N games of each\n"

@@ -901,6 +901,7 @@ def test_ctrl_c_stops_a_run_with_a_runner_and_saves_its_progress(tmp_path):
         sprt=None,
         check_every=100,
         batch=0,
+        chunk=0,
         opening_plies=0,
     )
     player = _knightgym.BalanceChunkPlayer(**options)

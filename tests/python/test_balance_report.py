@@ -186,6 +186,27 @@ def test_device_and_batch_reach_the_networks_alone(folders):
     )
 
 
+def test_a_sweeps_network_run_keeps_its_batch_refilled_within_its_chunks(folders):
+    _, args = folders
+    network = {"run": "net", "games": 400, "batch": 32, "chunk": 200}
+    sweep = {"title": "t", "run": "weak", "sweep": ["mirror_on_moves=false,true"], "games": 2}
+    ladder = {"name": "kf", "spec": "knight_fight", "games": 2}
+
+    def plan_of(with_network):
+        study = {"ladder": ladder, "sweeps": [{**sweep, "with_network": with_network}]}
+        return balance_plan.Plan({"knight_fight": study})
+
+    run = plan_of(network).runs["knight_fight_net"]
+    command = balance_runs.command_of(args, "knight_fight_net", run)
+    assert command[command.index("--batch") + 1 :][:3] == ["32", "--chunk", "200"]
+    # A GPU's batch larger than the chunk: the batch's games start together.
+    args.batch = 400
+    command = balance_runs.command_of(args, "knight_fight_net", run)
+    assert command[command.index("--batch") + 1] == "400" and "--chunk" not in command
+    run = plan_of({"run": "net", "games": 4}).runs["knight_fight_net"]
+    assert (run.batch, run.chunk) == (20, 0)
+
+
 def test_a_player_on_a_gpu_is_rated_as_on_the_cpu():
     on_gpu = "az:model=pretrained,sims=64,device=cuda,threads=0"
     assert balance_summary.same_player(on_gpu) == "az:model=pretrained,sims=64,threads=0"

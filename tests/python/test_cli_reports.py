@@ -109,6 +109,26 @@ def test_bad_threads_and_batches_are_refused(command, args, message):
     assert message in done.stderr
 
 
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--chunk", "8"], "chunk (8) needs a batch"),
+        (["--batch", "4", "--chunk", "2"], "chunk (2) must be 0 or at least the batch (4)"),
+        (["--batch", "4", "--chunk", "9"], "and a multiple of the number of agents (2)"),
+    ],
+)
+def test_a_balance_chunk_that_holds_no_batch_is_refused_before_any_file(tmp_path, args, message):
+    out = tmp_path / "run"
+    done = subprocess.run(
+        [str(CLI), "balance", "knight_fight", "--agents", "random,greedy", *args, "--out", out],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1
+    assert message in done.stderr
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("module", ["play", "ladder", "training", "balance"])
 @pytest.mark.parametrize(
     "content, problem",

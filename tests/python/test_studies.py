@@ -35,7 +35,15 @@ SWEEP = {
     "sprt": None,
     "plots": None,
     "at_strength": AT_STRENGTH,
-    "with_network": {"run": None, "sweep": None, "games": None, "sprt": None, "plots": None},
+    "with_network": {
+        "run": None,
+        "sweep": None,
+        "games": None,
+        "sprt": None,
+        "plots": None,
+        "batch": None,
+        "chunk": None,
+    },
 }
 SCHEMA = {
     "main_job": None,

@@ -51,6 +51,7 @@ class Run:
     sprt: str = None
     games: int = 2000
     batch: int = 0
+    chunk: int = 0  # with a batch: games per chunk, `batch` of them in play (0: batch)
     opening_plies: int = 0
     record: int = 0  # games of each rule set whose moves are kept (records.jsonl)
 
@@ -126,7 +127,8 @@ class Plan:
                         tuple(network.get("sweep", sweep["sweep"])),
                         SPRTS.get(network.get("sprt")),
                         network["games"],
-                        batch=20,
+                        batch=network.get("batch", 20),
+                        chunk=network.get("chunk", 0),
                     )
         # Skill depth: three rungs of the ladder in a round robin on every rule set.
         for game, balance in settings.items():

@@ -34,10 +34,13 @@ def on_device(agents, device):
 
 def command_of(args, name, run):
     """The command that plays a run; with --device, its networks evaluate there and, with
-    --batch, that many games are batched per thread (in the runs a network plays)."""
+    --batch, that many games are batched per thread (in the runs a network plays; the
+    run's chunk stays where it holds that batch, and otherwise the batch's games start
+    together)."""
     network = "az:" in run.agents
     agents = on_device(run.agents, args.device) if args.device else run.agents
     batch = args.batch if args.batch and network else run.batch
+    chunk = run.chunk if batch and run.chunk >= batch else 0
     command = [
         str(Path(args.build) / "knightgym"),
         "balance",
@@ -53,6 +56,7 @@ def command_of(args, name, run):
         "--resume",
     ]
     command += ["--threads", str(args.threads)] + (["--batch", str(batch)] if batch else [])
+    command += ["--chunk", str(chunk)] if chunk else []
     if run.opening_plies:
         command += ["--opening-plies", str(run.opening_plies)]
     for sweep in run.sweeps:

@@ -97,11 +97,13 @@ void play_series_in_batches(
 // chunk of play_arena_in_batches), with agents made for these games alone, seeded from
 // the seed and `first`: a series cut into such chunks gives the same games whichever
 // thread or machine plays each chunk. Balance's chunks are whole blocks (multiples of the
-// number of agents), which its tallies need; the games do not.
+// number of agents), which its tallies need; the games do not. `in_flight`: 0 to start
+// every game at once, or that many in play, a game that ends giving its place to the
+// next (batched_match.h); the games depend on it.
 std::vector<GameRecord> play_games_together(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
     int64_t first, int64_t games, uint64_t seed, int opening_plies = 0,
-    const std::atomic<bool>* stop = nullptr);
+    const std::atomic<bool>* stop = nullptr, int64_t in_flight = 0);
 
 // An agent's results: per game, the mean of its seats' returns; a win above 0, a loss
 // below. score = (mean result + 1) / 2 in [0, 1], with the normal 95% half-width. firsts:

@@ -83,7 +83,8 @@ void play_series_in_batches(
 
 std::vector<GameRecord> play_games_together(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
-    int64_t first, int64_t games, uint64_t seed, int opening_plies, const std::atomic<bool>* stop) {
+    int64_t first, int64_t games, uint64_t seed, int opening_plies, const std::atomic<bool>* stop,
+    int64_t in_flight) {
   if (agents.empty() || games < 1 || first < 0)
     throw std::invalid_argument("play_games_together: need agents and games, got " +
                                 std::to_string(agents.size()) + " agents for games " +
@@ -91,8 +92,8 @@ std::vector<GameRecord> play_games_together(
   // The agents' streams, one set per chunk (its `first` game).
   const uint64_t agent_seed = derive_seed(seed ^ 0xba7c4ed5eedull, static_cast<uint64_t>(first));
   return TypedCode<TypedMatches>::of(game, "a match played in batches")
-      .play_together(game, make_agents(agents, agent_seed), games, seed, first, opening_plies,
-                     stop);
+      .play_together(game, make_agents(agents, agent_seed), games, seed, first, opening_plies, stop,
+                     in_flight);
 }
 
 }  // namespace knightgym

@@ -19,16 +19,17 @@ struct TypedMatches {
   std::vector<GameRecord> (*play_together)(const AnyGame& game,
                                            const std::vector<std::unique_ptr<AnyAgent>>& agents,
                                            int64_t games, uint64_t seed, int64_t first,
-                                           int opening_plies, const std::atomic<bool>* stop);
+                                           int opening_plies, const std::atomic<bool>* stop,
+                                           int64_t in_flight);
 
   template <Game G>
   static TypedMatches of() {
     return {[](const AnyGame& game, const std::vector<std::unique_ptr<AnyAgent>>& agents,
                int64_t games, uint64_t seed, int64_t first, int opening_plies,
-               const std::atomic<bool>* stop) {
+               const std::atomic<bool>* stop, int64_t in_flight) {
       const std::vector<Agent<G>*> typed = typed_agents<G>(agents);
       return play_batched(typed_rules<G>(game), std::span<Agent<G>* const>(typed), games, seed,
-                          first, opening_plies, stop);
+                          first, opening_plies, stop, in_flight);
     }};
   }
 };

@@ -43,6 +43,11 @@ struct BalanceOptions {
   // every agent deciding for all of them at once (one network batch per round of
   // simulations); B is a multiple of the number of agents.
   int64_t batch = 0;
+  // With a batch: 0 for chunks of `batch` games, started together; C > batch for chunks
+  // of C games with `batch` of them in play at once, a game that ends giving its place to
+  // the chunk's next (the batches stay full however game lengths vary). A multiple of
+  // the number of agents; the games depend on it.
+  int64_t chunk = 0;
   // Each block starts this many uniformly random legal actions into the game, drawn from
   // the seed and the block (training/arena/arena.h): varied starts for agents that
   // play the same game every time from one position, as a fixed-node engine does.

@@ -28,6 +28,14 @@ void check_options(const BalanceOptions& options) {
     throw std::invalid_argument("balance: batch (" + std::to_string(options.batch) +
                                 ") must be 0 or a positive multiple of the number of agents (" +
                                 std::to_string(k) + ")");
+  if (options.chunk != 0 && options.batch == 0)
+    throw std::invalid_argument("balance: chunk (" + std::to_string(options.chunk) +
+                                ") needs a batch: it is the games of a chunk played B at a time");
+  if (options.chunk != 0 && (options.chunk < options.batch || options.chunk % k != 0))
+    throw std::invalid_argument(
+        "balance: chunk (" + std::to_string(options.chunk) + ") must be 0 or at least the batch (" +
+        std::to_string(options.batch) + ") and a multiple of the number of agents (" +
+        std::to_string(k) + ")");
   if (options.opening_plies < 0)
     throw std::invalid_argument("balance: opening_plies must be at least 0");
   if (options.check_every < 1)
@@ -42,7 +50,7 @@ ChunkLayout chunk_layout(const BalanceOptions& options) {
   const int64_t look = (options.check_every + k - 1) / k * k;
   ChunkLayout layout;
   if (options.batch > 0) {
-    layout.chunk_games = options.batch;
+    layout.chunk_games = options.chunk > 0 ? options.chunk : options.batch;
   } else {
     layout.chunk_games = k;
     for (int64_t size = k; size <= std::max(k, kGamesPerChunk); size += k)
@@ -92,7 +100,7 @@ std::vector<GameRecord> BalanceChunkPlayer::records(int rule_set, int64_t chunk,
   const int64_t games = std::min(layout_.chunk_games, options_.games - first);
   if (options_.batch > 0)
     return play_games_together(game, agents, first, games, options_.seed, options_.opening_plies,
-                               stop);
+                               stop, options_.batch);
   std::vector<GameRecord> records;
   for (int64_t g = first; g < first + games; ++g) {
     if (stop && *stop) throw std::runtime_error("balance: stopped");

@@ -2,8 +2,9 @@
 // tallied together. A chunk is the unit a run shares out (to threads, or to Ray tasks on
 // other machines) and folds back in order. Without --batch a chunk is up to 20 games,
 // each played on its own with the seeds of its number; with --batch B it is B games
-// played together, with agents made for that chunk alone. Either way a chunk's tally
-// depends on the options and its number only.
+// played together (--chunk C: C games, B of them in play at once, refilled as games
+// end), with agents made for that chunk alone. Either way a chunk's tally depends on the
+// options and its number only.
 #pragma once
 
 #include <atomic>

@@ -75,6 +75,7 @@ def run(
     progress=True,
     plots=True,
     batch=0,
+    chunk=0,
     ray_address=None,
     resume=False,
     opening_plies=0,
@@ -89,8 +90,12 @@ def run(
     balance.md and, with plots=True, the PNG plots; batch: 0 to play each game on its
     own, or B to play B games together (a multiple of the number of agents), every agent
     deciding for all of them at once (one network batch per round of simulations);
-    opening_plies: each block starts this many random legal actions into the game (varied
-    starts for an agent that plays one game every time, as a fixed-node engine does);
+    chunk: with a batch, 0 to start the B games of each chunk together, or C games per
+    chunk (at least B, a multiple of the number of agents) with B of them in play and a
+    game that ends giving its place to the next, so the batches stay full where game
+    lengths vary; opening_plies: each block starts this many random legal actions into
+    the game (varied starts for an agent that plays one game every time, as a fixed-node
+    engine does);
     ray_address: None to play on `threads` threads here, or a Ray cluster's address
     ("HOST:PORT", "auto", "ray://HOST:PORT") to play the games as tasks there
     (knightgym.balance_ray). With `out`, the run keeps its progress in
@@ -101,7 +106,8 @@ def run(
     raises ConnectionError; neither writes anything. `out` is locked for the whole run
     (one writer per output): while another run, here or in another process, writes it,
     BlockingIOError names it and the holder's pid, before any game. The result depends on
-    the options alone (the seed, and the batch), not on the threads or the machines.
+    the options alone (the seed, the batch and the chunk), not on the threads or the
+    machines.
     """
     with locked_folder(out):
         specs = agents if isinstance(agents, str) else [str(a) for a in agents]
@@ -115,6 +121,7 @@ def run(
             sprt=_sprt_text(sprt),
             check_every=int(check_every),
             batch=int(batch),
+            chunk=int(chunk),
             opening_plies=int(opening_plies),
         )
         destination = None if out is None else os.fspath(out)

@@ -1,6 +1,7 @@
 // The arena keeps what replays each game: the seed of its initial state and every
 // decision, the random opening's included, whether the games are played one by one or
-// together; game_record_line writes them as the moves' texts.
+// together (all at once, or a few in play and refilled); game_record_line writes them as the moves'
+// texts.
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
@@ -47,6 +48,14 @@ TEST_CASE("arena games keep the seed and the decisions that replay them", "[game
     for (const GameRecord& record :
          play_games_together(*game, agents, 0, 4, 7, /*opening_plies=*/3))
       check_replays(*game, record);
+    // Two of five in play at once, each game that ends giving its place to the next.
+    const std::vector<GameRecord> refilled =
+        play_games_together(*game, agents, 0, 5, 7, /*opening_plies=*/3, nullptr, 2);
+    REQUIRE(refilled.size() == 5);
+    for (size_t g = 0; g < refilled.size(); ++g) {
+      check_replays(*game, refilled[g]);
+      CHECK(refilled[g].start_seed == start_seed(7, static_cast<int64_t>(g), 2));
+    }
     const GameRecord opened = play_game(*game, agents, 5, 7, /*opening_plies=*/3);
     check_replays(*game, opened);
     CHECK(opened.start_seed == start_seed(7, 5, 2));

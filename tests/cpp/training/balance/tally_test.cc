@@ -260,6 +260,31 @@ TEST_CASE("batched chunks: the same games on any thread count, bad batches refus
   CHECK(a.agents[0].score.mean == b.agents[0].score.mean);
   CHECK(a.agents[0].score.mean > 0.5);  // the stronger search wins, batched as alone
 
+  // Chunks as long as the batch start every game at once: the games above. Longer
+  // chunks keep `batch` games in play, refilled as games end: other games (the agents'
+  // streams run through more of them), the same on any thread count.
+  options.chunk = 16;
+  CHECK(without_timings(balance_json(run_balance(options))) == without_timings(balance_json(two)));
+  options.batch = 8;
+  options.chunk = 24;
+  const BalanceResult refilled = run_balance(options);
+  CHECK(refilled.chunk_games == 24);
+  CHECK(refilled.rule_sets[0].figures.games == 48);
+  options.threads = 1;
+  CHECK(without_timings(balance_json(run_balance(options))) ==
+        without_timings(balance_json(refilled)));
+  CHECK(refilled.rule_sets[0].figures.agents[0].score.mean > 0.5);
+  options.chunk = 6;
+  CHECK_THROWS_WITH(run_balance(options),
+                    Catch::Contains("chunk (6) must be 0 or at least the batch (8) and a "
+                                    "multiple of the number of agents (2)"));
+  options.chunk = 25;
+  CHECK_THROWS_WITH(run_balance(options), Catch::Contains("chunk (25)"));
+  options.batch = 0;
+  options.chunk = 24;
+  CHECK_THROWS_WITH(run_balance(options), Catch::Contains("chunk (24) needs a batch"));
+  options.chunk = 0;
+
   options.batch = 15;
   CHECK_THROWS_WITH(run_balance(options), Catch::Contains("batch (15) must be 0 or a positive "
                                                           "multiple of the number of agents (2)"));
