@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Balance runs' throughput, for docs/benchmarks.md: games per second of the shipped
-networks played one game at a time and with --batch B, and of a fixed run on a local
+networks played one game at a time and with --batch B, of a batch refilled within longer
+chunks (--chunk C) against one whose games start together, and of a fixed run on a local
 Ray cluster with 1 and 2 worker processes against the same run on threads. Prints
 Markdown tables; every figure is a balance run's own games / seconds. The networks' runs
 are each game's studies' `throughput` (env/games/<game>/studies.json: game spec, network
 spec, games per measurement, about a minute each on one core), in the registry's order.
 
     PYTHONPATH=build/python .venv/bin/python tools/reports/balance_throughput.py networks
+    PYTHONPATH=build/python .venv/bin/python tools/reports/balance_throughput.py chunks \
+        --game double_duel --games 128 --batches 16 --chunks 16,128
     PYTHONPATH=build/python .venv/bin/python tools/reports/balance_throughput.py ray --game GAME
 """
 
@@ -57,6 +60,22 @@ def networks(batches):
         print(markdown.row([*cells, f"{max(rates) / rates[0]:.1f}x"]), flush=True)
 
 
+def refilled(game, agents, games, batch, chunks):
+    """One thread, `batch` games in play: chunks of `batch` games that start together
+    (the first column when chunks[0] == batch) against longer chunks refilled as games
+    end, each with the mean length of its games."""
+    where = f"{platform.node()}, {os.cpu_count()} CPUs"
+    print(f"`{game}`, `{agents}`, {games} games, seed 1, --batch {batch}, one thread; {where}.\n")
+    names = ["--chunk", "games/s", "mean length", "speed-up"]
+    print(markdown.header(names, align="rrrr"))
+    base = None
+    for chunk in chunks:
+        rate, result = games_per_second(game, agents, games, batch=batch, chunk=chunk)
+        base = base or rate
+        length = result["rule_sets"][0]["length"]["mean"]
+        print(markdown.row([chunk, f"{rate:.2f}", f"{length:.1f}", f"{rate / base:.2f}x"]))
+
+
 def ray_scaling(game, agents, games):
     from ray.cluster_utils import Cluster
 
@@ -93,18 +112,23 @@ def same(a, b):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["networks", "ray"])
-    parser.add_argument("--batches", default="0,16,64")
-    parser.add_argument("--game", help="ray: the game spec (needed)")
-    parser.add_argument("--agents", default="mcts:sims=64")
+    parser.add_argument("what", choices=["networks", "chunks", "ray"])
+    parser.add_argument("--batches", default="0,16,64", help="networks; chunks: the first")
+    parser.add_argument("--chunks", default="16,128", help="chunks: games per chunk")
+    parser.add_argument("--game", help="chunks, ray: the game spec (needed)")
+    parser.add_argument("--agents", help="default: mcts:sims=64 (ray), the network (chunks)")
     parser.add_argument("--games", type=int, default=4000)
     args = parser.parse_args()
     if args.what == "networks":
         networks([int(b) for b in args.batches.split(",")])
     elif args.game is None:
-        parser.error("ray needs --game GAME")
+        parser.error(f"{args.what} needs --game GAME")
+    elif args.what == "chunks":
+        batch = int(args.batches.split(",")[0])
+        agents = args.agents or "az:model=pretrained,sims=64"
+        refilled(args.game, agents, args.games, batch, [int(c) for c in args.chunks.split(",")])
     else:
-        ray_scaling(args.game, args.agents, args.games)
+        ray_scaling(args.game, args.agents or "mcts:sims=64", args.games)
     return 0
 
 
