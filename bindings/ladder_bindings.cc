@@ -23,8 +23,9 @@ void init_ladder(py::module_& m) {
   m.def(
       "run_ladder",
       [](const std::string& game, const std::variant<std::string, std::vector<std::string>>& agents,
-         int64_t games, const std::string& schedule, int threads, int64_t batch, uint64_t seed,
-         const std::optional<std::string>& anchor, double prior_draws, int challengers) {
+         int64_t games, const std::string& schedule, int threads, int64_t batch, int64_t chunk,
+         uint64_t seed, const std::optional<std::string>& anchor, double prior_draws,
+         int challengers) {
         LadderOptions options;
         // One text "random,mcts:sims=100" as on the command line, or a list.
         options.agents = std::holds_alternative<std::string>(agents)
@@ -35,6 +36,7 @@ void init_ladder(py::module_& m) {
         options.games = games;
         options.threads = threads;
         options.batch = batch;
+        options.chunk = chunk;
         options.seed = seed;
         options.anchor = anchor.value_or("");
         options.prior_draws = prior_draws;
@@ -57,8 +59,8 @@ void init_ladder(py::module_& m) {
         return ladder_json(*result);
       },
       py::arg("game"), py::arg("agents"), py::arg("games"), py::arg("schedule"), py::arg("threads"),
-      py::arg("batch"), py::arg("seed"), py::arg("anchor"), py::arg("prior_draws"),
-      py::arg("challengers"),
+      py::arg("batch"), py::arg("chunk"), py::arg("seed"), py::arg("anchor"),
+      py::arg("prior_draws"), py::arg("challengers"),
       "Runs a rating ladder; returns its JSON text. Use knightgym.ladder.run.");
 
   m.def(

@@ -1,6 +1,7 @@
 // knightgym ladder: agents play each other in pairs and get Bradley-Terry Elo with 95%
 // intervals, one agent (random by default) at 0 (training/ladder/ladder.h), on --threads
-// threads (default: every core), with --batch B in chunks of B games played together.
+// threads (default: every core), with --batch B in chunks of B games played together
+// (--chunk C: chunks of C games, B of them in play, as play's).
 #include <unistd.h>
 
 #include <cstdio>
@@ -27,6 +28,7 @@ int ladder_command(Args& args) {
   options.games = args.get_int("games", 100, 1);
   options.threads = args.get_threads("threads", hardware_threads());
   options.batch = args.get_int("batch", 0, 1);  // 0: not given, each game on its own
+  options.chunk = args.get_int("chunk", 0, 1);  // 0: not given, chunks of B
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
   options.anchor = args.get_string("anchor", "");
   options.prior_draws = args.get_double("prior-draws", 2, 0);

@@ -76,15 +76,16 @@ const Command kCommands[] = {
      "as float32 on the CPU does; exit status 1 beyond rounding",
      &knightgym::cli::network_check_command},
     {"play",
-     "GAME --agents SPEC,SPEC[,...] [--games N] [--threads T] [--batch B] [--seed S]\n"
-     "[--json FILE] [--record FILE]",
+     "GAME --agents SPEC,SPEC[,...] [--games N] [--threads T] [--batch B [--chunk C]]\n"
+     "[--seed S] [--json FILE] [--record FILE]",
      "seat-rotated games: scores with 95% intervals; --record writes their moves (JSON lines);\n"
-     "on T threads (default: every core), with --batch in chunks of B games played together",
+     "on T threads (default: every core), with --batch in chunks of B games played together\n"
+     "(--chunk: chunks of C games, B of them in play, a finished game's place refilled)",
      &knightgym::cli::play_command},
     {"ladder",
      "GAME --agents SPEC,SPEC[,...] [--games N] [--schedule roundrobin|gauntlet]\n"
-     "[--challengers K] [--anchor SPEC] [--prior-draws D] [--threads T] [--batch B]\n"
-     "[--seed S] [--json FILE]",
+     "[--challengers K] [--anchor SPEC] [--prior-draws D] [--threads T]\n"
+     "[--batch B [--chunk C]] [--seed S] [--json FILE]",
      "Bradley-Terry Elo of agents, random at 0; threads and batches as play's",
      &knightgym::cli::ladder_command},
     {"uci", "[--game SPEC] [--agent SPEC] [--seed S]",

@@ -2,10 +2,12 @@
 // interval, draws, truncations and game lengths, as JSON (--json FILE) printed as Markdown
 // by knightgym.play. Games run on --threads threads (default: every core), one position
 // at a time per agent, or with --batch B in chunks of B games played together, every
-// agent deciding for all its games of a chunk at once (one network batch per round of
-// simulations), the chunks shared by the threads. Either way the results depend on the
-// seed (and B), not on the threads. --record FILE writes every game's moves as JSON lines
-// (training/arena/game_record_file.h).
+// agent deciding for all its games in play at once (one network batch per round of
+// simulations), the chunks shared by the threads; with --chunk C, chunks of C games, B of
+// them in play and a finished game's place taken by the chunk's next, so that batches
+// stay full where the games' lengths differ. Either way the results depend on the seed
+// (and B and C), not on the threads; the JSON records B and C. --record FILE writes every game's
+// moves as JSON lines (training/arena/game_record_file.h).
 #include <unistd.h>
 #include <algorithm>
 #include <cstdio>
@@ -28,7 +30,7 @@
 namespace knightgym::cli {
 namespace {
 
-constexpr int64_t kChunkGames = 1 << 14;  // games played, scored and written at a time
+constexpr int64_t kPartGames = 1 << 14;  // games played, scored and written at a time
 
 }  // namespace
 
@@ -41,7 +43,12 @@ int play_command(Args& args) {
   options.games = args.get_int("games", 100, 1);
   options.threads = args.get_threads("threads", hardware_threads());
   options.seed = static_cast<uint64_t>(args.get_int("seed", 0, 0));
-  const int64_t batch = args.get_int("batch", 0, 1);  // 0: not given, each game on its own
+  const int64_t batch = args.get_int("batch", 0, 1);        // 0: not given, each game on its own
+  const int64_t chunk_games = args.get_int("chunk", 0, 1);  // 0: not given, chunks of B
+  if (chunk_games > 0 && batch == 0)
+    throw std::invalid_argument(
+        "--chunk C needs --batch B: a chunk's games are played B at a time");
+  if (batch > 0) check_batching({batch, chunk_games});
   const std::string json = args.get_string("json", "");
   const std::string record_file = args.get_string("record", "");
   if (args.has("record") && record_file.empty())
@@ -59,26 +66,27 @@ int play_command(Args& args) {
   std::vector<std::string> full_specs;
   for (const auto& agent : agents) full_specs.push_back(agent->config().spec);
 
-  // Played and scored a chunk at a time, the records streamed to their file, so that
-  // memory does not grow with --games. Chunks of whole batches group the games exactly as
+  // Played and scored a part at a time, the records streamed to their file, so that
+  // memory does not grow with --games. Parts of whole chunks group the games exactly as
   // one run of them all would: the results are the same.
-  const int64_t chunk = batch > 0 ? (kChunkGames + batch - 1) / batch * batch : kChunkGames;
+  const int64_t per_chunk = chunk_games > 0 ? chunk_games : std::max<int64_t>(batch, 1);
+  const int64_t part_games = (kPartGames + per_chunk - 1) / per_chunk * per_chunk;
   const bool terminal = isatty(STDERR_FILENO);
   ScoreTally tally(static_cast<int>(agents.size()));
   std::optional<AtomicFileWriter> records_out;
   if (!record_file.empty()) records_out.emplace(record_file);
   int64_t draws = 0, truncated = 0, decisions = 0;
-  for (int64_t first = 0; first < options.games; first += chunk) {
+  for (int64_t first = 0; first < options.games; first += part_games) {
     ArenaOptions part = options;
     part.first = first;
-    part.games = std::min(chunk, options.games - first);
+    part.games = std::min(part_games, options.games - first);
     const auto progress = [&](int64_t done) {
       if (terminal)
         std::fprintf(stderr, "\r%lld/%lld games", static_cast<long long>(first + done),
                      static_cast<long long>(options.games));
     };
     const std::vector<GameRecord> records =
-        batch > 0 ? play_arena_in_batches(*game, agents, part, batch, progress)
+        batch > 0 ? play_arena_in_batches(*game, agents, part, {batch, chunk_games}, progress)
                   : play_arena(*game, agents, part, progress);
     tally.add(records);
     for (const GameRecord& record : records) {
@@ -97,6 +105,7 @@ int play_command(Args& args) {
   JsonWriter out;
   out.begin_object().key("game").value(game->spec()).key("players").value(game->info().num_players);
   out.key("games").value(options.games).key("seed").value(options.seed);
+  out.key("batch").value(batch).key("chunk").value(chunk_games);
   out.key("draws").value(draws).key("truncated").value(truncated);
   out.key("mean_length").value(static_cast<double>(decisions) / options.games);
   out.key("records");

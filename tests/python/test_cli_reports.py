@@ -66,14 +66,18 @@ def test_ladder_prints_its_json_as_markdown(tmp_path):
         pytest.param("az:model=pretrained,sims=8,mcts:sims=16", marks=pytest.mark.needs_networks),
     ],
 )
-def test_batches_on_any_threads_give_the_same_games(tmp_path, agents):
+@pytest.mark.parametrize("chunk", [0, 6])  # 6: chunks of 6 games, 4 of them in play
+def test_batches_on_any_threads_give_the_same_games(tmp_path, agents, chunk):
     common = ["--games", "10", "--batch", "4", "--seed", "5"]
+    if chunk:
+        common += ["--chunk", str(chunk)]
 
     def play(threads):
         result, games = tmp_path / "play.json", tmp_path / f"games{threads}.jsonl"
         args = ["--threads", str(threads), "--json", str(result), "--record", str(games)]
         run("play", "knight_fight", "--agents", agents, *common, *args, tmp=tmp_path)
         data = json.loads(result.read_text())
+        assert data["batch"] == 4 and data["chunk"] == chunk
         del data["records"]  # the file's name
         return data, games.read_text()
 
@@ -84,7 +88,7 @@ def test_batches_on_any_threads_give_the_same_games(tmp_path, agents):
         args = ["--threads", str(threads), "--json", str(result)]
         run("ladder", "knight_fight", "--agents", agents + ",greedy", *common, *args, tmp=tmp_path)
         data = json.loads(result.read_text())
-        assert data["threads"] == threads and data["batch"] == 4
+        assert data["threads"] == threads and data["batch"] == 4 and data["chunk"] == chunk
         return {key: data[key] for key in ("ratings", "pairs")}
 
     assert ladder(2) == ladder(1)
@@ -97,16 +101,25 @@ def test_batches_on_any_threads_give_the_same_games(tmp_path, agents):
         ("play", ["--threads", "0", "--batch", "4"], "--threads '0': expected an integer >= 1"),
         ("ladder", ["--batch", "-4"], "--batch '-4': expected an integer >= 1"),
         ("ladder", ["--threads", "0"], "--threads '0': expected an integer >= 1"),
+        ("play", ["--chunk", "8"], "--chunk C needs --batch B"),
+        ("play", ["--batch", "4", "--chunk", "3"], "chunk (3) must be 0 or at least the batch (4)"),
+        ("ladder", ["--chunk", "8"], "ladder: chunk (8) needs a batch"),
+        ("ladder", ["--batch", "4", "--chunk", "3"], "chunk (3) must be 0 or at least the batch"),
     ],
 )
-def test_bad_threads_and_batches_are_refused(command, args, message):
+def test_bad_threads_and_batches_are_refused(tmp_path, command, args, message):
+    written = [tmp_path / "result.json", tmp_path / "games.jsonl"]
+    outputs = ["--json", str(written[0])]
+    if command == "play":
+        outputs += ["--record", str(written[1])]
     done = subprocess.run(
-        [str(CLI), command, "knight_fight", "--agents", "random,greedy", *args],
+        [str(CLI), command, "knight_fight", "--agents", "random,greedy", *args, *outputs],
         capture_output=True,
         text=True,
     )
     assert done.returncode == 1
     assert message in done.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written, no lock left behind
 
 
 @pytest.mark.parametrize(

@@ -62,17 +62,32 @@ std::vector<GameRecord> play_arena(const AnyGame& game,
                                    const ArenaOptions& options,
                                    const std::function<void(int64_t)>& progress = {});
 
-// The same games played in chunks of `batch` (games [first, first + batch), ...) on
-// options.threads threads (one: the calling thread), each chunk by play_games_together:
-// every agent decides for all its games of the chunk with one act_batch, so a network
-// agent sends one batch per round of simulations. The records come back in game order
-// and depend on the seed and `batch`, not on the threads; the agents' streams are seeded
-// per chunk, not per game, so these are other games than play_arena's. progress as in
-// play_arena. With several threads each runs its networks on one intra-op thread
+// How a series is played in batches: chunks of `chunk` games (0: of `batch`), `batch` of
+// a chunk's games in play at once, a game that ends giving its place to the chunk's next
+// (batched_match.h), so that a network's batches stay full however unequal the games'
+// lengths. chunk = batch (or 0) starts a chunk's games together. The games depend on
+// both, never on the threads.
+struct Batching {
+  int64_t batch = 1;
+  int64_t chunk = 0;
+};
+
+// Throws std::invalid_argument naming the problem: a batch below 1, or a chunk that cannot
+// hold the batch.
+void check_batching(Batching batching);
+
+// The same games played in chunks (games [first, first + chunk), ...) on options.threads
+// threads (one: the calling thread), each chunk by play_games_together: every agent
+// decides for all its games in play with one act_batch, so a network agent sends one
+// batch per round of simulations. The records come back in game order and depend on the
+// seed and the batching, not on the threads; the agents' streams are seeded per chunk,
+// not per game, so these are other games than play_arena's. progress as in play_arena.
+// With several threads each runs its networks on one intra-op thread
 // (agents/network.h: NetworkThreadShare).
 std::vector<GameRecord> play_arena_in_batches(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
-    const ArenaOptions& options, int64_t batch, const std::function<void(int64_t)>& progress = {});
+    const ArenaOptions& options, Batching batching,
+    const std::function<void(int64_t)>& progress = {});
 
 // Games [first, first + games) of a series, between agents, seeded from `seed`.
 struct Series {
@@ -89,7 +104,7 @@ struct Series {
 // (on one thread after the chunk, on several between rounds of decisions) and is
 // rethrown.
 void play_series_in_batches(
-    const AnyGame& game, std::span<const Series> series, int64_t batch, int threads,
+    const AnyGame& game, std::span<const Series> series, Batching batching, int threads,
     const std::function<void(size_t series, std::vector<GameRecord> records)>& done,
     const std::function<void(int64_t)>& progress = {});
 

@@ -24,36 +24,48 @@ std::vector<std::unique_ptr<AnyAgent>> make_agents(
 
 }  // namespace
 
+void check_batching(Batching batching) {
+  if (batching.batch < 1)
+    throw std::invalid_argument("batch must be at least 1, got " + std::to_string(batching.batch));
+  if (batching.chunk != 0 && batching.chunk < batching.batch)
+    throw std::invalid_argument("chunk (" + std::to_string(batching.chunk) +
+                                ") must be 0 or at least the batch (" +
+                                std::to_string(batching.batch) + ")");
+}
+
 std::vector<GameRecord> play_arena_in_batches(
     const AnyGame& game, const std::vector<std::shared_ptr<const AgentFactory>>& agents,
-    const ArenaOptions& options, int64_t batch, const std::function<void(int64_t)>& progress) {
+    const ArenaOptions& options, Batching batching, const std::function<void(int64_t)>& progress) {
   const Series series{agents, options.seed, options.first, options.games};
   std::vector<GameRecord> records;
   play_series_in_batches(
-      game, std::span(&series, 1), batch, options.threads,
+      game, std::span(&series, 1), batching, options.threads,
       [&](size_t, std::vector<GameRecord> played) { records = std::move(played); }, progress);
   return records;
 }
 
 void play_series_in_batches(
-    const AnyGame& game, std::span<const Series> series, int64_t batch, int threads,
+    const AnyGame& game, std::span<const Series> series, Batching batching, int threads,
     const std::function<void(size_t series, std::vector<GameRecord> records)>& done,
     const std::function<void(int64_t)>& progress) {
-  if (batch < 1)
-    throw std::invalid_argument("batch must be at least 1, got " + std::to_string(batch));
+  check_batching(batching);
   check_run_threads("threads", threads);
+  const auto [batch, chunk_games] = batching;
+  const int64_t per_chunk = chunk_games > 0 ? chunk_games : batch;
+  const int64_t in_flight = chunk_games > 0 ? batch : 0;
   struct Chunk {
     size_t series;
     int64_t first, games;
   };
   std::vector<Chunk> chunks;  // every series' chunks, in order
   for (size_t s = 0; s < series.size(); ++s)
-    for (int64_t g = 0; g < series[s].games; g += batch)
-      chunks.push_back({s, series[s].first + g, std::min(batch, series[s].games - g)});
+    for (int64_t g = 0; g < series[s].games; g += per_chunk)
+      chunks.push_back({s, series[s].first + g, std::min(per_chunk, series[s].games - g)});
   const auto play = [&](size_t i, const std::atomic<bool>* stop) {
     const Chunk& chunk = chunks[i];
     const Series& s = series[chunk.series];
-    return play_games_together(game, s.agents, chunk.first, chunk.games, s.seed, 0, stop);
+    return play_games_together(game, s.agents, chunk.first, chunk.games, s.seed, 0, stop,
+                               in_flight);
   };
   size_t consumed = 0;
   int64_t finished = 0;

@@ -82,7 +82,7 @@ std::vector<GameRecord> play_gate_chunk(const AnyGame& game,
   arena.first = chunk * options.chunk_games;
   arena.seed = seed;
   arena.threads = 1;
-  return play_arena_in_batches(game, {child, parent}, arena, options.chunk_games);
+  return play_arena_in_batches(game, {child, parent}, arena, {.batch = options.chunk_games});
 }
 
 }  // namespace knightgym

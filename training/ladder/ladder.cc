@@ -87,6 +87,10 @@ LadderResult run_ladder(const std::shared_ptr<const AnyGame>& game, const Ladder
   if (options.batch < 0)
     throw std::invalid_argument("ladder: batch must be 0 (each game on its own) or more, got " +
                                 std::to_string(options.batch));
+  if (options.chunk != 0 && options.batch == 0)
+    throw std::invalid_argument("ladder: chunk (" + std::to_string(options.chunk) +
+                                ") needs a batch: it is the games of a chunk played B at a time");
+  if (options.batch > 0) check_batching({options.batch, options.chunk});
   if (options.prior_draws < 0) throw std::invalid_argument("ladder: prior_draws must be >= 0");
   if (options.challengers < 1 || options.challengers >= n)
     throw std::invalid_argument("ladder: challengers must be from 1 to the agents less one (" +
@@ -126,7 +130,7 @@ LadderResult run_ladder(const std::shared_ptr<const AnyGame>& game, const Ladder
     for (size_t p = 0; p < schedule.size(); ++p)
       series.push_back({pair_agents(p), pair_seed(p), 0, options.games});
     play_series_in_batches(
-        *game, series, options.batch, options.threads,
+        *game, series, {options.batch, options.chunk}, options.threads,
         [&](size_t p, std::vector<GameRecord> records) { score(p, records); },
         [&](int64_t finished) {
           if (progress) progress(finished, total);
@@ -161,6 +165,7 @@ std::string ladder_json(const LadderResult& result) {
     out.key("challengers").value(static_cast<int64_t>(o.challengers));
   out.key("games_per_pair").value(o.games).key("seed").value(static_cast<int64_t>(o.seed));
   out.key("threads").value(static_cast<int64_t>(o.threads)).key("batch").value(o.batch);
+  out.key("chunk").value(o.chunk);
   out.key("prior_draws").value(o.prior_draws);
   out.key("anchor").value(result.ratings[result.anchor].spec);
   out.key("networks").raw(networks_json(networks_used(o.agents, {result.game})));

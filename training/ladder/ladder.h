@@ -27,8 +27,10 @@ struct LadderOptions {
   int64_t games = 100;  // per pair
   int threads = 1;
   // > 0: each pair's games in chunks of `batch` played together, the chunks of every pair
-  // shared by the threads (training/arena/arena.h: play_series_in_batches)
+  // shared by the threads (training/arena/arena.h: play_series_in_batches); with `chunk`,
+  // chunks of that many games, `batch` of them in play (arena.h: Batching)
   int64_t batch = 0;
+  int64_t chunk = 0;
   uint64_t seed = 0;
   std::string anchor;      // the spec rated 0: default random if listed, else the first
   double prior_draws = 2;  // virtual draws per pair that played (as BayesElo)

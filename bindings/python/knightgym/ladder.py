@@ -37,6 +37,7 @@ def run(
     schedule="roundrobin",
     threads=1,
     batch=0,
+    chunk=0,
     seed=0,
     anchor=None,
     prior_draws=2.0,
@@ -50,12 +51,14 @@ def run(
     game: a spec; agents: a list of specs or one text "random,mcts:sims=100"; games: per
     pair; threads: threads playing the games; batch > 0 plays each pair's games in chunks
     of that many played together, so that network agents share batches, the chunks of
-    every pair shared by the threads; anchor: the spec rated 0 (default
+    every pair shared by the threads; chunk (with batch): chunks of that many games,
+    batch of them in play, a game that ends giving its place to the chunk's next, so
+    that batches stay full where games' lengths differ; anchor: the spec rated 0 (default
     random if listed, else the first agent); prior_draws: virtual draws per pair, which
     keep a clean sweep's rating finite; challengers: in a gauntlet, the first agents,
     each of whom plays every other agent (the rest do not play each other). Bad options
     raise ValueError naming them before any game is played. The result depends on the
-    seed (and batch), not on threads.
+    seed (and batch and chunk), not on threads.
     """
     specs = agents if isinstance(agents, str) else [str(a) for a in agents]
     text = _knightgym.run_ladder(
@@ -65,6 +68,7 @@ def run(
         str(schedule),
         int(threads),
         int(batch),
+        int(chunk),
         checked_seed(seed),
         anchor,
         float(prior_draws),

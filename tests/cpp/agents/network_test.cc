@@ -218,7 +218,8 @@ TEST_CASE("a network's batched games are the same on 1 and 2 threads", "[agents]
         std::make_shared<AgentFactory>(spec, game),
         std::make_shared<AgentFactory>("mcts:sims=8", game)};
     const auto play = [&](int threads) {
-      return play_arena_in_batches(*game, agents, {.games = 8, .threads = threads, .seed = 3}, 2);
+      return play_arena_in_batches(*game, agents, {.games = 8, .threads = threads, .seed = 3},
+                                   {.batch = 2});
     };
     CHECK(play(2) == play(1));
   }

@@ -178,11 +178,11 @@ TEST_CASE("what needs a game's typed code refuses one that has none by name",
                     Catch::Contains("nim(stones=6,max_turns=100): no typed code for the agents"));
   const std::vector<std::shared_ptr<const AgentFactory>> agents{
       std::make_shared<AgentFactory>(AgentFactory::of<Nim>("random", game))};
-  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {4, 1, 5}, 2),
+  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {4, 1, 5}, {.batch = 2}),
                     Catch::Contains("no typed code for a match played in batches"));
   // Once added, the same call plays (the batched games of a registered game).
   TypedCode<TypedMatches>::add<Nim>();
-  CHECK(play_arena_in_batches(*game, agents, {4, 1, 5}, 2).size() == 4);
+  CHECK(play_arena_in_batches(*game, agents, {4, 1, 5}, {.batch = 2}).size() == 4);
 }
 
 }  // namespace

@@ -9,8 +9,9 @@
 // truncated and current player buffers must be bit-identical (bytes, so -0.0 and 0.0 differ), and
 // so must every environment's serialize(). The arena ([arena], left out of the sanitizer run): for
 // every registered game at its default rules, kArenaGames games of mcts:sims=8 against random on 1
-// and 2 threads, one by one and in chunks of kBatch played together, must give the same record for
-// every game (seats, returns, truncation, decisions, start and moves).
+// and 2 threads, one by one, in chunks of kBatch played together and in chunks of 3 played 2 at a
+// time (refilled as games end), must give the same record for every game (seats, returns,
+// truncation, decisions, start and moves).
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <memory>
@@ -106,17 +107,18 @@ TEST_CASE("every game's arena results are the same on 1 and 2 threads", "[arena]
     const std::vector<std::shared_ptr<const AgentFactory>> agents{
         std::make_shared<AgentFactory>("mcts:sims=8", game),
         std::make_shared<AgentFactory>("random", game)};
-    for (const int64_t batch : {0, kBatch}) {
+    for (const Batching batching : {Batching{0}, Batching{kBatch}, Batching{2, 3}}) {
       const auto play = [&](int threads) {
         const ArenaOptions options{kArenaGames, threads, kSeed};
-        return batch ? play_arena_in_batches(*game, agents, options, batch)
-                     : play_arena(*game, agents, options);
+        return batching.batch ? play_arena_in_batches(*game, agents, options, batching)
+                              : play_arena(*game, agents, options);
       };
       const std::vector<GameRecord> one = play(1), two = play(2);
       REQUIRE(one.size() == static_cast<size_t>(kArenaGames));
       REQUIRE(two.size() == one.size());
       for (size_t g = 0; g < one.size(); ++g) {
-        INFO(entry.name << ", batch " << batch << ", game " << g);
+        INFO(entry.name << ", batch " << batching.batch << ", chunk " << batching.chunk << ", game "
+                        << g);
         CHECK(two[g] == one[g]);
       }
     }

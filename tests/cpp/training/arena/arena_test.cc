@@ -141,7 +141,7 @@ TEST_CASE("batched series: chunks on any threads, each series' records in order"
   for (const Series& s : series)
     alone.push_back(play_arena_in_batches(
         *game, s.agents, {.games = s.games, .threads = 1, .seed = s.seed, .first = s.first},
-        kBatch));
+        {.batch = kBatch}));
   REQUIRE(alone[0].size() == 5);
   // A chunk is play_games_together's games.
   CHECK(play_games_together(*game, series[0].agents, 2, 2, 1) ==
@@ -151,7 +151,7 @@ TEST_CASE("batched series: chunks on any threads, each series' records in order"
     std::vector<size_t> order;
     int64_t finished = 0;
     play_series_in_batches(
-        *game, series, kBatch, threads,
+        *game, series, {.batch = kBatch}, threads,
         [&](size_t s, std::vector<GameRecord> records) {
           order.push_back(s);
           CHECK(records == alone[s]);
@@ -164,16 +164,43 @@ TEST_CASE("batched series: chunks on any threads, each series' records in order"
     CHECK(finished == 8);
   }
   const auto& agents = series[0].agents;
-  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 4}, 0),
+  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 4}, {.batch = 0}),
                     Catch::Contains("batch must be at least 1"));
-  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 4, .threads = 0}, 2),
+  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 4}, {.batch = 4, .chunk = 3}),
+                    Catch::Contains("chunk (3) must be 0 or at least the batch (4)"));
+  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 4, .threads = 0}, {.batch = 2}),
                     Catch::Contains("threads must be in 1..1024, got 0"));
   CHECK_THROWS_WITH(play_arena(*game, agents, {.games = 4, .threads = 1025}),
                     Catch::Contains("threads must be in 1..1024, got 1025"));
   // An exception from progress stops the run and comes back.
-  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 40, .threads = 2}, 2,
+  CHECK_THROWS_WITH(play_arena_in_batches(*game, agents, {.games = 40, .threads = 2}, {.batch = 2},
                                           [](int64_t) { throw std::runtime_error("stop"); }),
                     "stop");
+}
+
+TEST_CASE("refilled chunks: B games of C in play, the same on any threads", "[arena_batches]") {
+  const auto game = load_game("knight_fight(max_turns=40)");
+  const std::vector<std::shared_ptr<const AgentFactory>> agents{
+      std::make_shared<AgentFactory>("mcts:sims=4", game),
+      std::make_shared<AgentFactory>("random", game)};
+  const ArenaOptions options{.games = 10, .threads = 1, .seed = 4, .first = 2};
+  // Chunks of 4 games (the last of 2), 3 of them in play.
+  const std::vector<GameRecord> refilled =
+      play_arena_in_batches(*game, agents, options, {.batch = 3, .chunk = 4});
+  REQUIRE(refilled.size() == 10);
+  std::vector<GameRecord> chunks;
+  for (const int64_t first : {2, 6, 10}) {
+    const std::vector<GameRecord> chunk = play_games_together(
+        *game, agents, first, std::min<int64_t>(4, 12 - first), 4, 0, nullptr, 3);
+    chunks.insert(chunks.end(), chunk.begin(), chunk.end());
+  }
+  CHECK(refilled == chunks);
+  CHECK(refilled != play_arena_in_batches(*game, agents, options, {.batch = 4}));  // all at once
+  CHECK(play_arena_in_batches(*game, agents, {.games = 10, .threads = 3, .seed = 4, .first = 2},
+                              {.batch = 3, .chunk = 4}) == refilled);
+  // A chunk of the batch's size starts its games together: the games of batches alone.
+  CHECK(play_arena_in_batches(*game, agents, options, {.batch = 4, .chunk = 4}) ==
+        play_arena_in_batches(*game, agents, options, {.batch = 4}));
 }
 
 }  // namespace

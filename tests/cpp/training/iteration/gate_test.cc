@@ -125,7 +125,8 @@ TEST_CASE("gate: its chunks are the games of one unbroken series, the child firs
   ArenaOptions arena;
   arena.games = 8;
   arena.seed = 7;
-  const std::vector<GameRecord> series = play_arena_in_batches(*game, {child, parent}, arena, 4);
+  const std::vector<GameRecord> series =
+      play_arena_in_batches(*game, {child, parent}, arena, {.batch = 4});
   CHECK(chunks == series);
   CHECK(chunks[0].agent_of_seat[0] == 0);  // the child opens the first game
   CHECK(chunks[1].agent_of_seat[1] == 0);

@@ -101,6 +101,12 @@ TEST_CASE("ladder: schedules, anchor and refusals", "[ladder]") {
   options.challengers = 1;
   options.batch = -1;
   CHECK_THROWS_WITH(run_ladder(game, options), Contains("batch must be 0"));
+  options.batch = 0;
+  options.chunk = 4;
+  CHECK_THROWS_WITH(run_ladder(game, options), Contains("ladder: chunk (4) needs a batch"));
+  options.batch = 8;
+  CHECK_THROWS_WITH(run_ladder(game, options),
+                    Contains("chunk (4) must be 0 or at least the batch (8)"));
   options.batch = 2;
   options.threads = 0;
   CHECK_THROWS_WITH(run_ladder(game, options),
