@@ -1,10 +1,10 @@
 """tools/release/ship_model.py on a real run of a few steps from Tailten's shipped network
 (init=pretrained, or its file), into a copy of models/: the entry continues the shipped
 one's totals, the same run shipped again from a later step counts no step twice
-(--counted-to), the
-processor minutes and generations recorded stay and what is given adds, --best
-ships the network the gate promoted with the totals of its step, and what cannot be
-shipped is refused by name with models/ left as it was."""
+(--counted-to), the processor minutes and generations recorded stay and what is given
+adds, --best ships the network the gate promoted with the totals of its step, --snapshot
+a snapshot with the totals logged by its time, and what cannot be shipped is refused by
+name with models/ left as it was."""
 
 import csv
 import json
@@ -125,10 +125,33 @@ def test_best_ships_the_promoted_network_with_the_totals_of_its_step(models, run
     assert (models / f"{GAME}.pt").read_bytes() == (promoted / "best.pt").read_bytes()
 
 
+def test_snapshot_ships_the_snapshot_with_the_totals_logged_by_then(models, run, tmp_path):
+    snapshotted = tmp_path / "run"
+    shutil.copytree(run, snapshotted)
+    with open(snapshotted / "metrics.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    # A snapshot after the first row's time and before the last's: rows logged at 10 s
+    # (step 6) and 30 s (step 12), the snapshot at 20 s stands for step 6.
+    with open(snapshotted / "metrics.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows({**row, "seconds": "10" if row is rows[0] else "30"} for row in rows)
+    (snapshotted / "snapshots").mkdir(exist_ok=True)
+    network = snapshotted / "snapshots" / "seconds-0000020.pt"
+    shutil.copyfile(ROOT / "models" / f"{GAME}.pt", network)  # other bytes than model.pt
+    shipped = entry(models)
+    done = ship(models, str(snapshotted), "--snapshot", "20")
+    assert done.returncode == 0, done.stderr
+    assert int(entry(models)["steps"]) == int(shipped["steps"]) + 6
+    assert (models / f"{GAME}.pt").read_bytes() == network.read_bytes()
+
+
 @pytest.mark.parametrize(
     "flags, named",
     [
         (["--best"], "never promoted"),
+        (["--snapshot", "20"], "no snapshot seconds-0000020.pt"),
+        (["--snapshot", "20", "--best"], "different networks"),
         (["--counted-to", "7"], "no row at step 7"),
         (["--counted-to", "12", "--best"], "never promoted"),
     ],

@@ -3,6 +3,7 @@
 
     tools/release/ship_model.py NAME RUN_DIR [--machine TEXT] [--teacher TEXT]  # the run's network
     tools/release/ship_model.py NAME RUN_DIR --best [--counted-to STEP]  # the gate's network
+    tools/release/ship_model.py NAME RUN_DIR --snapshot SECONDS         # a snapshot of it
     tools/release/ship_model.py NAME --strength TEXT              # the measured strength alone
 
 The entry records the game the run trained (its canonical spec), the settings that differ
@@ -16,10 +17,11 @@ generations of knightgym iterate name their parent) continues its entry: the tot
 up; a run shipped before and shipped again from a later step says so (--counted-to STEP,
 the step it was shipped at), so that the entry counts no step twice. The run's newest
 network (model.pt) ships, or with --best the network its gate promoted last (best.pt),
-with the run's totals at the step where it was promoted. Shipping a new network drops
-the old strength, which no longer holds; measure it again and give it with --strength. A
-run over many rule sets (rules=) ships with its rules, every rule set of which the
-network then plays as az:model=pretrained.
+with the run's totals at the step where it was promoted, or with --snapshot SECONDS the
+one it kept after SECONDS of training (snapshots/), with the totals logged by then.
+Shipping a new network drops the old strength, which no longer holds; measure it again
+and give it with --strength. A run over many rule sets (rules=) ships with its rules,
+every rule set of which the network then plays as az:model=pretrained.
 Every file is written whole or not at all; --models DIR writes into DIR in place of
 the checkout's models/.
 """
@@ -112,10 +114,19 @@ def totals_at(row):
     }
 
 
-def shipped_network(run, rows, best):
+def shipped_network(run, rows, best, snapshot):
     """The network to ship and the metrics row of the step it stands for: the newest
-    (model.pt, the last row), or the one the gate promoted last (best.pt, the first row of
-    the last generation)."""
+    (model.pt, the last row), the one the gate promoted last (best.pt, the first row of
+    the last generation), or the snapshot taken after `snapshot` seconds of training
+    (snapshots/seconds-NNNNNNN.pt, the last row logged by then)."""
+    if snapshot is not None:
+        network = run / "snapshots" / f"seconds-{snapshot:07d}.pt"
+        if not network.is_file():
+            sys.exit(f"{run} has no snapshot {network.name} (--snapshot names one in snapshots/)")
+        logged = [row for row in rows if float(row["seconds"]) <= snapshot]
+        if not logged:
+            sys.exit(f"{run}/metrics.csv has no row by {snapshot} seconds")
+        return network, logged[-1]
     if not best:
         return run / "model.pt", rows[-1]
     generation = rows[-1]["generation"]
@@ -177,7 +188,7 @@ def ship(args, models):
     if settings.get("teacher") and not args.teacher:
         sys.exit(f"{run} learned from a teacher: say which and what its data took, --teacher TEXT")
     rows = metrics_rows(run)
-    network, row = shipped_network(run, rows, args.best)
+    network, row = shipped_network(run, rows, args.best, args.snapshot)
     model = network.read_bytes()
     if len(model) > MAX_BYTES:
         sys.exit(f"{network} has {len(model)} bytes; a shipped network has at most {MAX_BYTES}")
@@ -255,6 +266,12 @@ def main():
         "--best", action="store_true", help="ship the network the run's gate promoted last"
     )
     parser.add_argument(
+        "--snapshot",
+        type=int,
+        metavar="SECONDS",
+        help="ship the run's snapshot after SECONDS of training (snapshots/seconds-SECONDS.pt)",
+    )
+    parser.add_argument(
         "--counted-to",
         type=int,
         metavar="STEP",
@@ -272,8 +289,10 @@ def main():
     args = parser.parse_args()
     if (args.run is None) == (args.strength is None):
         parser.error("give RUN_DIR or --strength")
-    if args.run is None and (args.best or args.counted_to is not None):
-        parser.error("--best and --counted-to ship a run: give RUN_DIR")
+    if args.run is None and (args.best or args.snapshot is not None or args.counted_to is not None):
+        parser.error("--best, --snapshot and --counted-to ship a run: give RUN_DIR")
+    if args.best and args.snapshot is not None:
+        parser.error("--best and --snapshot name different networks: give one")
     args.cli = str(Path(args.build) / "knightgym")
     path = args.models / "manifest.json"
     models = read_manifest(Path(args.build), args.models)
