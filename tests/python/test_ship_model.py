@@ -108,16 +108,22 @@ def test_a_run_from_the_shipped_networks_file_continues_its_entry(models, run, t
         assert int(entry(models)["steps"]) == int(shipped["steps"]) * continues + 6
 
 
-def test_best_ships_the_promoted_network_with_the_totals_of_its_step(models, run, tmp_path):
-    promoted = tmp_path / "run"
-    shutil.copytree(run, promoted)
-    # As a gate that promoted at step 6 writes it: generation 1 from that row on.
-    with open(promoted / "metrics.csv", newline="") as f:
+def copy_with_metrics(run, copy, change):
+    """RUN copied to COPY, each metrics row (and whether it is the first) given to CHANGE,
+    which returns the fields that replace its own."""
+    shutil.copytree(run, copy)
+    with open(copy / "metrics.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    with open(promoted / "metrics.csv", "w", newline="") as f:
+    with open(copy / "metrics.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
-        writer.writerows({**row, "generation": "1"} for row in rows)
+        writer.writerows({**row, **change(row, row is rows[0])} for row in rows)
+    return copy
+
+
+def test_best_ships_the_promoted_network_with_the_totals_of_its_step(models, run, tmp_path):
+    # As a gate that promoted at step 6 writes it: generation 1 from that row on.
+    promoted = copy_with_metrics(run, tmp_path / "run", lambda row, first: {"generation": "1"})
     shipped = entry(models)
     done = ship(models, str(promoted), "--best")
     assert done.returncode == 0, done.stderr
@@ -126,16 +132,11 @@ def test_best_ships_the_promoted_network_with_the_totals_of_its_step(models, run
 
 
 def test_snapshot_ships_the_snapshot_with_the_totals_logged_by_then(models, run, tmp_path):
-    snapshotted = tmp_path / "run"
-    shutil.copytree(run, snapshotted)
-    with open(snapshotted / "metrics.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
     # A snapshot after the first row's time and before the last's: rows logged at 10 s
     # (step 6) and 30 s (step 12), the snapshot at 20 s stands for step 6.
-    with open(snapshotted / "metrics.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows({**row, "seconds": "10" if row is rows[0] else "30"} for row in rows)
+    snapshotted = copy_with_metrics(
+        run, tmp_path / "run", lambda row, first: {"seconds": "10" if first else "30"}
+    )
     (snapshotted / "snapshots").mkdir(exist_ok=True)
     network = snapshotted / "snapshots" / "seconds-0000020.pt"
     shutil.copyfile(ROOT / "models" / f"{GAME}.pt", network)  # other bytes than model.pt
