@@ -12,6 +12,7 @@ import math
 import os
 import sys
 import tempfile
+import textwrap
 
 COLUMNS = [
     "game",
@@ -132,7 +133,8 @@ def draw(rows, png):
         panel.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         panel.set_xlim(min(x) / 1.6, max(x) * 2.5)
         panel.set_ylim(-0.04, 1)
-        panel.set_title(f"{game}\nagainst {reference}", fontsize=9)
+        # Long references wrap rather than run into the next panel's title.
+        panel.set_title(f"{game}\n" + textwrap.fill(f"against {reference}", 60), fontsize=9)
         panel.set_xlabel("minutes of processor (hollow: wall minutes, shared cores)", fontsize=8)
         panel.set_ylabel("score", fontsize=8)
     for panel in list(axes.flat)[len(panels) :]:
