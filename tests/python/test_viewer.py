@@ -420,6 +420,8 @@ def start_game(driver, spec, agent, seat):
 
     wait(driver, lambda: len(by_css(driver, "#play-game option")) == len(knightgym.games()))
     by_css(driver, "#tab-play")[0].click()
+    # The tab shows its form on the next frame; a loaded machine may not have drawn it yet.
+    wait(driver, lambda: by_css(driver, "#play-game")[0].is_displayed())
     Select(by_css(driver, "#play-game")[0]).select_by_value(knightgym.load_game(spec).name)
     for box, text in [("#play-spec", spec), ("#play-agent", agent)]:
         by_css(driver, box)[0].clear()
