@@ -413,15 +413,20 @@ def test_the_page_replays_records_with_buttons_keys_and_the_move_list(browser, s
     assert console_errors(browser) == []
 
 
+def show_tab(driver, tab, field):
+    """Clicks TAB and waits for its FIELD to show: a tab draws its form on the next frame,
+    which a loaded machine may not have drawn when the next click comes."""
+    by_css(driver, tab)[0].click()
+    wait(driver, lambda: by_css(driver, field)[0].is_displayed())
+
+
 def start_game(driver, spec, agent, seat):
     """Fills the play form (the game, then its spec, the agent and the person's seat) and
     starts the game."""
     from selenium.webdriver.support.ui import Select
 
     wait(driver, lambda: len(by_css(driver, "#play-game option")) == len(knightgym.games()))
-    by_css(driver, "#tab-play")[0].click()
-    # The tab shows its form on the next frame; a loaded machine may not have drawn it yet.
-    wait(driver, lambda: by_css(driver, "#play-game")[0].is_displayed())
+    show_tab(driver, "#tab-play", "#play-game")
     Select(by_css(driver, "#play-game")[0]).select_by_value(knightgym.load_game(spec).name)
     for box, text in [("#play-spec", spec), ("#play-agent", agent)]:
         by_css(driver, box)[0].clear()
@@ -485,7 +490,7 @@ def test_the_page_shows_visit_shares_and_refusals(browser, server):
     wait(browser, lambda: "ringforts" in text_of(browser, "message"))
     assert "error" in by_css(browser, "#message")[0].get_attribute("class")
     assert len(by_css(browser, "#moves li")) == moves
-    by_css(browser, "#tab-replay")[0].click()
+    show_tab(browser, "#tab-replay", "#open-path")
     path = by_css(browser, "#open-path")[0]
     path.send_keys("/nonexistent/games.jsonl")
     by_css(browser, "#open-button")[0].click()
